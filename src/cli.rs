@@ -1,0 +1,444 @@
+//! The bundled command-line client: `datafusion-cli` with the tensor functions registered.
+//!
+//! The flags and their behaviour are datafusion-cli 55.2's (this is its `main.rs`, adapted,
+//! under the Apache License 2.0): the REPL, `-c SQL`, `-f FILE`, `--format`, `-q`, local and
+//! object-store paths in `FROM 'file.parquet'`. The differences:
+//! - the session is [`crate::session_config`]'s (Parquet field metadata kept) with every tensor
+//!   function registered;
+//! - tensor columns print nested (`[[1, 2], [3, 4]]`): the CLI's printers format storage
+//!   values directly, so each query's tensor columns are shown through `tensor_to_list`
+//!   (`tensor_to_string` for CSV and TSV, which cannot hold nested values).
+
+use std::env;
+use std::num::NonZeroUsize;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+use datafusion::common::config_err;
+use datafusion::config::ConfigOptions;
+use datafusion::dataframe::DataFrame;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::execution::TaskContext;
+use datafusion::execution::context::SessionState;
+use datafusion::execution::disk_manager::{DiskManagerBuilder, DiskManagerMode};
+use datafusion::execution::memory_pool::{
+    FairSpillPool, GreedyMemoryPool, MemoryPool, TrackConsumersPool,
+};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::logical_expr::{ExplainFormat, LogicalPlan};
+use datafusion::object_store::ObjectStore;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_cli::catalog::DynamicObjectStoreCatalog;
+use datafusion_cli::cli_context::CliSessionContext;
+use datafusion_cli::functions::{
+    ListFilesCacheFunc, MetadataCacheFunc, ParquetMetadataFunc, StatisticsCacheFunc,
+};
+use datafusion_cli::object_storage::instrumented::{
+    InstrumentedObjectStoreMode, InstrumentedObjectStoreRegistry,
+};
+use datafusion_cli::object_storage::{StdinCarriesCommands, is_stdin_location};
+use datafusion_cli::pool_type::PoolType;
+use datafusion_cli::print_format::PrintFormat;
+use datafusion_cli::print_options::{MaxRows, PrintOptions};
+use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
+
+use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
+
+/// Command-line arguments (datafusion-cli's).
+#[derive(Debug, Parser, PartialEq)]
+#[clap(
+    name = "datafusion-tensor",
+    version,
+    about = "DataFusion CLI with numpy/JAX tensor functions over arrow.fixed_shape_tensor columns",
+    long_about = None
+)]
+struct Args {
+    #[clap(
+        short = 'p',
+        long,
+        help = "Path to your data, default to current directory",
+        value_parser(parse_valid_data_dir)
+    )]
+    data_path: Option<String>,
+
+    #[clap(
+        short = 'b',
+        long,
+        help = "The batch size of each query, or use DataFusion default",
+        value_parser(parse_batch_size)
+    )]
+    batch_size: Option<usize>,
+
+    #[clap(
+        short = 'c',
+        long,
+        num_args = 0..,
+        help = "Execute the given command string(s), then exit. Commands are expected to be non empty.",
+        value_parser(parse_command)
+    )]
+    command: Vec<String>,
+
+    #[clap(
+        short = 'm',
+        long,
+        help = "The memory pool limitation (e.g. '10g'), default to None (no limit)",
+        value_parser(extract_memory_pool_size)
+    )]
+    memory_limit: Option<usize>,
+
+    #[clap(
+        short,
+        long,
+        num_args = 0..,
+        help = "Execute commands from file(s), then exit",
+        value_parser(parse_valid_file)
+    )]
+    file: Vec<String>,
+
+    #[clap(
+        short = 'r',
+        long,
+        num_args = 0..,
+        help = "Run the provided files on startup instead of ~/.datafusionrc",
+        value_parser(parse_valid_file),
+        conflicts_with = "file"
+    )]
+    rc: Option<Vec<String>>,
+
+    #[clap(
+        long,
+        default_value = "automatic",
+        help = "Output format [possible values: csv, tsv, table, json, ndjson (or nd-json), automatic]",
+        value_parser(parse_format)
+    )]
+    format: PrintFormat,
+
+    #[clap(
+        short,
+        long,
+        help = "Reduce printing other than the results and work quietly"
+    )]
+    quiet: bool,
+
+    #[clap(
+        long,
+        help = "Specify the memory pool type 'greedy' or 'fair'",
+        default_value_t = PoolType::Greedy
+    )]
+    mem_pool_type: PoolType,
+
+    #[clap(
+        long,
+        help = "The number of top memory consumers to display when query fails due to memory exhaustion. To disable memory consumer tracking, set this value to 0",
+        default_value = "3"
+    )]
+    top_memory_consumers: usize,
+
+    #[clap(
+        long,
+        help = "The max number of rows to display for 'Table' format\n[possible values: numbers(0/10/...), inf(no limit)]",
+        default_value = "40"
+    )]
+    maxrows: MaxRows,
+
+    #[clap(long, help = "Enables console syntax highlighting")]
+    color: bool,
+
+    #[clap(
+        short = 'd',
+        long,
+        help = "Available disk space for spilling queries (e.g. '10g'), default to None (uses DataFusion's default value of '100g')",
+        value_parser(extract_disk_limit)
+    )]
+    disk_limit: Option<usize>,
+
+    #[clap(
+        long,
+        help = "Specify the default object_store_profiling mode, defaults to 'disabled'.\n[possible values: disabled, summary, trace]",
+        default_value_t = InstrumentedObjectStoreMode::Disabled
+    )]
+    object_store_profiling: InstrumentedObjectStoreMode,
+}
+
+impl Args {
+    /// Without -c/-f the CLI enters the REPL, which reads its SQL from stdin.
+    fn repl_mode(&self) -> bool {
+        self.command.is_empty() && self.file.is_empty()
+    }
+
+    /// Whether stdin carries the session's SQL (REPL, or `-f /dev/stdin`).
+    fn reads_sql_from_stdin(&self) -> bool {
+        self.repl_mode() || self.file.iter().any(|f| is_stdin_location(f))
+    }
+}
+
+/// The CLI's session: a `SessionContext` whose query results show tensor columns nested.
+struct TensorCliContext {
+    ctx: SessionContext,
+    display: TensorDisplay,
+}
+
+#[async_trait::async_trait]
+impl CliSessionContext for TensorCliContext {
+    fn task_ctx(&self) -> Arc<TaskContext> {
+        self.ctx.task_ctx()
+    }
+
+    fn session_state(&self) -> SessionState {
+        self.ctx.state()
+    }
+
+    fn register_object_store(
+        &self,
+        url: &url::Url,
+        object_store: Arc<dyn ObjectStore>,
+    ) -> Option<Arc<dyn ObjectStore + 'static>> {
+        self.ctx.register_object_store(url, object_store)
+    }
+
+    fn register_table_options_extension_from_scheme(&self, scheme: &str) {
+        CliSessionContext::register_table_options_extension_from_scheme(&self.ctx, scheme);
+    }
+
+    async fn execute_logical_plan(&self, plan: LogicalPlan) -> Result<DataFrame> {
+        let df = self.ctx.execute_logical_plan(plan).await?;
+        display_tensor_columns(df, self.display)
+    }
+}
+
+/// Runs the CLI; the process exit code.
+pub async fn main() -> ExitCode {
+    if let Err(e) = main_inner().await {
+        println!("Error: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+async fn main_inner() -> Result<()> {
+    env_logger::init();
+    let args = Args::parse();
+
+    if !args.quiet {
+        println!(
+            "DataFusion CLI v{DATAFUSION_CLI_VERSION} with datafusion-tensor v{}",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+
+    if let Some(ref path) = args.data_path {
+        env::set_current_dir(Path::new(path))?;
+    }
+
+    let session_config = get_session_config(&args)?;
+
+    let mut rt_builder = RuntimeEnvBuilder::new();
+    if let Some(memory_limit) = args.memory_limit {
+        let top = NonZeroUsize::new(args.top_memory_consumers);
+        let pool: Arc<dyn MemoryPool> = match (&args.mem_pool_type, top) {
+            (PoolType::Fair, None) => Arc::new(FairSpillPool::new(memory_limit)),
+            (PoolType::Fair, Some(top)) => Arc::new(TrackConsumersPool::new(
+                FairSpillPool::new(memory_limit),
+                top,
+            )),
+            (PoolType::Greedy, None) => Arc::new(GreedyMemoryPool::new(memory_limit)),
+            (PoolType::Greedy, Some(top)) => Arc::new(TrackConsumersPool::new(
+                GreedyMemoryPool::new(memory_limit),
+                top,
+            )),
+        };
+        rt_builder = rt_builder.with_memory_pool(pool);
+    }
+
+    if let Some(disk_limit) = args.disk_limit {
+        let builder = DiskManagerBuilder::default()
+            .with_mode(DiskManagerMode::OsTmpDirectory)
+            .with_max_temp_directory_size(disk_limit as u64);
+        rt_builder = rt_builder.with_disk_manager_builder(builder);
+    }
+
+    let instrumented_registry = Arc::new(
+        InstrumentedObjectStoreRegistry::new().with_profile_mode(args.object_store_profiling),
+    );
+    rt_builder = rt_builder.with_object_store_registry(instrumented_registry.clone());
+    let runtime_env = rt_builder.build_arc()?;
+
+    // Dynamic file queries (`FROM 'file.parquet'`), as in datafusion-cli.
+    let ctx = SessionContext::new_with_config_rt(session_config, runtime_env).enable_url_table();
+    ctx.refresh_catalogs().await?;
+    ctx.register_catalog_list(Arc::new(DynamicObjectStoreCatalog::new(
+        ctx.state().catalog_list().clone(),
+        ctx.state_weak_ref(),
+    )));
+    ctx.register_udtf("parquet_metadata", Arc::new(ParquetMetadataFunc {}));
+    let cache_manager = ctx.task_ctx().runtime_env().cache_manager.clone();
+    ctx.register_udtf(
+        "metadata_cache",
+        Arc::new(MetadataCacheFunc::new(cache_manager.clone())),
+    );
+    ctx.register_udtf(
+        "statistics_cache",
+        Arc::new(StatisticsCacheFunc::new(cache_manager.clone())),
+    );
+    ctx.register_udtf(
+        "list_files_cache",
+        Arc::new(ListFilesCacheFunc::new(cache_manager)),
+    );
+    register_all(&ctx)?;
+    // CSV and TSV have no nested values: tensors print as their nested text there.
+    let display = match args.format {
+        PrintFormat::Csv | PrintFormat::Tsv => TensorDisplay::Text,
+        _ => TensorDisplay::NestedList,
+    };
+    let ctx = TensorCliContext { ctx, display };
+
+    let mut print_options = PrintOptions {
+        format: args.format,
+        quiet: args.quiet,
+        maxrows: args.maxrows,
+        color: args.color,
+        instrumented_registry: Arc::clone(&instrumented_registry),
+    };
+
+    let repl_mode = args.repl_mode();
+    let commands = args.command;
+    let files = args.file;
+    let rc = match args.rc {
+        Some(files) => files,
+        None => dirs::home_dir()
+            .map(|home| home.join(".datafusionrc"))
+            .filter(|rc| rc.exists())
+            .and_then(|rc| rc.into_os_string().into_string().ok())
+            .into_iter()
+            .collect(),
+    };
+
+    if repl_mode {
+        if !rc.is_empty() {
+            exec::exec_from_files(&ctx, rc, &print_options).await?;
+        }
+        return exec::exec_from_repl(&ctx, &mut print_options)
+            .await
+            .map_err(|e| DataFusionError::External(Box::new(e)));
+    }
+    if !files.is_empty() {
+        exec::exec_from_files(&ctx, files, &print_options).await?;
+    }
+    if !commands.is_empty() {
+        exec::exec_from_commands(&ctx, commands, &print_options).await?;
+    }
+    Ok(())
+}
+
+/// The session configuration: environment and flags over [`session_config`].
+fn get_session_config(args: &Args) -> Result<SessionConfig> {
+    let mut config_options = ConfigOptions::from_env()?;
+    if let Some(batch_size) = args.batch_size {
+        if batch_size == 0 {
+            return config_err!("batch_size must be greater than 0");
+        }
+        config_options.execution.batch_size =
+            datafusion::common::config::ConfigNonZeroUsize::try_new(batch_size)?;
+    }
+    if env::var_os("DATAFUSION_EXPLAIN_FORMAT").is_none() {
+        config_options.explain.format = ExplainFormat::Tree;
+    }
+    if env::var_os("DATAFUSION_FORMAT_NULL").is_none() {
+        config_options.format.null = String::from("NULL");
+    }
+    // What every context of this crate sets (Parquet field metadata kept).
+    config_options.execution.parquet.skip_metadata =
+        session_config().options().execution.parquet.skip_metadata;
+    let mut config = SessionConfig::from(config_options).with_information_schema(true);
+    if args.reads_sql_from_stdin() {
+        config = config.with_extension(Arc::new(StdinCarriesCommands));
+    }
+    Ok(config)
+}
+
+/// datafusion-cli's formats; `ndjson` is also accepted for its `nd-json`.
+fn parse_format(format: &str) -> Result<PrintFormat, String> {
+    if format.eq_ignore_ascii_case("ndjson") {
+        return Ok(PrintFormat::NdJson);
+    }
+    format.parse::<PrintFormat>()
+}
+
+fn parse_valid_file(file: &str) -> Result<String, String> {
+    if Path::new(file).is_file() {
+        Ok(file.to_string())
+    } else {
+        Err(format!("Invalid file '{file}'"))
+    }
+}
+
+fn parse_valid_data_dir(dir: &str) -> Result<String, String> {
+    if Path::new(dir).is_dir() {
+        Ok(dir.to_string())
+    } else {
+        Err(format!("Invalid data directory '{dir}'"))
+    }
+}
+
+fn parse_batch_size(size: &str) -> Result<usize, String> {
+    match size.parse::<usize>() {
+        Ok(size) if size > 0 => Ok(size),
+        _ => Err(format!("Invalid batch size '{size}'")),
+    }
+}
+
+fn parse_command(command: &str) -> Result<String, String> {
+    if command.is_empty() {
+        Err("-c flag expects only non empty commands".to_string())
+    } else {
+        Ok(command.to_string())
+    }
+}
+
+/// `10g`, `512m`, `1024` (bytes): datafusion-cli's size syntax.
+fn parse_size_string(size: &str, label: &str) -> Result<usize, String> {
+    let lower = size.to_lowercase();
+    let digits = lower
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(lower.len());
+    let (number, suffix) = lower.split_at(digits);
+    let number: usize = number
+        .parse()
+        .map_err(|_| format!("Invalid numeric value in {label} '{size}'"))?;
+    let shift = match suffix {
+        "" | "b" => 0,
+        "k" | "kb" => 10,
+        "m" | "mb" => 20,
+        "g" | "gb" => 30,
+        "t" | "tb" => 40,
+        _ => return Err(format!("Invalid {label} '{size}'")),
+    };
+    number
+        .checked_mul(1usize << shift)
+        .ok_or_else(|| format!("{label} '{size}' is too large"))
+}
+
+fn extract_memory_pool_size(size: &str) -> Result<usize, String> {
+    parse_size_string(size, "memory pool size")
+}
+
+fn extract_disk_limit(size: &str) -> Result<usize, String> {
+    parse_size_string(size, "disk limit")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size_string;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size_string("10g", "x").unwrap(), 10 << 30);
+        assert_eq!(parse_size_string("512MB", "x").unwrap(), 512 << 20);
+        assert_eq!(parse_size_string("7", "x").unwrap(), 7);
+        assert!(parse_size_string("-1", "x").is_err());
+        assert!(parse_size_string("1q", "x").is_err());
+        assert!(parse_size_string("99999999999999999999t", "x").is_err());
+    }
+}

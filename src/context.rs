@@ -1,0 +1,191 @@
+//! Registering the functions, and the ready-made session every entry point (CLI, tests,
+//! embedders) starts from.
+
+use std::sync::Arc;
+
+use arrow::datatypes::{DataType, Field};
+use datafusion::catalog::Session;
+use datafusion::common::Column;
+use datafusion::dataframe::DataFrame;
+use datafusion::error::Result;
+use datafusion::execution::FunctionRegistry;
+use datafusion::execution::SessionStateBuilder;
+use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::planner::ExprPlanner;
+use datafusion::logical_expr::{Expr, ScalarUDF, cast};
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+use crate::display::tensor_extension_type;
+use crate::planner::LiteralListPlanner;
+use crate::tensor_type::{EXTENSION_NAME, TensorType};
+use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions};
+
+/// Registers every tensor function on `registry` (a `SessionContext`, a `SessionState`, ...).
+///
+/// Prefer [`register_all`] on a `SessionContext`: it also installs the nested display and the
+/// planner that makes list literals such as a shape `[2, 3]` literal values at planning time
+/// ([`LiteralListPlanner`], which must come before DataFusion's own planners). Without it,
+/// shapes and other list arguments must be given as literal `ScalarValue`s (DataFrame API).
+///
+/// # Errors
+/// Whatever the registry returns when a registration fails.
+pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    for udf in all_functions() {
+        registry.register_udf(Arc::new(udf))?;
+    }
+    Ok(())
+}
+
+/// Registers every tensor function on `ctx`, and the `arrow.fixed_shape_tensor` extension type
+/// so that `DataFrame::to_string` / `show` print tensor columns nested.
+///
+/// This does not change the session's configuration; to read tensor metadata from Parquet
+/// the session needs `datafusion.execution.parquet.skip_metadata = false`, which
+/// [`session_config`] sets.
+///
+/// # Errors
+/// When a registration fails.
+///
+/// # Example
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> datafusion::error::Result<()> {
+/// use datafusion::prelude::SessionContext;
+/// let ctx = SessionContext::new_with_config(datafusion_tensor::session_config());
+/// datafusion_tensor::register_all(&ctx)?;
+/// let df = ctx.sql("SELECT tensor_shape(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS s").await?;
+/// assert!(df.to_string().await?.contains("[2, 3]"));
+/// # Ok(())
+/// # }
+/// ```
+pub fn register_all(ctx: &SessionContext) -> Result<()> {
+    for udf in all_functions() {
+        ctx.register_udf(udf);
+    }
+    ctx.state()
+        .extension_type_registry()
+        .add_extension_type_registration(tensor_extension_type())?;
+    // The literal-list planner must run before DataFusion's own array-literal planner, and
+    // `register_expr_planner` appends: rebuild the planner list with it first.
+    let state = ctx.state_ref();
+    let mut state = state.write();
+    if !state
+        .expr_planners()
+        .iter()
+        .any(|planner| format!("{planner:?}") == format!("{LiteralListPlanner:?}"))
+    {
+        let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![Arc::new(LiteralListPlanner)];
+        planners.extend(state.expr_planners().iter().cloned());
+        *state = SessionStateBuilder::new_from_existing(state.clone())
+            .with_expr_planners(planners)
+            .build();
+    }
+    Ok(())
+}
+
+/// The configuration every context of this crate uses: DataFusion's defaults, plus
+/// - `datafusion.execution.parquet.skip_metadata = false`, without which the Parquet reader
+///   drops the field metadata that makes a column a tensor (SPEC §1);
+/// - the information schema, so `SHOW FUNCTIONS` lists the tensor functions with their docs.
+pub fn session_config() -> SessionConfig {
+    let mut config = SessionConfig::new().with_information_schema(true);
+    config.options_mut().execution.parquet.skip_metadata = false;
+    config
+}
+
+/// A `SessionContext` with [`session_config`] and every tensor function registered.
+///
+/// # Errors
+/// When a registration fails.
+pub fn tensor_session_context() -> Result<SessionContext> {
+    tensor_session_context_with_config(session_config())
+}
+
+/// As [`tensor_session_context`], starting from the caller's configuration; the Parquet
+/// metadata setting of [`session_config`] is applied on top.
+///
+/// # Errors
+/// When a registration fails.
+pub fn tensor_session_context_with_config(mut config: SessionConfig) -> Result<SessionContext> {
+    config.options_mut().execution.parquet.skip_metadata = false;
+    let ctx = SessionContext::new_with_config(config);
+    register_all(&ctx)?;
+    Ok(ctx)
+}
+
+/// How [`display_tensor_columns`] shows a tensor column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TensorDisplay {
+    /// Nested lists (`tensor_to_list`): for table and JSON output.
+    NestedList,
+    /// Nested text (`tensor_to_string`): for CSV and TSV, which have no nested values; plain
+    /// list columns become their display text too.
+    Text,
+}
+
+/// `df` with every tensor column replaced by its nested list (`tensor_to_list`) or text
+/// (`tensor_to_string`), names kept: for printers that format storage values directly rather
+/// than through DataFusion's extension type registry (the CLI's table, CSV and JSON writers).
+///
+/// # Errors
+/// When projecting fails (it does not for a valid `DataFrame`).
+pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<DataFrame> {
+    let schema = df.schema().clone();
+    let conversion = |field: &Field| -> Option<Conversion> {
+        let tensor = matches!(TensorType::from_field(field), Ok(Some(_)));
+        match display {
+            TensorDisplay::NestedList
+                if tensor && field.extension_type_name() == Some(EXTENSION_NAME) =>
+            {
+                Some(Conversion::Function)
+            }
+            TensorDisplay::Text if tensor => Some(Conversion::Function),
+            // CSV cannot hold lists (tensor_shape, tensor_to_list): their display text.
+            TensorDisplay::Text
+                if matches!(
+                    field.data_type(),
+                    DataType::List(_) | DataType::LargeList(_)
+                ) =>
+            {
+                Some(Conversion::CastToText)
+            }
+            _ => None,
+        }
+    };
+    if !schema
+        .fields()
+        .iter()
+        .any(|field| conversion(field).is_some())
+    {
+        return Ok(df);
+    }
+    let convert = Arc::new(match display {
+        TensorDisplay::NestedList => ScalarUDF::from(TensorUdf::new(TensorToList::new())),
+        TensorDisplay::Text => ScalarUDF::from(TensorUdf::new(TensorToString::new())),
+    });
+    let exprs: Vec<Expr> = schema
+        .iter()
+        .map(|(qualifier, field)| {
+            let column = Expr::Column(Column::from((qualifier, field)));
+            let converted = match conversion(field) {
+                None => return column,
+                Some(Conversion::Function) => Expr::ScalarFunction(ScalarFunction::new_udf(
+                    Arc::clone(&convert),
+                    vec![column],
+                )),
+                Some(Conversion::CastToText) => cast(column, DataType::Utf8),
+            };
+            converted.alias_qualified(qualifier.cloned(), field.name())
+        })
+        .collect();
+    df.select(exprs)
+}
+
+/// How one output column is shown by [`display_tensor_columns`].
+#[derive(Debug, Clone, Copy)]
+enum Conversion {
+    /// Through `tensor_to_list` / `tensor_to_string`.
+    Function,
+    /// A plain list, cast to its display text.
+    CastToText,
+}

@@ -1,0 +1,175 @@
+//! Moving whole batches of tensors between layouts: permuted storage to row-major values,
+//! flat values to tensor arrays, tensors to nested lists.
+//!
+//! All of these work on the batch's whole values buffer at once. Where elements must move (a
+//! permuted layout), the per-tensor gather offsets are computed once and arrow's `take`
+//! applies them to every row; it handles every element type, bit-packed booleans and element
+//! NULLs alike.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, FixedSizeListArray, ListArray, UInt32Array, UInt64Array};
+use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow::compute::take;
+use arrow::datatypes::Field;
+use arrow::error::ArrowError;
+
+use crate::shape::strided_offsets;
+use crate::tensor_type::TensorType;
+
+/// The values of every row of `array` (of type `tensor`) in logical row-major order,
+/// concatenated: `array.len() * tensor.size()` elements.
+///
+/// Row-major tensors are returned as they are stored (no copy); permuted ones are gathered.
+pub fn row_major_values(
+    tensor: &TensorType,
+    array: &FixedSizeListArray,
+) -> Result<ArrayRef, ArrowError> {
+    let values = Arc::clone(array.values());
+    if !tensor.is_permuted() {
+        return Ok(values);
+    }
+    let offsets = strided_offsets(&tensor.logical_shape(), &tensor.logical_strides());
+    gather_rows(&values, array.len(), tensor.size(), &offsets)
+}
+
+/// For each of `rows` consecutive blocks of `block` elements in `values`, the elements at
+/// `offsets` within the block, in order.
+pub fn gather_rows(
+    values: &ArrayRef,
+    rows: usize,
+    block: usize,
+    offsets: &[usize],
+) -> Result<ArrayRef, ArrowError> {
+    let total = rows
+        .checked_mul(block)
+        .ok_or_else(|| ArrowError::ComputeError("tensor batch too large".to_string()))?;
+    // u32 indices halve the index buffer where they suffice.
+    if u32::try_from(total).is_ok() {
+        let indices = UInt32Array::from_iter_values((0..rows).flat_map(|row| {
+            let base = row * block;
+            offsets.iter().map(move |&k| (base + k) as u32)
+        }));
+        take(values.as_ref(), &indices, None)
+    } else {
+        let indices = UInt64Array::from_iter_values((0..rows).flat_map(|row| {
+            let base = row * block;
+            offsets.iter().map(move |&k| (base + k) as u64)
+        }));
+        take(values.as_ref(), &indices, None)
+    }
+}
+
+/// A tensor array of type `tensor` from `len` rows of row-major `values` and the rows' NULLs.
+pub fn tensor_array(
+    tensor: &TensorType,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+    len: usize,
+) -> Result<FixedSizeListArray, ArrowError> {
+    FixedSizeListArray::try_new_with_length(
+        tensor.item_field(),
+        tensor.list_size(),
+        values,
+        nulls,
+        len,
+    )
+}
+
+/// The rows of `array` as nested lists in logical order: a `[2, 3]` tensor becomes
+/// `List<List<T>>` with two inner lists of three. A 0-d tensor becomes its element.
+pub fn to_nested_list(
+    tensor: &TensorType,
+    array: &FixedSizeListArray,
+) -> Result<ArrayRef, ArrowError> {
+    let values = row_major_values(tensor, array)?;
+    let shape = tensor.logical_shape();
+    let rows = array.len();
+    if shape.is_empty() {
+        // A 0-d tensor's one element is the value; a NULL tensor is a NULL value.
+        let nulls = NullBuffer::union(array.nulls(), values.logical_nulls().as_ref());
+        let data = values.to_data().into_builder().nulls(nulls).build()?;
+        return Ok(arrow::array::make_array(data));
+    }
+    let total = rows.saturating_mul(tensor.size());
+    if i32::try_from(total).is_err() {
+        return Err(ArrowError::ComputeError(format!(
+            "{total} tensor elements in one batch exceed what an Arrow List holds; use a smaller batch size"
+        )));
+    }
+    // Build from the innermost dimension out: at axis `a` there are rows * prod(shape[..a])
+    // lists of shape[a] items each.
+    let mut current = values;
+    for axis in (0..shape.len()).rev() {
+        let lists = shape[..axis].iter().product::<usize>() * rows;
+        let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(shape[axis], lists));
+        let nulls = if axis == 0 {
+            array.nulls().cloned()
+        } else {
+            None
+        };
+        let field = Arc::new(Field::new_list_field(current.data_type().clone(), true));
+        current = Arc::new(ListArray::try_new(field, offsets, current, nulls)?);
+    }
+    Ok(current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow::array::{BooleanArray, Int32Array};
+    use arrow::datatypes::DataType;
+    use arrow::util::display::{ArrayFormatter, FormatOptions};
+
+    fn show(array: &dyn Array) -> Vec<String> {
+        let formatter = ArrayFormatter::try_new(array, &FormatOptions::default()).unwrap();
+        (0..array.len())
+            .map(|i| formatter.value(i).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn permuted_values_come_out_in_logical_order() {
+        // physical [2, 3] = [[0, 1, 2], [3, 4, 5]], permutation [1, 0]: logical is the
+        // transpose [[0, 3], [1, 4], [2, 5]] (numpy: np.arange(6).reshape(2, 3).T).
+        let tensor = TensorType::new(DataType::Int32, vec![2, 3])
+            .unwrap()
+            .with_permutation(Some(vec![1, 0]))
+            .unwrap();
+        let values: ArrayRef = Arc::new(Int32Array::from_iter_values(0..12));
+        let array = tensor_array(&tensor, values, None, 2).unwrap();
+        let out = row_major_values(&tensor, &array).unwrap();
+        assert_eq!(
+            show(out.as_ref()),
+            ["0", "3", "1", "4", "2", "5", "6", "9", "7", "10", "8", "11"]
+        );
+        let nested = to_nested_list(&tensor, &array).unwrap();
+        assert_eq!(
+            show(nested.as_ref()),
+            ["[[0, 3], [1, 4], [2, 5]]", "[[6, 9], [7, 10], [8, 11]]"]
+        );
+    }
+
+    #[test]
+    fn nested_lists_keep_nulls_and_empty_dims() {
+        let tensor = TensorType::new(DataType::Boolean, vec![2, 0]).unwrap();
+        let values: ArrayRef = Arc::new(BooleanArray::from(Vec::<bool>::new()));
+        let nulls = NullBuffer::from(vec![true, false]);
+        let array = tensor_array(&tensor, values, Some(nulls), 2).unwrap();
+        let nested = to_nested_list(&tensor, &array).unwrap();
+        assert_eq!(show(nested.as_ref()), ["[[], []]", ""]);
+        assert!(nested.is_null(1));
+    }
+
+    #[test]
+    fn zero_dimensional_tensors_become_scalars() {
+        let tensor = TensorType::new(DataType::Int32, vec![]).unwrap();
+        let values: ArrayRef = Arc::new(Int32Array::from(vec![Some(7), None, Some(9)]));
+        let nulls = NullBuffer::from(vec![true, true, false]);
+        let array = tensor_array(&tensor, values, Some(nulls), 3).unwrap();
+        let out = to_nested_list(&tensor, &array).unwrap();
+        assert_eq!(out.data_type(), &DataType::Int32);
+        assert_eq!(show(out.as_ref()), ["7", "", ""]);
+        assert_eq!(out.null_count(), 2);
+    }
+}

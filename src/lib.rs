@@ -1,0 +1,43 @@
+//! # datafusion-tensor
+//!
+//! numpy- and JAX-grade tensor functions for [Apache DataFusion] over Arrow
+//! `arrow.fixed_shape_tensor` columns: constructors and introspection, `choose`, numpy indexing
+//! and JAX-style indexed updates, as vectorised scalar UDFs.
+//!
+//! The layout follows the architecture:
+//! - [`tensor_type`]: the extension metadata, logical shapes and strides (one source of truth);
+//! - [`shape`]: shape arithmetic and numpy broadcasting;
+//! - [`kernels`]: pure functions over Arrow arrays and compiled plans;
+//! - [`udf`]: thin DataFusion functions, planned once per query;
+//! - [`context`]: registration and the ready-made session.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> datafusion::error::Result<()> {
+//! let ctx = datafusion_tensor::tensor_session_context()?;
+//! let df = ctx.sql("SELECT tensor([1, 2, 3, 4, 5, 6], [2, 3]) AS t").await?;
+//! assert!(df.to_string().await?.contains("[[1, 2, 3], [4, 5, 6]]"));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [Apache DataFusion]: https://datafusion.apache.org
+
+pub mod context;
+pub mod display;
+pub mod error;
+pub mod kernels;
+pub mod planner;
+pub mod shape;
+pub mod tensor_type;
+pub mod udf;
+
+#[cfg(feature = "cli")]
+pub mod cli;
+
+pub use context::{
+    TensorDisplay, display_tensor_columns, register_all, register_functions, session_config,
+    tensor_session_context, tensor_session_context_with_config,
+};
+pub use error::TensorError;
+pub use tensor_type::TensorType;

@@ -1,0 +1,192 @@
+//! Shapes, strides and broadcasting: the one place every function takes them from.
+//!
+//! Shapes are `usize` per dimension, row-major (C order) unless a stride vector says otherwise.
+//! Every product is checked: a shape whose element count overflows is an error, never a wrap.
+
+use crate::error::TensorError;
+
+/// Number of elements of `shape`, or an error when the product overflows `usize`.
+pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| {
+            TensorError::Shape(format!(
+                "tensor shape {} has more elements than fit in memory (the product overflows)",
+                format_shape(shape)
+            ))
+        })
+}
+
+/// Row-major (C order) element strides of `shape`.
+///
+/// Callers have validated the shape with [`checked_size`], so no product here can overflow: every
+/// stride is at most the element count. A 0-size dimension makes the later strides irrelevant
+/// (nothing is ever addressed through them), and they stay the plain products.
+pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1].saturating_mul(shape[i + 1]);
+    }
+    strides
+}
+
+/// numpy's broadcasting of several shapes into one.
+///
+/// Shapes are aligned at their trailing dimension; each dimension of the result is the one
+/// size other than 1 found there (or 1). Any other disagreement is numpy's
+/// "shape mismatch: objects cannot be broadcast to a single shape" error, which also names the
+/// two shapes that clash, as numpy does.
+pub fn broadcast_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, TensorError> {
+    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1usize; ndim];
+    // Which input set the dimension (for the error message).
+    let mut owner: Vec<Option<usize>> = vec![None; ndim];
+    for (which, shape) in shapes.iter().enumerate() {
+        let pad = ndim - shape.len();
+        for (axis, &dim) in shape.iter().enumerate() {
+            let slot = pad + axis;
+            if dim == out[slot] || dim == 1 {
+                continue;
+            }
+            if out[slot] == 1 {
+                out[slot] = dim;
+                owner[slot] = Some(which);
+                continue;
+            }
+            let other = owner[slot].unwrap_or(0);
+            return Err(TensorError::Shape(format!(
+                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg {other} with shape {} and arg {which} with shape {}.",
+                format_shape(shapes[other]),
+                format_shape(shape)
+            )));
+        }
+    }
+    checked_size(&out)?;
+    Ok(out)
+}
+
+/// Element strides that read `shape` (row-major, `strides` per axis) as if it had been
+/// broadcast to `target`: prepended and size-1 axes get stride 0.
+///
+/// `shape` must broadcast to `target` (see [`broadcast_shapes`]).
+pub fn broadcast_strides(shape: &[usize], strides: &[usize], target: &[usize]) -> Vec<usize> {
+    let pad = target.len() - shape.len();
+    let mut out = vec![0usize; target.len()];
+    for (axis, (&dim, &stride)) in shape.iter().zip(strides).enumerate() {
+        if dim != 1 || target[pad + axis] == 1 {
+            out[pad + axis] = stride;
+        }
+    }
+    out
+}
+
+/// For each element of a tensor of `shape`, in row-major order, the offset
+/// `sum(index[i] * strides[i])`.
+///
+/// This is how a strided (permuted, broadcast, sliced) layout is compiled once into a plain
+/// gather list that kernels then apply to every row.
+pub fn strided_offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
+    let size: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(size);
+    if size == 0 {
+        return out;
+    }
+    if shape.is_empty() {
+        out.push(0);
+        return out;
+    }
+    // Odometer over all but the innermost axis; the innermost runs as a tight loop.
+    let last = shape.len() - 1;
+    let (inner_len, inner_stride) = (shape[last], strides[last]);
+    let mut index = vec![0usize; last];
+    let mut base = 0usize;
+    loop {
+        out.extend((0..inner_len).map(|k| base + k * inner_stride));
+        let mut axis = last;
+        loop {
+            if axis == 0 {
+                return out;
+            }
+            axis -= 1;
+            index[axis] += 1;
+            base += strides[axis];
+            if index[axis] < shape[axis] {
+                break;
+            }
+            base -= strides[axis] * shape[axis];
+            index[axis] = 0;
+        }
+    }
+}
+
+/// `[2, 3]` as numpy prints a shape: `(2, 3)`, `(4,)`, `()`.
+pub fn format_shape(shape: &[usize]) -> String {
+    match shape {
+        [] => "()".to_string(),
+        [d] => format!("({d},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(ToString::to_string).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_overflow() {
+        assert_eq!(checked_size(&[]).unwrap(), 1);
+        assert_eq!(checked_size(&[2, 0, 3]).unwrap(), 0);
+        assert_eq!(checked_size(&[2, 3, 4]).unwrap(), 24);
+        let err = checked_size(&[usize::MAX, 2]).unwrap_err();
+        assert!(err.to_string().contains("overflows"), "{err}");
+    }
+
+    #[test]
+    fn strides() {
+        assert_eq!(row_major_strides(&[2, 3, 4]), vec![12, 4, 1]);
+        assert_eq!(row_major_strides(&[]), Vec::<usize>::new());
+        assert_eq!(row_major_strides(&[5]), vec![1]);
+    }
+
+    #[test]
+    fn broadcasting_follows_numpy() {
+        // numpy: np.broadcast_shapes((2,1,1), (1,3,1), (1,1,5)) == (2, 3, 5)
+        assert_eq!(
+            broadcast_shapes(&[&[2, 1, 1], &[1, 3, 1], &[1, 1, 5]]).unwrap(),
+            vec![2, 3, 5]
+        );
+        // np.broadcast_shapes((3,), (4, 1)) == (4, 3)
+        assert_eq!(broadcast_shapes(&[&[3], &[4, 1]]).unwrap(), vec![4, 3]);
+        // np.broadcast_shapes((0,), (1,)) == (0,)
+        assert_eq!(broadcast_shapes(&[&[0], &[1]]).unwrap(), vec![0]);
+        assert_eq!(broadcast_shapes(&[&[], &[2]]).unwrap(), vec![2]);
+        let err = broadcast_shapes(&[&[2, 3], &[4]]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (2, 3) and arg 1 with shape (4,)."
+        );
+    }
+
+    #[test]
+    fn offsets_of_strided_layouts() {
+        // A [2, 3] row-major tensor read transposed: logical [3, 2], strides [1, 3].
+        assert_eq!(strided_offsets(&[3, 2], &[1, 3]), vec![0, 3, 1, 4, 2, 5]);
+        assert_eq!(strided_offsets(&[], &[]), vec![0]);
+        assert_eq!(strided_offsets(&[2, 0], &[0, 1]), Vec::<usize>::new());
+        // Broadcast of (3,) to (2, 3).
+        let s = broadcast_strides(&[3], &[1], &[2, 3]);
+        assert_eq!(s, vec![0, 1]);
+        assert_eq!(strided_offsets(&[2, 3], &s), vec![0, 1, 2, 0, 1, 2]);
+    }
+
+    #[test]
+    fn shapes_print_like_numpy() {
+        assert_eq!(format_shape(&[]), "()");
+        assert_eq!(format_shape(&[4]), "(4,)");
+        assert_eq!(format_shape(&[2, 3]), "(2, 3)");
+    }
+}

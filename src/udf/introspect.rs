@@ -1,0 +1,213 @@
+//! `tensor_shape`, `tensor_ndim`, `tensor_size`: the static type of a tensor, per row.
+//!
+//! The answer is the same for every row of a column (one column, one shape), so the kernels
+//! only repeat it; a NULL tensor gives NULL, as every function does for a NULL row.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, Int64Array, ListArray};
+use arrow::buffer::OffsetBuffer;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature};
+use crate::tensor_type::TensorType;
+
+/// Which property of the tensor type a function reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Property {
+    Shape,
+    Ndim,
+    Size,
+}
+
+/// Shared implementation of the three introspection functions.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct Introspect {
+    name: &'static str,
+    property: Property,
+    signature: Signature,
+}
+
+impl Introspect {
+    fn new(name: &'static str, property: Property) -> Self {
+        Self {
+            name,
+            property,
+            signature: named_signature(&["t"]),
+        }
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arity(self.name, arg_types, 1, 1)?;
+        Ok(arg_types.to_vec())
+    }
+
+    fn return_field(&self) -> FieldRef {
+        let data_type = match self.property {
+            Property::Shape => DataType::new_list(DataType::Int64, true),
+            Property::Ndim | Property::Size => DataType::Int64,
+        };
+        Arc::new(Field::new(self.name, data_type, true))
+    }
+
+    fn invoke(
+        &self,
+        tensor: &TensorType,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0], number_rows, |arrays| {
+            let input = &arrays[0];
+            let rows = input.len();
+            let nulls = input.logical_nulls();
+            let out: ArrayRef = match self.property {
+                Property::Shape => {
+                    let shape = tensor.logical_shape();
+                    let values = Int64Array::from_iter_values(
+                        (0..rows).flat_map(|_| shape.iter().map(|&d| d as i64)),
+                    );
+                    let offsets =
+                        OffsetBuffer::from_lengths(std::iter::repeat_n(shape.len(), rows));
+                    Arc::new(ListArray::try_new(
+                        Arc::new(Field::new_list_field(DataType::Int64, true)),
+                        offsets,
+                        Arc::new(values),
+                        nulls,
+                    )?)
+                }
+                Property::Ndim => Arc::new(Int64Array::new(
+                    vec![tensor.ndim() as i64; rows].into(),
+                    nulls,
+                )),
+                Property::Size => Arc::new(Int64Array::new(
+                    vec![tensor.size() as i64; rows].into(),
+                    nulls,
+                )),
+            };
+            Ok(out)
+        })
+    }
+}
+
+macro_rules! introspection_function {
+    ($ty:ident, $name:literal, $property:expr) => {
+        impl $ty {
+            /// The registered instance.
+            pub fn new() -> Self {
+                Self(Introspect::new($name, $property))
+            }
+        }
+
+        impl Default for $ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl TensorFunction for $ty {
+            type Plan = TensorType;
+
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn signature(&self) -> &Signature {
+                &self.0.signature
+            }
+
+            fn documentation(&self) -> Option<&Documentation> {
+                self.doc()
+            }
+
+            fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+                self.0.coerce_types(arg_types)
+            }
+
+            fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
+                args.tensor(0, "t")
+            }
+
+            fn return_field(&self, _plan: &TensorType) -> FieldRef {
+                self.0.return_field()
+            }
+
+            fn invoke(
+                &self,
+                plan: &TensorType,
+                args: &[ColumnarValue],
+                number_rows: usize,
+            ) -> Result<ColumnarValue> {
+                self.0.invoke(plan, args, number_rows)
+            }
+        }
+    };
+}
+
+/// `tensor_shape(t)`: the logical shape as a list.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns the logical shape of a tensor (its permutation applied) as a list of integers. NULL for a NULL tensor.",
+    syntax_example = "tensor_shape(t)",
+    sql_example = r"```sql
+> SELECT tensor_shape(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS s;
++--------+
+| s      |
++--------+
+| [2, 3] |
++--------+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorShape(Introspect);
+introspection_function!(TensorShape, "tensor_shape", Property::Shape);
+
+/// `tensor_ndim(t)`: the number of dimensions.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns the number of dimensions of a tensor. NULL for a NULL tensor.",
+    syntax_example = "tensor_ndim(t)",
+    sql_example = r"```sql
+> SELECT tensor_ndim(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS n;
++---+
+| n |
++---+
+| 2 |
++---+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorNdim(Introspect);
+introspection_function!(TensorNdim, "tensor_ndim", Property::Ndim);
+
+/// `tensor_size(t)`: the number of elements.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns the number of elements of a tensor (the product of its shape). NULL for a NULL tensor.",
+    syntax_example = "tensor_size(t)",
+    sql_example = r"```sql
+> SELECT tensor_size(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS n;
++---+
+| n |
++---+
+| 6 |
++---+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorSize(Introspect);
+introspection_function!(TensorSize, "tensor_size", Property::Size);

@@ -1,0 +1,325 @@
+//! The SQL surface: one small file per function, and the glue they share.
+//!
+//! Every function is a [`TensorFunction`]: it turns the argument fields and literal arguments
+//! into a `Plan` once, at planning time, and runs that plan over whole batches. [`TensorUdf`]
+//! adapts it to DataFusion's [`ScalarUDFImpl`] and, when the optimizer simplifies the call,
+//! replaces the registered (plan-less) instance with one that carries its plan (SPEC §6): what a
+//! call needs at run time then lives in the UDF instance, not in argument metadata that plan
+//! serialisation drops.
+
+mod introspect;
+mod reshape;
+mod tensor;
+mod to_list;
+mod to_string;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, FixedSizeListArray};
+use arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::{ScalarValue, exec_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, Expr, ExprSchemable, ReturnFieldArgs, ScalarFunctionArgs,
+    ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+};
+
+use crate::tensor_type::TensorType;
+
+pub use introspect::{TensorNdim, TensorShape, TensorSize};
+pub use reshape::TensorReshape;
+pub use tensor::TensorConstructor;
+pub use to_list::TensorToList;
+pub use to_string::TensorToString;
+
+/// Every scalar function this crate defines, ready to register.
+pub fn all_functions() -> Vec<ScalarUDF> {
+    vec![
+        TensorUdf::new(TensorConstructor::new()).into(),
+        TensorUdf::new(TensorShape::new()).into(),
+        TensorUdf::new(TensorNdim::new()).into(),
+        TensorUdf::new(TensorSize::new()).into(),
+        TensorUdf::new(TensorToList::new()).into(),
+        TensorUdf::new(TensorReshape::new()).into(),
+        TensorUdf::new(TensorToString::new()).into(),
+    ]
+}
+
+/// A tensor function: planned once from its argument types and literals, then run over batches.
+pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static {
+    /// What a call needs at run time, derived from argument fields and literal arguments.
+    type Plan: Debug + Send + Sync + PartialEq + Eq + Hash + 'static;
+
+    /// The SQL name.
+    fn name(&self) -> &'static str;
+    /// The accepted arguments (usually `Signature::user_defined` with parameter names).
+    fn signature(&self) -> &Signature;
+    /// `SHOW FUNCTIONS` / `information_schema` documentation.
+    fn documentation(&self) -> Option<&Documentation>;
+    /// Checks the argument count and types before planning; returns the types to coerce to.
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>>;
+    /// Compiles a call from its argument fields and literal arguments.
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<Self::Plan>;
+    /// The output field of a planned call.
+    fn return_field(&self, plan: &Self::Plan) -> FieldRef;
+    /// Runs a planned call over one batch.
+    fn invoke(
+        &self,
+        plan: &Self::Plan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue>;
+}
+
+/// The arguments of a call as the planner sees them.
+#[derive(Debug)]
+pub struct PlanArgs<'a> {
+    /// The function's SQL name (for messages).
+    pub name: &'static str,
+    /// One field per argument, with its metadata.
+    pub fields: &'a [FieldRef],
+    /// The value of each argument that is a literal.
+    pub scalars: &'a [Option<&'a ScalarValue>],
+}
+
+impl PlanArgs<'_> {
+    /// Argument `i` read as a tensor, or a plan error saying it is not one and how to restore it.
+    pub fn tensor(&self, i: usize, arg_name: &str) -> Result<TensorType> {
+        let field = &self.fields[i];
+        match TensorType::from_field(field)? {
+            Some(tensor) => Ok(tensor),
+            None => plan_err!(
+                "{}: argument {arg_name} must be a tensor (an arrow.fixed_shape_tensor or FixedSizeList column), got {}; if a CASE, COALESCE or cast dropped its tensor type, restore it with tensor(values, shape)",
+                self.name,
+                field.data_type()
+            ),
+        }
+    }
+
+    /// The literal value of argument `i`, if it is a literal (`None` also when absent).
+    pub fn literal(&self, i: usize) -> Option<&ScalarValue> {
+        self.scalars.get(i).copied().flatten()
+    }
+}
+
+/// A [`TensorFunction`] as a DataFusion scalar UDF, with or without its compiled plan.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorUdf<F: TensorFunction> {
+    function: Arc<F>,
+    plan: Option<Arc<F::Plan>>,
+}
+
+impl<F: TensorFunction> TensorUdf<F> {
+    /// The registered, not yet planned, instance.
+    pub fn new(function: F) -> Self {
+        Self {
+            function: Arc::new(function),
+            plan: None,
+        }
+    }
+
+    fn plan_from_fields(
+        &self,
+        fields: &[FieldRef],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<F::Plan> {
+        self.function.plan(&PlanArgs {
+            name: self.function.name(),
+            fields,
+            scalars,
+        })
+    }
+}
+
+impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
+    fn name(&self) -> &str {
+        self.function.name()
+    }
+
+    fn signature(&self) -> &Signature {
+        self.function.signature()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        self.function.coerce_types(arg_types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        // return_field_from_args is implemented, so DataFusion never calls this.
+        datafusion::common::internal_err!("{}: return_field_from_args is used instead", self.name())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        match &self.plan {
+            Some(plan) => Ok(self.function.return_field(plan)),
+            None => {
+                let plan = self.plan_from_fields(args.arg_fields, args.scalar_arguments)?;
+                Ok(self.function.return_field(&plan))
+            }
+        }
+    }
+
+    fn simplify(&self, args: Vec<Expr>, info: &SimplifyContext) -> Result<ExprSimplifyResult> {
+        if self.plan.is_some() {
+            return Ok(ExprSimplifyResult::Original(args));
+        }
+        let fields = args
+            .iter()
+            .map(|arg| Ok(arg.to_field(info.schema())?.1))
+            .collect::<Result<Vec<_>>>()?;
+        let scalars: Vec<Option<&ScalarValue>> = args
+            .iter()
+            .map(|arg| match arg {
+                Expr::Literal(value, _) => Some(value),
+                _ => None,
+            })
+            .collect();
+        let plan = self.plan_from_fields(&fields, &scalars)?;
+        let planned = ScalarUDF::new_from_impl(Self {
+            function: Arc::clone(&self.function),
+            plan: Some(Arc::new(plan)),
+        });
+        Ok(ExprSimplifyResult::Simplified(Expr::ScalarFunction(
+            ScalarFunction::new_udf(Arc::new(planned), args),
+        )))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        if let Some(plan) = &self.plan {
+            return self.function.invoke(plan, &args.args, args.number_rows);
+        }
+        // Not simplified (an embedder that builds physical expressions directly): plan from
+        // the argument fields once for this batch.
+        let scalars: Vec<Option<&ScalarValue>> = args
+            .args
+            .iter()
+            .map(|arg| match arg {
+                ColumnarValue::Scalar(value) => Some(value),
+                ColumnarValue::Array(_) => None,
+            })
+            .collect();
+        let plan = self.plan_from_fields(&args.arg_fields, &scalars)?;
+        self.function.invoke(&plan, &args.args, args.number_rows)
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.function.documentation()
+    }
+}
+
+/// Runs `kernel` over the arguments at `data` (the others are literals the plan has read):
+/// literal data arguments are expanded to the batch, unless all of them are literals, in which
+/// case the kernel runs on one row and the result is a literal too.
+pub fn map_arrays(
+    args: &[ColumnarValue],
+    data: &[usize],
+    number_rows: usize,
+    kernel: impl FnOnce(&[ArrayRef]) -> Result<ArrayRef>,
+) -> Result<ColumnarValue> {
+    let all_scalar = data
+        .iter()
+        .all(|&i| matches!(args[i], ColumnarValue::Scalar(_)));
+    let rows = if all_scalar { 1 } else { number_rows };
+    let arrays = data
+        .iter()
+        .map(|&i| args[i].to_array(rows))
+        .collect::<Result<Vec<_>>>()?;
+    let out = kernel(&arrays)?;
+    if all_scalar {
+        Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+    } else {
+        Ok(ColumnarValue::Array(out))
+    }
+}
+
+/// The `FixedSizeList` storage of a tensor argument whose type the plan has checked.
+pub fn tensor_array<'a>(name: &str, array: &'a ArrayRef) -> Result<&'a FixedSizeListArray> {
+    match array.as_any().downcast_ref::<FixedSizeListArray>() {
+        Some(list) => Ok(list),
+        None => exec_err!(
+            "{name}: expected a tensor (FixedSizeList) argument at run time, got {}",
+            array.data_type()
+        ),
+    }
+}
+
+/// Reads a literal integer list such as a shape `[2, 3]` (a `List`, `LargeList` or
+/// `FixedSizeList` literal of integers without NULLs).
+pub fn literal_int_list(value: &ScalarValue) -> Option<Vec<i64>> {
+    let array: ArrayRef = match value {
+        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::FixedSizeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        _ => return None,
+    };
+    if !array.data_type().is_integer() && *array.data_type() != DataType::Null {
+        return None;
+    }
+    if array.null_count() > 0 && *array.data_type() != DataType::Null {
+        return None;
+    }
+    if *array.data_type() == DataType::Null {
+        // `[]` is a list of the Null type; a non-empty list of NULLs is not a shape.
+        return array.is_empty().then(Vec::new);
+    }
+    // Not the default (safe) cast: that would turn a UInt64 above i64::MAX into NULL.
+    let strict = arrow::compute::CastOptions {
+        safe: false,
+        ..Default::default()
+    };
+    let values = arrow::compute::cast_with_options(&array, &DataType::Int64, &strict).ok()?;
+    let values = values.as_any().downcast_ref::<arrow::array::Int64Array>()?;
+    Some(values.values().to_vec())
+}
+
+/// Reads a literal list of strings such as dim names `['C', 'H', 'W']`.
+pub fn literal_string_list(value: &ScalarValue) -> Option<Vec<String>> {
+    let array: ArrayRef = match value {
+        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::FixedSizeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        _ => return None,
+    };
+    if array.null_count() > 0 {
+        return None;
+    }
+    let values = arrow::compute::cast(&array, &DataType::Utf8).ok()?;
+    let values = values
+        .as_any()
+        .downcast_ref::<arrow::array::StringArray>()?;
+    Some(
+        values
+            .iter()
+            .map(|v| v.unwrap_or_default().to_string())
+            .collect(),
+    )
+}
+
+/// A user-defined signature whose arguments may also be given by name (`mode => 'clip'`).
+pub fn named_signature(names: &[&str]) -> Signature {
+    let signature = Signature::user_defined(Volatility::Immutable);
+    // Naming fails only for duplicate names or a fixed arity that differs; a user-defined
+    // signature has no fixed arity and the names are distinct constants.
+    signature
+        .clone()
+        .with_parameter_names(names.to_vec())
+        .unwrap_or(signature)
+}
+
+/// Checks the argument count against `min..=max` with DataFusion's wording.
+pub fn check_arity(name: &str, arg_types: &[DataType], min: usize, max: usize) -> Result<()> {
+    let n = arg_types.len();
+    if n < min || n > max {
+        let expected = if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return plan_err!("{name} function requires {expected} arguments, got {n}");
+    }
+    Ok(())
+}

@@ -1,0 +1,326 @@
+//! `tensor(values, shape [, dim_names [, permutation]])`: a tensor column from flat lists.
+
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, AsArray, FixedSizeListArray, GenericListArray, OffsetSizeTrait, UInt64Array,
+};
+use arrow::compute::take;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{exec_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion_macros::user_doc;
+
+use super::{
+    PlanArgs, TensorFunction, check_arity, literal_int_list, literal_string_list, map_arrays,
+    named_signature,
+};
+use crate::kernels::layout::tensor_array;
+use crate::shape::format_shape;
+use crate::tensor_type::{TensorType, is_element_type};
+
+/// `tensor(values, shape)`: builds a tensor column.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Builds a tensor (arrow.fixed_shape_tensor) from a flat list of numbers or booleans per row, read in row-major order. Every non-NULL row must hold exactly prod(shape) values; a NULL list gives a NULL tensor. An empty list literal `[]` makes a Float64 tensor, as numpy does.",
+    syntax_example = "tensor(values, shape [, dim_names [, permutation]])",
+    sql_example = r"```sql
+> SELECT tensor([1, 2, 3, 4, 5, 6], [2, 3]) AS t;
++------------------------+
+| t                      |
++------------------------+
+| [[1, 2, 3], [4, 5, 6]] |
++------------------------+
+> SELECT tensor_shape(tensor([1, 2, 3, 4, 5, 6], [2, 3], dim_names => ['rows', 'cols'], permutation => [1, 0])) AS s;
++--------+
+| s      |
++--------+
+| [3, 2] |
++--------+
+```",
+    argument(
+        name = "values",
+        description = "A list, large list or fixed-size list (literal or column) of integers, floats or booleans: the stored values of each tensor, row-major."
+    ),
+    argument(
+        name = "shape",
+        description = "A literal list of non-negative integers: the stored (physical) shape, e.g. `[2, 3]`. `[]` makes 0-d tensors of one value."
+    ),
+    argument(
+        name = "dim_names",
+        description = "Optional literal list of strings naming the stored dimensions, or NULL."
+    ),
+    argument(
+        name = "permutation",
+        description = "Optional literal permutation of the stored dimensions (arrow.fixed_shape_tensor semantics: logical dimension i is stored dimension permutation[i]), or NULL."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorConstructor {
+    signature: Signature,
+}
+
+impl TensorConstructor {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: named_signature(&["values", "shape", "dim_names", "permutation"]),
+        }
+    }
+}
+
+impl Default for TensorConstructor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The element field of a list type, if `data_type` is one `tensor` reads values from.
+fn list_item(data_type: &DataType) -> Option<&FieldRef> {
+    match data_type {
+        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
+            Some(item)
+        }
+        _ => None,
+    }
+}
+
+fn with_item_type(data_type: &DataType, element: DataType) -> DataType {
+    let item = Arc::new(Field::new_list_field(element, true));
+    match data_type {
+        DataType::LargeList(_) => DataType::LargeList(item),
+        DataType::FixedSizeList(_, n) => DataType::FixedSizeList(item, *n),
+        _ => DataType::List(item),
+    }
+}
+
+impl TensorFunction for TensorConstructor {
+    type Plan = TensorType;
+
+    fn name(&self) -> &'static str {
+        "tensor"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arity("tensor", arg_types, 2, 4)?;
+        let mut types = arg_types.to_vec();
+        match list_item(&arg_types[0]) {
+            // `[]` is a list of the Null type: numpy's np.array([]) is float64.
+            Some(item) if *item.data_type() == DataType::Null => {
+                types[0] = with_item_type(&arg_types[0], DataType::Float64);
+            }
+            Some(_) => {}
+            None if arg_types[0] == DataType::Null => {
+                types[0] = DataType::new_list(DataType::Float64, true);
+            }
+            None => {
+                return plan_err!(
+                    "tensor: argument values must be a list of numbers or booleans, got {}",
+                    arg_types[0]
+                );
+            }
+        }
+        Ok(types)
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
+        let values_type = args.fields[0].data_type();
+        let Some(item) = list_item(values_type) else {
+            return plan_err!(
+                "tensor: argument values must be a list of numbers or booleans, got {values_type}"
+            );
+        };
+        if !is_element_type(item.data_type()) {
+            let hint = if list_item(item.data_type()).is_some() {
+                "; nested lists must be flattened first, e.g. tensor(flatten(values), shape)"
+            } else {
+                ""
+            };
+            return plan_err!(
+                "tensor: argument values must hold integers, floats or booleans, got elements of type {}{hint}",
+                item.data_type()
+            );
+        }
+        let shape = args
+            .literal(1)
+            .and_then(literal_int_list)
+            .ok_or_else(|| {
+                datafusion::common::plan_datafusion_err!(
+                    "tensor: argument shape must be a literal list of non-negative integers such as [2, 3]"
+                )
+            })?;
+        let shape = shape
+            .iter()
+            .map(|&d| usize::try_from(d))
+            .collect::<Result<Vec<_>, _>>()
+            .or_else(|_| {
+                plan_err!("tensor: negative dimensions are not allowed in shape {shape:?}")
+            })?;
+        let dim_names = match args.literal(2) {
+            None if args.fields.len() <= 2 => None,
+            Some(value) if value.is_null() => None,
+            Some(value) => Some(literal_string_list(value).ok_or_else(|| {
+                datafusion::common::plan_datafusion_err!(
+                    "tensor: argument dim_names must be a literal list of strings such as ['rows', 'cols'], or NULL"
+                )
+            })?),
+            None => {
+                return plan_err!(
+                    "tensor: argument dim_names must be a literal list of strings such as ['rows', 'cols'], or NULL"
+                );
+            }
+        };
+        let permutation = match args.literal(3) {
+            None if args.fields.len() <= 3 => None,
+            Some(value) if value.is_null() => None,
+            Some(value) => Some(
+                literal_int_list(value)
+                    .and_then(|p| p.iter().map(|&a| usize::try_from(a).ok()).collect())
+                    .ok_or_else(|| {
+                        datafusion::common::plan_datafusion_err!(
+                            "tensor: argument permutation must be a literal list of dimension numbers such as [1, 0], or NULL"
+                        )
+                    })?,
+            ),
+            None => {
+                return plan_err!(
+                    "tensor: argument permutation must be a literal list of dimension numbers such as [1, 0], or NULL"
+                );
+            }
+        };
+        let tensor = TensorType::new(item.data_type().clone(), shape)?
+            .with_dim_names(dim_names)?
+            .with_permutation(permutation)?;
+        if let DataType::FixedSizeList(_, n) = values_type
+            && usize::try_from(*n).ok() != Some(tensor.size())
+        {
+            return plan_err!(
+                "tensor: values hold {n} elements per row, but shape {} needs {}",
+                format_shape(tensor.physical_shape()),
+                tensor.size()
+            );
+        }
+        Ok(tensor)
+    }
+
+    fn return_field(&self, plan: &TensorType) -> FieldRef {
+        Arc::new(plan.to_field("tensor"))
+    }
+
+    fn invoke(
+        &self,
+        plan: &TensorType,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0], number_rows, |arrays| {
+            let values = &arrays[0];
+            let out = match values.data_type() {
+                DataType::FixedSizeList(..) => {
+                    let list = values.as_fixed_size_list();
+                    tensor_array(
+                        plan,
+                        Arc::clone(list.values()),
+                        list.nulls().cloned(),
+                        list.len(),
+                    )?
+                }
+                DataType::List(_) => from_list(plan, values.as_list::<i32>())?,
+                DataType::LargeList(_) => from_list(plan, values.as_list::<i64>())?,
+                other => return exec_err!("tensor: unexpected values type {other} at run time"),
+            };
+            Ok(Arc::new(out) as ArrayRef)
+        })
+    }
+}
+
+/// Checks that every non-NULL row holds `tensor.size()` values and lays them out as tensors.
+fn from_list<O: OffsetSizeTrait>(
+    tensor: &TensorType,
+    list: &GenericListArray<O>,
+) -> Result<FixedSizeListArray> {
+    let size = tensor.size();
+    let offsets = list.value_offsets();
+    let mut all_full = true;
+    for (row, window) in offsets.windows(2).enumerate() {
+        let len = (window[1] - window[0]).as_usize();
+        if len != size {
+            if list.is_valid(row) {
+                return exec_err!(
+                    "tensor: row {row} holds {len} values, but shape {} needs {size}",
+                    format_shape(tensor.physical_shape())
+                );
+            }
+            all_full = false;
+        }
+    }
+    let rows = list.len();
+    let start = offsets[0].as_usize();
+    if all_full {
+        // Every row, NULL ones included, is exactly one tensor long: reuse the values.
+        let values = list.values().slice(start, rows * size);
+        return Ok(tensor_array(tensor, values, list.nulls().cloned(), rows)?);
+    }
+    // Some NULL rows are shorter: gather the valid rows, NULL placeholders for the others.
+    let indices: UInt64Array = offsets
+        .windows(2)
+        .enumerate()
+        .flat_map(|(row, window)| {
+            let first = window[0].as_usize() as u64;
+            let valid = list.is_valid(row);
+            (0..size as u64).map(move |k| valid.then_some(first + k))
+        })
+        .collect();
+    let values = take(list.values().as_ref(), &indices, None)?;
+    Ok(tensor_array(tensor, values, list.nulls().cloned(), rows)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow::array::{Int32Array, ListArray};
+    use arrow::buffer::{NullBuffer, OffsetBuffer};
+
+    #[test]
+    fn short_null_rows_get_placeholders() {
+        let tensor = TensorType::new(DataType::Int32, vec![2]).unwrap();
+        let list = ListArray::new(
+            Arc::new(Field::new_list_field(DataType::Int32, true)),
+            OffsetBuffer::from_lengths([2, 0, 2]),
+            Arc::new(Int32Array::from(vec![1, 2, 3, 4])),
+            Some(NullBuffer::from(vec![true, false, true])),
+        );
+        let out = from_list(&tensor, &list).unwrap();
+        assert_eq!(out.len(), 3);
+        assert!(out.is_null(1));
+        let values = out.values().as_primitive::<arrow::datatypes::Int32Type>();
+        assert_eq!(values.value(0), 1);
+        assert_eq!(values.value(4), 3);
+        assert_eq!(values.value(5), 4);
+    }
+
+    #[test]
+    fn wrong_length_names_the_row() {
+        let tensor = TensorType::new(DataType::Int32, vec![2]).unwrap();
+        let list = ListArray::new(
+            Arc::new(Field::new_list_field(DataType::Int32, true)),
+            OffsetBuffer::from_lengths([2, 3]),
+            Arc::new(Int32Array::from(vec![1, 2, 3, 4, 5])),
+            None,
+        );
+        let err = from_list(&tensor, &list).unwrap_err().to_string();
+        assert!(
+            err.contains("tensor: row 1 holds 3 values, but shape (2,) needs 2"),
+            "{err}"
+        );
+    }
+}

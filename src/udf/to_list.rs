@@ -1,0 +1,100 @@
+//! `tensor_to_list(t)`: a tensor as nested lists in logical order.
+
+use std::sync::Arc;
+
+use arrow::array::ArrayRef;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, tensor_array};
+use crate::kernels::layout::to_nested_list;
+use crate::tensor_type::TensorType;
+
+/// `tensor_to_list(t)`: nested lists, as numpy's `tolist()`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns a tensor as nested lists in logical order (its permutation applied), as numpy's tolist(): a [2, 3] tensor becomes a list of two lists of three values; a 0-d tensor becomes its value. NULL for a NULL tensor.",
+    syntax_example = "tensor_to_list(t)",
+    sql_example = r"```sql
+> SELECT tensor_to_list(tensor([1, 2, 3, 4, 5, 6], [2, 3], NULL, [1, 0])) AS l;
++--------------------------+
+| l                        |
++--------------------------+
+| [[1, 4], [2, 5], [3, 6]] |
++--------------------------+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorToList {
+    signature: Signature,
+}
+
+impl TensorToList {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: named_signature(&["t"]),
+        }
+    }
+}
+
+impl Default for TensorToList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The nested list type of a tensor of `shape` holding `element`s.
+pub fn nested_list_type(element: &DataType, shape: &[usize]) -> DataType {
+    shape.iter().fold(element.clone(), |inner, _| {
+        DataType::List(Arc::new(Field::new_list_field(inner, true)))
+    })
+}
+
+impl TensorFunction for TensorToList {
+    type Plan = TensorType;
+
+    fn name(&self) -> &'static str {
+        "tensor_to_list"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arity(self.name(), arg_types, 1, 1)?;
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
+        args.tensor(0, "t")
+    }
+
+    fn return_field(&self, plan: &TensorType) -> FieldRef {
+        let data_type = nested_list_type(plan.element_type(), &plan.logical_shape());
+        Arc::new(Field::new(self.name(), data_type, true))
+    }
+
+    fn invoke(
+        &self,
+        plan: &TensorType,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0], number_rows, |arrays| {
+            let input = tensor_array(self.name(), &arrays[0])?;
+            Ok(to_nested_list(plan, input)? as ArrayRef)
+        })
+    }
+}

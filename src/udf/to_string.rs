@@ -1,0 +1,92 @@
+//! `tensor_to_string(t)`: a tensor as nested text, as the CLI prints it.
+
+use std::sync::Arc;
+
+use arrow::array::ArrayRef;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, tensor_array};
+use crate::display::format_tensors;
+use crate::tensor_type::TensorType;
+
+/// `tensor_to_string(t)`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns a tensor as nested text in logical order, as the CLI displays it: `[[1, 2, 3], [4, 5, 6]]`, NULL elements as `NULL`. NULL for a NULL tensor. The CLI's CSV and TSV output use it, since CSV has no nested values.",
+    syntax_example = "tensor_to_string(t)",
+    sql_example = r"```sql
+> SELECT tensor_to_string(tensor([1, 2, 3, 4], [2, 2])) AS s;
++------------------+
+| s                |
++------------------+
+| [[1, 2], [3, 4]] |
++------------------+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorToString {
+    signature: Signature,
+}
+
+impl TensorToString {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: named_signature(&["t"]),
+        }
+    }
+}
+
+impl Default for TensorToString {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TensorFunction for TensorToString {
+    type Plan = TensorType;
+
+    fn name(&self) -> &'static str {
+        "tensor_to_string"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arity(self.name(), arg_types, 1, 1)?;
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
+        args.tensor(0, "t")
+    }
+
+    fn return_field(&self, _plan: &TensorType) -> FieldRef {
+        Arc::new(Field::new(self.name(), DataType::Utf8, true))
+    }
+
+    fn invoke(
+        &self,
+        plan: &TensorType,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0], number_rows, |arrays| {
+            let input = tensor_array(self.name(), &arrays[0])?;
+            Ok(Arc::new(format_tensors(plan, input, "NULL")?) as ArrayRef)
+        })
+    }
+}

@@ -1,0 +1,107 @@
+//! The bundled CLI, run as a user runs it.
+#![cfg(feature = "cli")]
+
+use std::process::Command;
+
+fn cli() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_datafusion-tensor"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let output = cli().args(args).output().expect("the CLI runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn pyarrow_file_prints_as_numpy_does() {
+    // tests/data/pyarrow_tensors.cli.txt is Python's str() of numpy's tolist() per row.
+    let expected = std::fs::read_to_string("tests/data/pyarrow_tensors.cli.txt").unwrap();
+    let (ok, stdout, stderr) = run(&[
+        "-q",
+        "-c",
+        "SELECT i64 FROM 'tests/data/pyarrow_tensors.parquet' ORDER BY id",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    // The table's cells: `| [[-4, -3, -2], [-1, 0, 1]]         |`, after the header.
+    let cells: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .skip(1)
+        .map(|line| line.trim_matches('|').trim())
+        .collect();
+    let want: Vec<&str> = expected.lines().collect();
+    assert_eq!(cells, want, "{stdout}");
+}
+
+#[test]
+fn permuted_tensors_print_in_logical_order() {
+    let (ok, stdout, stderr) = run(&[
+        "-q",
+        "--format",
+        "tsv",
+        "-c",
+        "SELECT tensor(range(24), [2, 3, 4], NULL, [2, 0, 1]) AS p",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    // np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1).tolist()
+    assert_eq!(
+        stdout.lines().nth(1),
+        Some(
+            "[[[0, 4, 8], [12, 16, 20]], [[1, 5, 9], [13, 17, 21]], [[2, 6, 10], [14, 18, 22]], [[3, 7, 11], [15, 19, 23]]]"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn every_output_format_works() {
+    for format in ["table", "csv", "tsv", "json", "ndjson"] {
+        let (ok, stdout, stderr) = run(&[
+            "-q",
+            "--format",
+            format,
+            "-c",
+            "SELECT tensor([1, 2, 3, 4], [2, 2]) AS t",
+        ]);
+        assert!(ok, "{format}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("[[1, 2], [3, 4]]") || stdout.contains("[[1,2],[3,4]]"),
+            "{format}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn errors_are_reported_not_panics() {
+    let (ok, stdout, stderr) = run(&["-q", "-c", "SELECT tensor([1, 2, 3], [2, 2])"]);
+    assert!(!ok);
+    assert!(
+        stdout.contains("tensor: row 0 holds 3 values, but shape (2, 2) needs 4"),
+        "{stdout}{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn runs_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("q.sql");
+    std::fs::write(
+        &script,
+        "CREATE TABLE t AS SELECT tensor([1, 2, 3, 4, 5, 6], [2, 3]) AS x;\n\
+         SELECT tensor_shape(x) AS s, tensor_reshape(x, [3, 2]) AS r FROM t;\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = run(&["-q", "--format", "csv", "-f", script.to_str().unwrap()]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("\"[2, 3]\",\"[[1, 2], [3, 4], [5, 6]]\""),
+        "{stdout}"
+    );
+}

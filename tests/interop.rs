@@ -1,0 +1,321 @@
+//! Parquet interop: files written by pyarrow read through SQL give numpy's values, and files
+//! written by `COPY ... TO` carry exactly the metadata pyarrow reads as a tensor type.
+//!
+//! Expected values come from `tests/data/make_interop_fixtures.py` (numpy), committed beside
+//! the Parquet files it wrote.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, Float64Array, RecordBatch};
+use arrow::compute::cast;
+use arrow::datatypes::DataType;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::prelude::SessionContext;
+use datafusion_tensor::{TensorType, tensor_session_context};
+use serde_json::Value;
+
+fn context() -> SessionContext {
+    tensor_session_context().unwrap().enable_url_table()
+}
+
+async fn collect(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
+    ctx.sql(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .collect()
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The leaf values of a (nested) list, as f64 (booleans as 0/1), NULL elements as None.
+fn leaves(array: &ArrayRef) -> Vec<Option<f64>> {
+    match array.data_type() {
+        DataType::List(_) => {
+            // Only the values this (possibly sliced) list covers.
+            let list = array.as_list::<i32>();
+            let offsets = list.value_offsets();
+            let start = usize::try_from(offsets[0]).unwrap();
+            let end = usize::try_from(offsets[list.len()]).unwrap();
+            leaves(&list.values().slice(start, end - start))
+        }
+        DataType::Boolean => {
+            let values = cast(array, &DataType::UInt8).unwrap();
+            leaves(&values)
+        }
+        _ => {
+            let values = cast(array, &DataType::Float64).unwrap();
+            let values = values.as_any().downcast_ref::<Float64Array>().unwrap();
+            values.iter().collect()
+        }
+    }
+}
+
+fn expected_rows(case: &Value) -> Vec<Option<Vec<f64>>> {
+    case["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            row.as_array().map(|values| {
+                values
+                    .iter()
+                    .map(|v| match v {
+                        Value::Bool(b) => f64::from(u8::from(*b)),
+                        other => other.as_f64().unwrap(),
+                    })
+                    .collect()
+            })
+        })
+        .collect()
+}
+
+fn usizes(value: &Value) -> Vec<usize> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| usize::try_from(v.as_u64().unwrap()).unwrap())
+        .collect()
+}
+
+/// Every column of a pyarrow file, through SQL, against numpy's logical values.
+async fn check_pyarrow_file(stem: &str, extension: &str) {
+    let expected: HashMap<String, Value> = serde_json::from_str(
+        &std::fs::read_to_string(format!("tests/data/{stem}.expected.json")).unwrap(),
+    )
+    .unwrap();
+    let ctx = context();
+    let path = format!("tests/data/{stem}.{extension}");
+    for (name, case) in &expected {
+        let sql = format!(
+            "SELECT tensor_to_list({name}) AS l, tensor_shape({name}) AS s, {name} AS t \
+             FROM '{path}' ORDER BY id"
+        );
+        let batches = collect(&ctx, &sql).await;
+        let batch = arrow::compute::concat_batches(&batches[0].schema(), &batches).unwrap();
+
+        // The column's type, read from the field metadata pyarrow wrote.
+        let tensor = TensorType::from_field(batch.schema().field(2))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            tensor.physical_shape(),
+            usizes(&case["physical_shape"]),
+            "{name}"
+        );
+        assert_eq!(
+            tensor.logical_shape(),
+            usizes(&case["logical_shape"]),
+            "{name}"
+        );
+        let dim_names = case["dim_names"].as_array().map(|names| {
+            names
+                .iter()
+                .map(|n| n.as_str().unwrap().to_string())
+                .collect()
+        });
+        assert_eq!(
+            tensor.dim_names().map(<[String]>::to_vec),
+            dim_names,
+            "{name}"
+        );
+
+        let rows = expected_rows(case);
+        let lists = batch.column(0);
+        let shapes = batch.column(1).as_list::<i32>();
+        assert_eq!(lists.len(), rows.len(), "{name}");
+        for (row, want) in rows.iter().enumerate() {
+            match want {
+                None => {
+                    assert!(lists.is_null(row), "{name} row {row} should be NULL");
+                    assert!(shapes.is_null(row), "{name} row {row} shape should be NULL");
+                }
+                Some(want) => {
+                    let got = if tensor.ndim() == 0 {
+                        leaves(&lists.slice(row, 1))
+                    } else {
+                        leaves(&lists.as_list::<i32>().value(row))
+                    };
+                    let got: Vec<f64> = got.into_iter().map(|v| v.unwrap()).collect();
+                    assert_eq!(&got, want, "{name} row {row}");
+                    let shape: Vec<usize> = shapes
+                        .value(row)
+                        .as_primitive::<arrow::datatypes::Int64Type>()
+                        .values()
+                        .iter()
+                        .map(|&d| usize::try_from(d).unwrap())
+                        .collect();
+                    assert_eq!(shape, usizes(&case["logical_shape"]), "{name} row {row}");
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn pyarrow_files_read_as_numpy_sees_them() {
+    check_pyarrow_file("pyarrow_tensors", "parquet").await;
+}
+
+#[tokio::test]
+async fn pyarrow_zero_size_dimension() {
+    check_pyarrow_file("pyarrow_empty_dim", "arrow").await;
+}
+
+/// pyarrow 26 writes a size-0 FixedSizeList to Parquet with one element per row; neither
+/// pyarrow nor arrow-rs reads it back. The query fails with the reader's error, no panic.
+#[tokio::test]
+async fn pyarrow_zero_size_parquet_is_a_clean_error() {
+    let ctx = context();
+    let err = ctx
+        .sql("SELECT tensor_shape(empty) FROM 'tests/data/pyarrow_empty_dim.parquet'")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("misaligned row"), "{err}");
+}
+
+/// The Arrow schema a Parquet file carries, as the parquet crate reads it.
+fn parquet_arrow_schema(path: &std::path::Path) -> arrow::datatypes::SchemaRef {
+    let file = File::open(path).unwrap();
+    Arc::clone(
+        ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .schema(),
+    )
+}
+
+#[tokio::test]
+async fn copy_to_writes_the_canonical_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.parquet");
+    let ctx = context();
+    let copy = format!(
+        "COPY (SELECT id, \
+                tensor(range(id * 6, id * 6 + 6), [2, 3], ['row', 'col']) AS x, \
+                tensor(arrow_cast(range(0, 24), 'List(Float32)'), [2, 3, 4], NULL, [2, 0, 1]) AS p, \
+                tensor([id % 2 = 0], []) AS z \
+              FROM generate_series(0, 3) AS g(id)) \
+         TO '{}' STORED AS PARQUET",
+        path.display()
+    );
+    collect(&ctx, &copy).await;
+
+    let schema = parquet_arrow_schema(&path);
+    let expect = [
+        (
+            "x",
+            r#"{"shape":[2,3],"dim_names":["row","col"]}"#,
+            "Int64",
+            6,
+        ),
+        (
+            "p",
+            r#"{"shape":[2,3,4],"permutation":[2,0,1]}"#,
+            "Float32",
+            24,
+        ),
+        ("z", r#"{"shape":[]}"#, "Boolean", 1),
+    ];
+    for (name, json, element, size) in expect {
+        let field = schema.field_with_name(name).unwrap();
+        assert_eq!(
+            field
+                .metadata()
+                .get("ARROW:extension:name")
+                .map(String::as_str),
+            Some("arrow.fixed_shape_tensor"),
+            "{name}"
+        );
+        assert_eq!(
+            field
+                .metadata()
+                .get("ARROW:extension:metadata")
+                .map(String::as_str),
+            Some(json),
+            "{name}"
+        );
+        let DataType::FixedSizeList(item, list_size) = field.data_type() else {
+            panic!("{name}: {}", field.data_type());
+        };
+        assert!(item.is_nullable(), "{name}: pyarrow needs a nullable child");
+        assert_eq!(item.data_type().to_string(), element, "{name}");
+        assert_eq!(*list_size, size, "{name}");
+    }
+
+    // And back through SQL, values intact.
+    let sql = format!(
+        "SELECT tensor_to_list(x) AS l FROM '{}' ORDER BY id",
+        path.display()
+    );
+    let batches = collect(&ctx, &sql).await;
+    let got: Vec<f64> = batches
+        .iter()
+        .flat_map(|b| leaves(b.column(0)))
+        .map(Option::unwrap)
+        .collect();
+    let want: Vec<f64> = (0..24).map(f64::from).collect();
+    assert_eq!(got, want);
+}
+
+#[tokio::test]
+async fn display_is_nested_in_dataframe_to_string() {
+    let ctx = context();
+    let text = ctx
+        .sql(
+            "SELECT tensor([1, 2, 3, 4, 5, 6], [2, 3]) AS t, \
+                    tensor(range(24), [2, 3, 4], NULL, [2, 0, 1]) AS p",
+        )
+        .await
+        .unwrap()
+        .to_string()
+        .await
+        .unwrap();
+    assert!(text.contains("[[1, 2, 3], [4, 5, 6]]"), "{text}");
+    // np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1).tolist()
+    assert!(
+        text.contains(
+            "[[[0, 4, 8], [12, 16, 20]], [[1, 5, 9], [13, 17, 21]], [[2, 6, 10], [14, 18, 22]], [[3, 7, 11], [15, 19, 23]]]"
+        ),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn functions_are_documented_in_information_schema() {
+    let ctx = context();
+    let batches = collect(
+        &ctx,
+        "SELECT DISTINCT routine_name FROM information_schema.routines \
+         WHERE routine_name LIKE 'tensor%' ORDER BY routine_name",
+    )
+    .await;
+    let names: Vec<String> = batches
+        .iter()
+        .flat_map(|b| {
+            let column = cast(b.column(0), &DataType::Utf8).unwrap();
+            column
+                .as_string::<i32>()
+                .iter()
+                .map(|v| v.unwrap().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "tensor",
+            "tensor_ndim",
+            "tensor_reshape",
+            "tensor_shape",
+            "tensor_size",
+            "tensor_to_list",
+            "tensor_to_string"
+        ]
+    );
+}
