@@ -18,7 +18,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use crate::display::tensor_extension_type;
 use crate::planner::LiteralListPlanner;
 use crate::tensor_type::{EXTENSION_NAME, TensorType};
-use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions};
+use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
 
 /// Registers every tensor function on `registry` (a `SessionContext`, a `SessionState`, ...).
 ///
@@ -32,6 +32,9 @@ use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions};
 pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
     for udf in all_functions() {
         registry.register_udf(Arc::new(udf))?;
+    }
+    for udf in variadic_functions() {
+        registry.register_higher_order_function(Arc::new(udf))?;
     }
     Ok(())
 }
@@ -61,6 +64,9 @@ pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
 pub fn register_all(ctx: &SessionContext) -> Result<()> {
     for udf in all_functions() {
         ctx.register_udf(udf);
+    }
+    for udf in variadic_functions() {
+        ctx.register_higher_order_function(Arc::new(udf));
     }
     ctx.state()
         .extension_type_registry()

@@ -25,6 +25,7 @@
 
 pub mod context;
 pub mod display;
+pub mod dtype;
 pub mod error;
 pub mod kernels;
 pub mod planner;

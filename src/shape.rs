@@ -36,13 +36,24 @@ pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
 /// Shapes are aligned at their trailing dimension; each dimension of the result is the one
 /// size other than 1 found there (or 1). Any other disagreement is numpy's
 /// "shape mismatch: objects cannot be broadcast to a single shape" error, which also names the
-/// two shapes that clash, as numpy does.
+/// two shapes that clash, as numpy does (`arg 0`, `arg 1`, ... in the order given).
 pub fn broadcast_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, TensorError> {
-    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let labels: Vec<String> = (0..shapes.len()).map(|i| format!("arg {i}")).collect();
+    let labelled: Vec<(&str, &[usize])> = labels
+        .iter()
+        .map(String::as_str)
+        .zip(shapes.iter().copied())
+        .collect();
+    broadcast_labelled(&labelled)
+}
+
+/// [`broadcast_shapes`] with a name for each shape, used in the error (`choice 0`, `a`).
+pub fn broadcast_labelled(shapes: &[(&str, &[usize])]) -> Result<Vec<usize>, TensorError> {
+    let ndim = shapes.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
     let mut out = vec![1usize; ndim];
     // Which input set the dimension (for the error message).
     let mut owner: Vec<Option<usize>> = vec![None; ndim];
-    for (which, shape) in shapes.iter().enumerate() {
+    for (which, (label, shape)) in shapes.iter().enumerate() {
         let pad = ndim - shape.len();
         for (axis, &dim) in shape.iter().enumerate() {
             let slot = pad + axis;
@@ -54,10 +65,10 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, TensorError> 
                 owner[slot] = Some(which);
                 continue;
             }
-            let other = owner[slot].unwrap_or(0);
+            let (other_label, other_shape) = shapes[owner[slot].unwrap_or(0)];
             return Err(TensorError::Shape(format!(
-                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg {other} with shape {} and arg {which} with shape {}.",
-                format_shape(shapes[other]),
+                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between {other_label} with shape {} and {label} with shape {}.",
+                format_shape(other_shape),
                 format_shape(shape)
             )));
         }

@@ -7,11 +7,13 @@
 //! call needs at run time then lives in the UDF instance, not in argument metadata that plan
 //! serialisation drops.
 
+mod choose;
 mod introspect;
 mod reshape;
 mod tensor;
 mod to_list;
 mod to_string;
+mod variadic;
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -30,11 +32,13 @@ use datafusion::logical_expr::{
 
 use crate::tensor_type::TensorType;
 
+pub use choose::TensorChoose;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
 pub use to_string::TensorToString;
+pub use variadic::VariadicTensorUdf;
 
 /// Every scalar function this crate defines, ready to register.
 pub fn all_functions() -> Vec<ScalarUDF> {
@@ -47,6 +51,12 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorReshape::new()).into(),
         TensorUdf::new(TensorToString::new()).into(),
     ]
+}
+
+/// The variadic functions with named trailing options, registered as higher-order functions
+/// (see [`variadic`]).
+pub fn variadic_functions() -> Vec<datafusion::logical_expr::HigherOrderUDF> {
+    vec![VariadicTensorUdf::new(TensorChoose::new()).into_udf()]
 }
 
 /// A tensor function: planned once from its argument types and literals, then run over batches.

@@ -1,0 +1,495 @@
+//! numpy `choose` over a whole batch: `out[I] = choices[a[I]][I]` after broadcasting.
+//!
+//! The work is split in two passes over flat buffers, both planned from shapes only:
+//! 1. [`choice_indices`] reads the index tensor `a` once and turns every value into a checked
+//!    choice number per the mode (raise / wrap / clip), row by row, skipping NULL rows;
+//! 2. [`gather`] writes the output: each output element reads the chosen input at an offset the
+//!    plan compiled from the broadcast (an offset table per input, or none when the input's
+//!    row-major layout already is the output's).
+//!
+//! Splitting keeps the generic code small (pass 1 is generic over the index type, pass 2 over
+//! the element type) and the inner loops free of per-element dispatch; the extra pass over the
+//! `u32` choice numbers costs less than the branches it removes from the gather.
+
+use arrow::buffer::{BooleanBuffer, NullBuffer};
+
+/// How `choose` treats an index outside `[0, n)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChooseMode {
+    /// Fail (numpy's default).
+    Raise,
+    /// Floor-mod `n`.
+    Wrap,
+    /// Clamp to `[0, n - 1]`.
+    Clip,
+}
+
+impl ChooseMode {
+    /// Parses numpy's mode names.
+    pub fn parse(mode: &str) -> Option<Self> {
+        match mode {
+            "raise" => Some(Self::Raise),
+            "wrap" => Some(Self::Wrap),
+            "clip" => Some(Self::Clip),
+            _ => None,
+        }
+    }
+}
+
+/// An index value that is not a valid choice under `raise` (or any index when there are no
+/// choices at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidChoice {
+    /// Row of the batch.
+    pub row: usize,
+    /// The index value, as written.
+    pub value: String,
+    /// The number of choices of that row.
+    pub count: usize,
+}
+
+/// An integer element type `a` may hold.
+pub trait IndexNative: Copy + Send + Sync + std::fmt::Display + 'static {
+    /// The choice number for this index among `n > 0` choices, per `MODE` (0 raise, 1 wrap,
+    /// 2 clip); `None` when `raise` rejects it.
+    fn choice<const MODE: u8>(self, n: u64) -> Option<u64>;
+}
+
+macro_rules! signed_index {
+    ($($t:ty),*) => {$(
+        impl IndexNative for $t {
+            #[inline(always)]
+            fn choice<const MODE: u8>(self, n: u64) -> Option<u64> {
+                let v = i64::from(self);
+                match MODE {
+                    0 => u64::try_from(v).ok().filter(|&i| i < n),
+                    // n <= u32::MAX, so it fits an i64; rem_euclid is numpy's floor-mod.
+                    1 => Some(v.rem_euclid(n as i64) as u64),
+                    _ => Some(if v < 0 { 0 } else { (v as u64).min(n - 1) }),
+                }
+            }
+        }
+    )*};
+}
+
+macro_rules! unsigned_index {
+    ($($t:ty),*) => {$(
+        impl IndexNative for $t {
+            #[inline(always)]
+            fn choice<const MODE: u8>(self, n: u64) -> Option<u64> {
+                let v = u64::from(self);
+                match MODE {
+                    0 => (v < n).then_some(v),
+                    1 => Some(v % n),
+                    _ => Some(v.min(n - 1)),
+                }
+            }
+        }
+    )*};
+}
+
+signed_index!(i8, i16, i32, i64);
+unsigned_index!(u8, u16, u32, u64);
+
+/// How many choices each row has.
+#[derive(Debug, Clone, Copy)]
+pub enum ChoiceCount<'a> {
+    /// The same `n` for every row (choices given as arguments or as a tensor's outer axis).
+    Fixed(usize),
+    /// One `n` per row (a list column of scalar choices).
+    PerRow(&'a [usize]),
+}
+
+/// Pass 1: the choice number of every element of `a`.
+///
+/// `a` holds `rows` rows of `a_row_len` elements (`a_row_len` is 0 when one literal index
+/// serves every row, in which case `a` has one element). Rows where `skip_rows` is not valid
+/// (a NULL in any argument) and elements where `a_valid` is not valid are not checked; they
+/// get choice 0, which the gather may read but the output masks.
+pub fn choice_indices<I: IndexNative>(
+    a: &[I],
+    a_row_len: usize,
+    rows: usize,
+    count: ChoiceCount<'_>,
+    mode: ChooseMode,
+    skip_rows: Option<&NullBuffer>,
+    a_valid: Option<&NullBuffer>,
+) -> Result<Vec<u32>, InvalidChoice> {
+    match mode {
+        ChooseMode::Raise => indices_mode::<I, 0>(a, a_row_len, rows, count, skip_rows, a_valid),
+        ChooseMode::Wrap => indices_mode::<I, 1>(a, a_row_len, rows, count, skip_rows, a_valid),
+        ChooseMode::Clip => indices_mode::<I, 2>(a, a_row_len, rows, count, skip_rows, a_valid),
+    }
+}
+
+fn indices_mode<I: IndexNative, const MODE: u8>(
+    a: &[I],
+    a_row_len: usize,
+    rows: usize,
+    count: ChoiceCount<'_>,
+    skip_rows: Option<&NullBuffer>,
+    a_valid: Option<&NullBuffer>,
+) -> Result<Vec<u32>, InvalidChoice> {
+    let mut out = vec![0u32; a.len()];
+    // A literal index (row length 0) is one element checked for the first valid row.
+    let (chunk, chunks) = if a_row_len == 0 {
+        (a.len(), 1.min(rows))
+    } else {
+        (a_row_len, rows)
+    };
+    for row in 0..chunks {
+        let row_valid = |r: usize| skip_rows.is_none_or(|nulls| nulls.is_valid(r));
+        let checked_row = if a_row_len == 0 {
+            match (0..rows).find(|&r| row_valid(r)) {
+                Some(r) => r,
+                None => continue,
+            }
+        } else if row_valid(row) {
+            row
+        } else {
+            continue;
+        };
+        let n = match count {
+            ChoiceCount::Fixed(n) => n,
+            ChoiceCount::PerRow(counts) => counts[checked_row],
+        };
+        let start = row * chunk;
+        let values = &a[start..start + chunk];
+        let targets = &mut out[start..start + chunk];
+        let invalid = |value: &I| InvalidChoice {
+            row: checked_row,
+            value: value.to_string(),
+            count: n,
+        };
+        if n == 0 {
+            // No choices: every index is out of range, in every mode.
+            if let Some((k, value)) = values
+                .iter()
+                .enumerate()
+                .find(|(k, _)| a_valid.is_none_or(|v| v.is_valid(start + k)))
+            {
+                let _ = k;
+                return Err(invalid(value));
+            }
+            continue;
+        }
+        let n = n as u64;
+        match a_valid {
+            None => {
+                for (target, value) in targets.iter_mut().zip(values) {
+                    match value.choice::<MODE>(n) {
+                        // n <= u32::MAX is checked when the call is planned.
+                        Some(i) => *target = i as u32,
+                        None => return Err(invalid(value)),
+                    }
+                }
+            }
+            Some(valid) => {
+                for (k, (target, value)) in targets.iter_mut().zip(values).enumerate() {
+                    if !valid.is_valid(start + k) {
+                        continue;
+                    }
+                    match value.choice::<MODE>(n) {
+                        Some(i) => *target = i as u32,
+                        None => return Err(invalid(value)),
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Where one input's element for each output position lives.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a, T> {
+    /// The input's flat values for the whole batch.
+    pub values: &'a [T],
+    /// Elements per row in `values`; 0 when one literal serves every row.
+    pub row_len: usize,
+    /// Offset within the row for each output position; `None` when it is the position itself
+    /// (the input's row-major shape is the output's). Scalars broadcast to a larger output
+    /// have a table of zeros.
+    pub offsets: Option<&'a [u32]>,
+}
+
+impl<T> Source<'_, T> {
+    fn is_dense(&self, out_row_len: usize) -> bool {
+        self.offsets.is_none() && self.row_len == out_row_len
+    }
+
+    /// One value per row (or one for all rows) read at every output position.
+    fn is_scalar(&self, out_row_len: usize) -> bool {
+        match self.offsets {
+            Some(offsets) => self.row_len <= 1 && offsets.iter().all(|&o| o == 0),
+            None => out_row_len <= 1,
+        }
+    }
+}
+
+/// Where `a`'s choice number for each output position lives (as [`Source`]: `offsets` `None`
+/// is the identity).
+#[derive(Debug, Clone, Copy)]
+pub struct IndexLayout<'a> {
+    /// Elements per row of `a`; 0 for one literal index.
+    pub row_len: usize,
+    /// Offset within the row for each output position; `None` for the position itself.
+    pub offsets: Option<&'a [u32]>,
+}
+
+/// Pass 2: the output values, `rows * out_row_len` of them, row-major.
+///
+/// `indices` are pass 1's choice numbers (all `< choices.len()`). Three loops, chosen once:
+/// - every input dense (same shape as the output, no broadcast): `out[e] = c[idx[e]][e]`;
+/// - every choice a scalar per row (literals, numeric columns): a per-row lookup table;
+/// - otherwise each element reads its chosen input through that input's offset table.
+pub fn gather<T: Copy + Default>(
+    indices: &[u32],
+    index: IndexLayout<'_>,
+    choices: &[Source<'_, T>],
+    rows: usize,
+    out_row_len: usize,
+) -> Vec<T> {
+    let total = rows * out_row_len;
+    if total == 0 {
+        return Vec::new();
+    }
+    let index_dense = index.offsets.is_none() && index.row_len == out_row_len;
+    if index_dense && choices.iter().all(|c| c.is_dense(out_row_len)) {
+        let slices: Vec<&[T]> = choices.iter().map(|c| c.values).collect();
+        return indices
+            .iter()
+            .enumerate()
+            .map(|(e, &i)| slices[i as usize][e])
+            .collect();
+    }
+    let mut out = vec![T::default(); total];
+    // Identity tables for dense inputs, so one loop serves every layout.
+    let identity: Vec<u32> = (0..out_row_len as u32).collect();
+    let index_offsets = index.offsets.unwrap_or(&identity);
+    if choices.iter().all(|c| c.is_scalar(out_row_len)) {
+        let mut lut = vec![T::default(); choices.len()];
+        for (row, out_row) in out.chunks_exact_mut(out_row_len).enumerate() {
+            for (slot, choice) in lut.iter_mut().zip(choices) {
+                *slot = choice.values[row * choice.row_len];
+            }
+            let idx_row = &indices[row * index.row_len..];
+            for (target, &k) in out_row.iter_mut().zip(index_offsets) {
+                *target = lut[idx_row[k as usize] as usize];
+            }
+        }
+        return out;
+    }
+    let tables: Vec<&[u32]> = choices
+        .iter()
+        .map(|c| c.offsets.unwrap_or(&identity))
+        .collect();
+    for (row, out_row) in out.chunks_exact_mut(out_row_len).enumerate() {
+        let idx_row = &indices[row * index.row_len..];
+        for (k, (target, &ik)) in out_row.iter_mut().zip(index_offsets).enumerate() {
+            let i = idx_row[ik as usize] as usize;
+            let choice = &choices[i];
+            *target = choice.values[row * choice.row_len + tables[i][k] as usize];
+        }
+    }
+    out
+}
+
+/// Per-row scalar choices from a list column: `out[row, k] = values[starts[row] + idx]`.
+pub fn gather_list<T: Copy + Default>(
+    indices: &[u32],
+    index: IndexLayout<'_>,
+    values: &[T],
+    starts: &[usize],
+    rows: usize,
+    out_row_len: usize,
+) -> Vec<T> {
+    let mut out = vec![T::default(); rows * out_row_len];
+    if out.is_empty() {
+        return out;
+    }
+    let identity: Vec<u32> = (0..out_row_len as u32).collect();
+    let index_offsets = index.offsets.unwrap_or(&identity);
+    for (row, out_row) in out.chunks_exact_mut(out_row_len).enumerate() {
+        let idx_row = &indices[row * index.row_len..];
+        let start = starts[row];
+        for (target, &ik) in out_row.iter_mut().zip(index_offsets) {
+            // Empty lists only occur in rows that pass 1 rejected or skipped (NULL rows).
+            *target = values
+                .get(start + idx_row[ik as usize] as usize)
+                .copied()
+                .unwrap_or_default();
+        }
+    }
+    out
+}
+
+/// Where one choice's element validity lives (as [`Source`], validity instead of values).
+#[derive(Debug, Clone, Copy)]
+pub struct ValiditySource<'a> {
+    /// The choice's element validity; `None` when it has no NULL elements.
+    pub valid: Option<&'a NullBuffer>,
+    /// Elements per row; 0 for a literal.
+    pub row_len: usize,
+    /// Offsets within the row, `None` for the identity.
+    pub offsets: Option<&'a [u32]>,
+}
+
+/// Element validity of the output when an input has NULL elements: an output element is
+/// valid when its index element and the chosen element are.
+pub fn gather_validity(
+    indices: &[u32],
+    index: IndexLayout<'_>,
+    index_valid: Option<&NullBuffer>,
+    choices: &[ValiditySource<'_>],
+    rows: usize,
+    out_row_len: usize,
+) -> BooleanBuffer {
+    let identity: Vec<u32> = (0..out_row_len as u32).collect();
+    let index_offsets = index.offsets.unwrap_or(&identity);
+    BooleanBuffer::collect_bool(rows * out_row_len, |e| {
+        let (row, k) = (e / out_row_len, e % out_row_len);
+        let at = row * index.row_len + index_offsets[k] as usize;
+        if index_valid.is_some_and(|v| !v.is_valid(at)) {
+            return false;
+        }
+        let i = indices[at] as usize;
+        let choice = choices[i];
+        choice.valid.is_none_or(|v| {
+            let offset = choice.offsets.map_or(k, |o| o[k] as usize);
+            v.is_valid(row * choice.row_len + offset)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_follow_numpy() {
+        // np.choose([2, 4, 1, 0], choices, mode=...) with 4 choices; -1 too.
+        let a = [2i32, 4, 1, 0, -1];
+        let raise = choice_indices(
+            &a,
+            5,
+            1,
+            ChoiceCount::Fixed(4),
+            ChooseMode::Raise,
+            None,
+            None,
+        );
+        assert_eq!(
+            raise.unwrap_err(),
+            InvalidChoice {
+                row: 0,
+                value: "4".into(),
+                count: 4
+            }
+        );
+        let wrap = choice_indices(
+            &a,
+            5,
+            1,
+            ChoiceCount::Fixed(4),
+            ChooseMode::Wrap,
+            None,
+            None,
+        );
+        assert_eq!(wrap.unwrap(), vec![2, 0, 1, 0, 3]);
+        let clip = choice_indices(
+            &a,
+            5,
+            1,
+            ChoiceCount::Fixed(4),
+            ChooseMode::Clip,
+            None,
+            None,
+        );
+        assert_eq!(clip.unwrap(), vec![2, 3, 1, 0, 0]);
+        let big = [u64::MAX, 5];
+        let wrap = choice_indices(
+            &big,
+            2,
+            1,
+            ChoiceCount::Fixed(3),
+            ChooseMode::Wrap,
+            None,
+            None,
+        );
+        // 18446744073709551615 % 3 == 0
+        assert_eq!(wrap.unwrap(), vec![0, 2]);
+    }
+
+    #[test]
+    fn null_rows_are_not_checked() {
+        let a = [0i8, 9, 1];
+        let nulls = NullBuffer::from(vec![true, false, true]);
+        let out = choice_indices(
+            &a,
+            1,
+            3,
+            ChoiceCount::Fixed(2),
+            ChooseMode::Raise,
+            Some(&nulls),
+            None,
+        );
+        assert_eq!(out.unwrap(), vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn gathers_every_layout() {
+        // Two rows of [3] outputs; choice 0 dense, choice 1 a literal, choice 2 broadcast [1].
+        let c0 = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let c1 = [9.0f32];
+        let c2 = [7.0f32, 8.0];
+        let zeros = [0u32, 0, 0];
+        let choices = [
+            Source {
+                values: &c0[..],
+                row_len: 3,
+                offsets: None,
+            },
+            Source {
+                values: &c1[..],
+                row_len: 0,
+                offsets: Some(&zeros[..]),
+            },
+            Source {
+                values: &c2[..],
+                row_len: 1,
+                offsets: Some(&zeros[..]),
+            },
+        ];
+        let idx = [0u32, 1, 2, 2, 1, 0];
+        let index = IndexLayout {
+            row_len: 3,
+            offsets: None,
+        };
+        assert_eq!(
+            gather(&idx, index, &choices, 2, 3),
+            vec![1.0, 9.0, 7.0, 8.0, 9.0, 6.0]
+        );
+        // All dense.
+        let dense = [
+            choices[0],
+            Source {
+                values: &c0[..],
+                row_len: 3,
+                offsets: None,
+            },
+        ];
+        let idx = [1u32, 0, 1, 0, 0, 1];
+        assert_eq!(
+            gather(&idx, index, &dense, 2, 3),
+            vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        );
+        // All scalar.
+        let scalars = [choices[1], choices[2]];
+        let idx = [0u32, 1, 0, 1, 1, 0];
+        assert_eq!(
+            gather(&idx, index, &scalars, 2, 3),
+            vec![9.0, 7.0, 9.0, 8.0, 8.0, 9.0]
+        );
+    }
+}

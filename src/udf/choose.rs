@@ -1,0 +1,1058 @@
+//! `tensor_choose(a, choices..., mode => 'raise')`: numpy's `choose` (SPEC §3).
+//!
+//! Three forms of choices, as numpy accepts them:
+//! - several arguments, each a tensor, a numeric column or a literal (freely mixed);
+//! - one tensor whose outermost dimension enumerates the choices (numpy's "abuse");
+//! - one list, literal or column, of scalar choices.
+//!
+//! `a` and every choice broadcast together (numpy's rules); the result has the choices'
+//! common element type (weak literals, checked). The plan compiles each input's offsets into
+//! the broadcast result once; the kernels in [`crate::kernels::choose`] run over whole batches.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray, PrimitiveArray, new_null_array};
+use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
+use arrow::compute::cast;
+use arrow::datatypes::{
+    ArrowPrimitiveType, DataType, Field, FieldRef, Float16Type, Float32Type, Float64Type, Int8Type,
+    Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+};
+use datafusion::common::{ScalarValue, exec_err, internal_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, named_signature};
+use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
+use crate::kernels::choose::{
+    ChoiceCount, ChooseMode, IndexLayout, IndexNative, InvalidChoice, Source, ValiditySource,
+    choice_indices, gather, gather_list, gather_validity,
+};
+use crate::kernels::layout::tensor_array;
+use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
+use crate::tensor_type::{TensorType, is_element_type};
+
+/// `tensor_choose`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "numpy's choose: builds a tensor from an index tensor `a` and a set of choices. `a` and every choice are broadcast (numpy rules) to one shape; at each position the result takes the value of the choice that `a` names there. Choices are several arguments (tensors, numeric columns, literals), one tensor whose outer dimension enumerates them, or one list of scalar choices. mode 'raise' (default) fails on an index outside [0, n-1], 'wrap' takes it modulo n, 'clip' clamps it. The result has the choices' common type; literals take the tensors' type and must fit it. A NULL in any argument gives a NULL row.",
+    syntax_example = "tensor_choose(a, choice0, choice1 [, ...] [, mode])",
+    sql_example = r"```sql
+> SELECT tensor_choose(tensor([2, 3, 1, 0], [4]), tensor([0, 1, 2, 3], [4]), tensor([10, 11, 12, 13], [4]), tensor([20, 21, 22, 23], [4]), tensor([30, 31, 32, 33], [4])) AS r;
++------------------+
+| r                |
++------------------+
+| [20, 31, 12, 3]  |
++------------------+
+> SELECT tensor_choose(tensor([2, 4, 1, 0], [4]), tensor(range(40), [4, 10]), mode => 'wrap') AS r;
+```",
+    argument(
+        name = "a",
+        description = "Index tensor (or integer column or literal) of an integer or boolean type."
+    ),
+    argument(
+        name = "choices",
+        description = "Two or more choices (tensors, numeric columns, literals), or one tensor whose outer dimension enumerates the choices, or one list of scalar choices."
+    ),
+    argument(
+        name = "mode",
+        description = "'raise' (default), 'wrap' or 'clip': how an index outside [0, n-1] is treated. Given by name (mode => 'clip') or as the last argument."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorChoose {
+    signature: Signature,
+}
+
+impl TensorChoose {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: named_signature(&["a", "choices", "mode"]),
+        }
+    }
+}
+
+impl Default for TensorChoose {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A data argument as the plan sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Operand {
+    /// A tensor (column or literal).
+    Tensor(TensorType),
+    /// A numeric or boolean column (or non-literal scalar expression): one value per row.
+    Column(DataType),
+    /// A number or boolean literal, already cast to the result type.
+    Literal(ScalarValue),
+    /// A NULL literal: every row is NULL.
+    Null,
+}
+
+/// One choice of the several-arguments form, with its offsets into the result.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Choice {
+    operand: Operand,
+    /// Offset within the choice's row for each result position; `None` when its row-major
+    /// layout is the result's.
+    offsets: Option<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Choices {
+    /// Each choice an argument (or an element of a literal list).
+    Each(Vec<Choice>),
+    /// One tensor whose outer (logical) axis enumerates `count` choices, `stride` elements
+    /// apart in a row; `offsets` place one choice's elements in the result.
+    Stacked {
+        tensor: TensorType,
+        count: usize,
+        stride: usize,
+        offsets: Option<Vec<u32>>,
+    },
+    /// A list column: scalar choices, their number varying per row.
+    ListColumn,
+}
+
+/// The form of the choices, before the result type is known.
+enum Form {
+    Each(Vec<Operand>),
+    Stacked(TensorType),
+    ListLiteral(Vec<ScalarValue>),
+    ListColumn(DataType),
+}
+
+/// A compiled `tensor_choose` call.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ChoosePlan {
+    mode: ChooseMode,
+    /// `a`: a tensor or an integer/boolean column or literal.
+    a: Operand,
+    /// `a`'s offsets into the result (see [`Choice::offsets`]).
+    a_offsets: Option<Vec<u32>>,
+    choices: Choices,
+    /// The result element type.
+    element: DataType,
+    /// The result shape; `[]` gives a plain scalar column.
+    shape: Vec<usize>,
+    /// The result tensor type, `None` for 0-d results.
+    output: Option<TensorType>,
+    /// How many leading arguments are data (`a` and the choices); a mode argument follows.
+    data_args: usize,
+}
+
+/// The logical shape and per-axis strides of an operand (scalars are 0-d).
+fn layout(operand: &Operand) -> (Vec<usize>, Vec<usize>) {
+    match operand {
+        Operand::Tensor(t) => (t.logical_shape(), t.logical_strides()),
+        _ => (vec![], vec![]),
+    }
+}
+
+/// Offsets of an input of `shape`/`strides` broadcast into `target`; `None` for identity.
+fn offsets_into(
+    shape: &[usize],
+    strides: &[usize],
+    permuted: bool,
+    target: &[usize],
+) -> Option<Vec<u32>> {
+    if shape == target && !permuted {
+        return None;
+    }
+    let strides = broadcast_strides(shape, strides, target);
+    // Offsets stay below one tensor's size, which fits an i32 (checked on the type).
+    Some(
+        strided_offsets(target, &strides)
+            .into_iter()
+            .map(|o| o as u32)
+            .collect(),
+    )
+}
+
+fn is_mode_type(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    )
+}
+
+fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
+    let text = match value {
+        Some(
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::LargeUtf8(Some(s))
+            | ScalarValue::Utf8View(Some(s)),
+        ) => s.clone(),
+        _ => {
+            return plan_err!(
+                "tensor_choose: argument mode must be a literal string: 'raise', 'wrap' or 'clip'"
+            );
+        }
+    };
+    match ChooseMode::parse(&text) {
+        Some(mode) => Ok(mode),
+        // numpy: "clipmode must be one of 'clip', 'raise', or 'wrap' (got 'bad')"
+        None => plan_err!(
+            "tensor_choose: clipmode must be one of 'clip', 'raise', or 'wrap' (got '{text}')"
+        ),
+    }
+}
+
+impl TensorChoose {
+    /// `a`: a tensor or a scalar of an integer or boolean type.
+    fn plan_index(args: &PlanArgs<'_>) -> Result<Operand> {
+        let field = &args.fields[0];
+        let (operand, element) = match TensorType::from_field(field)? {
+            Some(tensor) => {
+                let element = tensor.element_type().clone();
+                (Operand::Tensor(tensor), element)
+            }
+            None => {
+                let data_type = field.data_type().clone();
+                if data_type == DataType::Null {
+                    return Ok(Operand::Null);
+                }
+                (Operand::Column(data_type.clone()), data_type)
+            }
+        };
+        if element.is_integer() || element == DataType::Boolean {
+            return Ok(operand);
+        }
+        if element.is_floating() {
+            // numpy: TypeError: Cannot cast array data from dtype('float64') to dtype('int64')
+            // according to the rule 'safe'
+            let numpy = match element {
+                DataType::Float16 => "float16",
+                DataType::Float32 => "float32",
+                _ => "float64",
+            };
+            return plan_err!(
+                "tensor_choose: argument a must hold integers or booleans, got {element}: Cannot cast array data from dtype('{numpy}') to dtype('int64') according to the rule 'safe'"
+            );
+        }
+        plan_err!(
+            "tensor_choose: argument a must be a tensor or column of integers or booleans, got {}",
+            field.data_type()
+        )
+    }
+
+    /// A choice argument, before the result type is known (literals uncast).
+    fn plan_choice(args: &PlanArgs<'_>, i: usize) -> Result<Operand> {
+        let field = &args.fields[i];
+        if let Some(tensor) = TensorType::from_field(field)? {
+            return Ok(Operand::Tensor(tensor));
+        }
+        let data_type = field.data_type();
+        if *data_type == DataType::Null {
+            return Ok(Operand::Null);
+        }
+        if !is_element_type(data_type) {
+            return plan_err!(
+                "tensor_choose: choice {} must be a tensor, a numeric or boolean column or literal, or (as the only choice) a list, got {data_type}",
+                i - 1
+            );
+        }
+        match args.literal(i) {
+            Some(value) if value.is_null() => Ok(Operand::Null),
+            Some(value) => Ok(Operand::Literal(value.clone())),
+            None => Ok(Operand::Column(data_type.clone())),
+        }
+    }
+}
+
+impl TensorFunction for TensorChoose {
+    type Plan = ChoosePlan;
+
+    fn name(&self) -> &'static str {
+        "tensor_choose"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        if arg_types.len() < 2 {
+            return plan_err!(
+                "tensor_choose function requires an index argument a and at least one choice, got {} arguments",
+                arg_types.len()
+            );
+        }
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<ChoosePlan> {
+        let n_args = args.fields.len();
+        // A trailing string is the mode (positional or `mode => ...`).
+        let (data_args, mode) = if is_mode_type(args.fields[n_args - 1].data_type()) {
+            (n_args - 1, parse_mode(args.literal(n_args - 1))?)
+        } else {
+            (n_args, ChooseMode::Raise)
+        };
+        if data_args < 2 {
+            return plan_err!("tensor_choose: at least one choice is needed after a");
+        }
+        let a = Self::plan_index(args)?;
+
+        // The form of the choices.
+        let form = if data_args == 2 {
+            let field = &args.fields[1];
+            match (TensorType::from_field(field)?, field.data_type()) {
+                (Some(tensor), _) => Form::Stacked(tensor),
+                (None, DataType::List(item) | DataType::LargeList(item)) => {
+                    let element = item.data_type().clone();
+                    match args.literal(1) {
+                        Some(value) if !value.is_null() => {
+                            let list = match value {
+                                ScalarValue::List(l) => l.value(0),
+                                ScalarValue::LargeList(l) => l.value(0),
+                                _ => return internal_err!("list literal expected"),
+                            };
+                            let values = (0..list.len())
+                                .map(|i| ScalarValue::try_from_array(&list, i))
+                                .collect::<Result<Vec<_>>>()?;
+                            Form::ListLiteral(values)
+                        }
+                        Some(_) => Form::Each(vec![Operand::Null]),
+                        None => Form::ListColumn(element),
+                    }
+                }
+                (None, data_type) if is_element_type(data_type) || *data_type == DataType::Null => {
+                    // numpy: np.choose(a, 5) -> TypeError: 'int' object is not iterable
+                    return plan_err!(
+                        "tensor_choose: a single choice must be a tensor (its outer dimension enumerates the choices) or a list of scalar choices, got {data_type}: 'int' object is not iterable"
+                    );
+                }
+                (None, data_type) => {
+                    return plan_err!(
+                        "tensor_choose: choices must be tensors, numeric columns or literals, or one list, got {data_type}"
+                    );
+                }
+            }
+        } else {
+            Form::Each(
+                (1..data_args)
+                    .map(|i| Self::plan_choice(args, i))
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        };
+
+        // Result element type (numpy's common type; literals weak).
+        let element = match &form {
+            Form::Stacked(tensor) => tensor.element_type().clone(),
+            Form::ListColumn(element) => element.clone(),
+            Form::ListLiteral(values) => {
+                let kinds: Vec<LiteralKind> = values.iter().filter_map(literal_kind).collect();
+                if kinds.len() != values.len() {
+                    return plan_err!("tensor_choose: list choices must be numbers or booleans");
+                }
+                result_type(&[], &kinds).unwrap_or(DataType::Int64)
+            }
+            Form::Each(operands) => {
+                let mut strong = Vec::new();
+                let mut kinds = Vec::new();
+                for operand in operands {
+                    match operand {
+                        Operand::Tensor(t) => strong.push(t.element_type().clone()),
+                        Operand::Column(data_type) => strong.push(data_type.clone()),
+                        Operand::Literal(value) => kinds.extend(literal_kind(value)),
+                        Operand::Null => {}
+                    }
+                }
+                result_type(&strong, &kinds).unwrap_or(DataType::Int64)
+            }
+        };
+        if !is_element_type(&element) {
+            return plan_err!(
+                "tensor_choose: choices must hold numbers or booleans, got {element}"
+            );
+        }
+        let cast_checked = |value: &ScalarValue| -> Result<ScalarValue> {
+            match cast_literal(value, &element) {
+                Some(cast) => Ok(cast),
+                None => plan_err!(
+                    "tensor_choose: literal choice {value} is not representable in the choices' type {element}"
+                ),
+            }
+        };
+
+        // Choices as operands (literals cast), and their shapes for broadcasting.
+        let (a_shape, a_strides) = layout(&a);
+        let mut labelled: Vec<(String, Vec<usize>)> = Vec::new();
+        let operands: Option<Vec<Operand>> = match &form {
+            Form::Each(operands) => Some(
+                operands
+                    .iter()
+                    .map(|operand| match operand {
+                        Operand::Literal(value) => cast_checked(value).map(Operand::Literal),
+                        other => Ok(other.clone()),
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+            Form::ListLiteral(values) => {
+                if values.is_empty() {
+                    // numpy: ValueError: 0-length sequence.
+                    return plan_err!("tensor_choose: 0-length sequence: there are no choices");
+                }
+                Some(
+                    values
+                        .iter()
+                        .map(|v| cast_checked(v).map(Operand::Literal))
+                        .collect::<Result<Vec<_>>>()?,
+                )
+            }
+            _ => None,
+        };
+        if let Some(operands) = &operands {
+            for (i, operand) in operands.iter().enumerate() {
+                labelled.push((format!("choice {i}"), layout(operand).0));
+            }
+        }
+        let stacked = match &form {
+            Form::Stacked(tensor) => {
+                let shape = tensor.logical_shape();
+                let Some(&count) = shape.first() else {
+                    return plan_err!(
+                        "tensor_choose: a 0-d tensor cannot enumerate choices; give a tensor whose outer dimension lists them"
+                    );
+                };
+                if count == 0 {
+                    return plan_err!("tensor_choose: 0-length sequence: there are no choices");
+                }
+                labelled.push(("choices[i]".to_string(), shape[1..].to_vec()));
+                Some((tensor.clone(), count))
+            }
+            _ => None,
+        };
+        // numpy broadcasts the choices first, then a (its error names them in that order).
+        labelled.push(("a".to_string(), a_shape.clone()));
+        let refs: Vec<(&str, &[usize])> = labelled
+            .iter()
+            .map(|(label, shape)| (label.as_str(), shape.as_slice()))
+            .collect();
+        let shape = broadcast_labelled(&refs)
+            .map_err(|e| datafusion::common::plan_datafusion_err!("tensor_choose: {e}"))?;
+
+        let a_permuted = matches!(&a, Operand::Tensor(t) if t.is_permuted());
+        let a_offsets = offsets_into(&a_shape, &a_strides, a_permuted, &shape);
+        let choices = match (operands, stacked) {
+            (Some(operands), _) => Choices::Each(
+                operands
+                    .into_iter()
+                    .map(|operand| {
+                        let (s, st) = layout(&operand);
+                        let permuted = matches!(&operand, Operand::Tensor(t) if t.is_permuted());
+                        let offsets = if s.is_empty() {
+                            // Scalars: every position reads the row's one value.
+                            Some(vec![0; shape.iter().product()])
+                        } else {
+                            offsets_into(&s, &st, permuted, &shape)
+                        };
+                        Choice { operand, offsets }
+                    })
+                    .collect(),
+            ),
+            (None, Some((tensor, count))) => {
+                let logical = tensor.logical_shape();
+                let strides = tensor.logical_strides();
+                let permuted = tensor.is_permuted();
+                // One choice's layout: the tensor without its outer axis. Row-major rest
+                // (no permutation) is the identity only if it equals the result shape.
+                let offsets = offsets_into(&logical[1..], &strides[1..], permuted, &shape);
+                Choices::Stacked {
+                    stride: strides[0],
+                    tensor,
+                    count,
+                    offsets,
+                }
+            }
+            (None, None) => Choices::ListColumn,
+        };
+
+        let output = if shape.is_empty() {
+            None
+        } else {
+            let dim_names = match &a {
+                Operand::Tensor(t) if t.logical_shape() == shape => t.logical_dim_names(),
+                _ => None,
+            };
+            Some(TensorType::new(element.clone(), shape.clone())?.with_dim_names(dim_names)?)
+        };
+        Ok(ChoosePlan {
+            mode,
+            a,
+            a_offsets,
+            choices,
+            element,
+            shape,
+            output,
+            data_args,
+        })
+    }
+
+    fn return_field(&self, plan: &ChoosePlan) -> FieldRef {
+        match &plan.output {
+            Some(tensor) => Arc::new(tensor.to_field(self.name())),
+            None => Arc::new(Field::new(self.name(), plan.element.clone(), true)),
+        }
+    }
+
+    fn invoke(
+        &self,
+        plan: &ChoosePlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        let data = &args[..plan.data_args];
+        let all_scalar = data.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let rows = if all_scalar { 1 } else { number_rows };
+        let out = choose_batch(plan, data, rows)?;
+        if all_scalar {
+            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+        } else {
+            Ok(ColumnarValue::Array(out))
+        }
+    }
+}
+
+/// One evaluated data argument: its values for the batch and how rows map onto them.
+struct Evaluated {
+    array: ArrayRef,
+    /// Whether one value (a literal) serves every row.
+    literal: bool,
+}
+
+fn evaluate(value: &ColumnarValue, rows: usize, expand: bool) -> Result<Evaluated> {
+    Ok(match value {
+        ColumnarValue::Array(array) => Evaluated {
+            array: Arc::clone(array),
+            literal: false,
+        },
+        ColumnarValue::Scalar(scalar) if expand => Evaluated {
+            array: scalar.to_array_of_size(rows)?,
+            literal: false,
+        },
+        ColumnarValue::Scalar(scalar) => Evaluated {
+            array: scalar.to_array_of_size(1)?,
+            literal: true,
+        },
+    })
+}
+
+/// The row NULLs of an argument: a literal NULL makes every row NULL.
+fn row_nulls(arg: &Evaluated, rows: usize) -> Option<NullBuffer> {
+    if arg.literal {
+        arg.array.is_null(0).then(|| NullBuffer::new_null(rows))
+    } else {
+        arg.array.logical_nulls()
+    }
+}
+
+/// The element values (for a tensor: the FixedSizeList's child) and elements per row.
+fn elements(operand_is_tensor: bool, arg: &Evaluated) -> Result<(ArrayRef, usize)> {
+    if operand_is_tensor {
+        let list = arg
+            .array
+            .as_any()
+            .downcast_ref::<FixedSizeListArray>()
+            .ok_or_else(|| {
+                datafusion::common::exec_datafusion_err!(
+                    "tensor_choose: expected a tensor at run time, got {}",
+                    arg.array.data_type()
+                )
+            })?;
+        let size = usize::try_from(list.value_length()).unwrap_or(0);
+        Ok((
+            Arc::clone(list.values()),
+            if arg.literal { 0 } else { size },
+        ))
+    } else {
+        Ok((Arc::clone(&arg.array), usize::from(!arg.literal)))
+    }
+}
+
+fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Result<ArrayRef> {
+    let out_type = match &plan.output {
+        Some(tensor) => tensor.storage_type(),
+        None => plan.element.clone(),
+    };
+    let any_null_literal = matches!(plan.a, Operand::Null)
+        || matches!(&plan.choices, Choices::Each(c) if c.iter().any(|c| c.operand == Operand::Null));
+    if any_null_literal {
+        return Ok(new_null_array(&out_type, rows));
+    }
+    let list_column = matches!(plan.choices, Choices::ListColumn);
+    // With per-row choice counts, a literal index is checked against every row's count.
+    let a_arg = evaluate(&data[0], rows, list_column)?;
+    let choice_args = data[1..]
+        .iter()
+        .map(|value| evaluate(value, rows, false))
+        .collect::<Result<Vec<_>>>()?;
+
+    // Row NULLs: a NULL in any argument.
+    let mut nulls = row_nulls(&a_arg, rows);
+    for arg in &choice_args {
+        nulls = NullBuffer::union(nulls.as_ref(), row_nulls(arg, rows).as_ref());
+    }
+    let out_row_len: usize = plan.shape.iter().product();
+
+    // Pass 1: a's values as checked choice numbers.
+    let (a_values, a_row_len) = elements(matches!(plan.a, Operand::Tensor(_)), &a_arg)?;
+    let a_valid = if matches!(plan.a, Operand::Tensor(_)) {
+        a_values.logical_nulls()
+    } else {
+        None
+    };
+    let a_values = if *a_values.data_type() == DataType::Boolean {
+        cast(&a_values, &DataType::UInt8)?
+    } else {
+        a_values
+    };
+    let counts: Vec<usize>;
+    let count = match &plan.choices {
+        Choices::Each(choices) => ChoiceCount::Fixed(choices.len()),
+        Choices::Stacked { count, .. } => ChoiceCount::Fixed(*count),
+        Choices::ListColumn => {
+            counts = list_counts(&choice_args[0].array)?;
+            ChoiceCount::PerRow(&counts)
+        }
+    };
+    let indices = if out_row_len == 0 || rows == 0 {
+        // An empty broadcast selects nothing, so nothing is checked (numpy).
+        vec![0; a_values.len()]
+    } else {
+        indices_of(
+            &a_values,
+            a_row_len,
+            rows,
+            count,
+            plan.mode,
+            nulls.as_ref(),
+            a_valid.as_ref(),
+        )?
+    };
+    let index = IndexLayout {
+        row_len: a_row_len,
+        offsets: plan.a_offsets.as_deref(),
+    };
+
+    // Pass 2 in the result type (booleans as 0/1 bytes).
+    let work_type = if plan.element == DataType::Boolean {
+        DataType::UInt8
+    } else {
+        plan.element.clone()
+    };
+    let (values, element_valid) = match &plan.choices {
+        Choices::Each(choices) => {
+            let mut inputs = Vec::with_capacity(choices.len());
+            for (i, choice) in choices.iter().enumerate() {
+                // Literals (also a literal list's elements) come from the plan, cast already.
+                let (values, row_len) = match (&choice.operand, choice_args.get(i)) {
+                    (Operand::Literal(value), _) => (value.to_array_of_size(1)?, 0),
+                    (operand, Some(arg)) => elements(matches!(operand, Operand::Tensor(_)), arg)?,
+                    (_, None) => return internal_err!("tensor_choose: choice {i} has no argument"),
+                };
+                let valid = if matches!(choice.operand, Operand::Tensor(_)) {
+                    values.logical_nulls()
+                } else {
+                    None
+                };
+                inputs.push((cast(&values, &work_type)?, row_len, valid));
+            }
+            let values = gather_typed(&work_type, |p| {
+                p.gather_each(&indices, index, choices, &inputs, rows, out_row_len)
+            })?;
+            let any_nulls = a_valid.is_some() || inputs.iter().any(|(_, _, v)| v.is_some());
+            let valid = any_nulls.then(|| {
+                let refs: Vec<ValiditySource<'_>> = inputs
+                    .iter()
+                    .zip(choices)
+                    .map(|((_, row_len, valid), choice)| ValiditySource {
+                        valid: valid.as_ref(),
+                        row_len: *row_len,
+                        offsets: choice.offsets.as_deref(),
+                    })
+                    .collect();
+                gather_validity(&indices, index, a_valid.as_ref(), &refs, rows, out_row_len)
+            });
+            (values, valid)
+        }
+        Choices::Stacked {
+            count,
+            stride,
+            offsets,
+            ..
+        } => {
+            let (values, row_len) = elements(true, &choice_args[0])?;
+            let valid = values.logical_nulls();
+            let values = cast(&values, &work_type)?;
+            let out = gather_typed(&work_type, |p| {
+                p.gather_stacked(
+                    &indices,
+                    index,
+                    &values,
+                    row_len,
+                    *count,
+                    *stride,
+                    offsets.as_deref(),
+                    rows,
+                    out_row_len,
+                )
+            })?;
+            let any_nulls = a_valid.is_some() || valid.is_some();
+            let valid = any_nulls.then(|| {
+                // Each choice reads the same buffer `i * stride` further on.
+                let shifted: Vec<Option<NullBuffer>> = (0..*count)
+                    .map(|i| {
+                        valid
+                            .as_ref()
+                            .map(|v| v.slice(i * stride, v.len() - i * stride))
+                    })
+                    .collect();
+                let refs: Vec<ValiditySource<'_>> = shifted
+                    .iter()
+                    .map(|v| ValiditySource {
+                        valid: v.as_ref(),
+                        row_len,
+                        offsets: offsets.as_deref(),
+                    })
+                    .collect();
+                gather_validity(&indices, index, a_valid.as_ref(), &refs, rows, out_row_len)
+            });
+            (out, valid)
+        }
+        Choices::ListColumn => {
+            let (list_values, starts) = list_parts(&choice_args[0].array)?;
+            let valid = list_values.logical_nulls();
+            let list_values = cast(&list_values, &work_type)?;
+            let out = gather_typed(&work_type, |p| {
+                p.gather_list(&indices, index, &list_values, &starts, rows, out_row_len)
+            })?;
+            let any_nulls = a_valid.is_some() || valid.is_some();
+            let valid = any_nulls.then(|| {
+                list_validity(
+                    &indices,
+                    index,
+                    a_valid.as_ref(),
+                    valid.as_ref(),
+                    &starts,
+                    rows,
+                    out_row_len,
+                )
+            });
+            (out, valid)
+        }
+    };
+
+    let values = valid_values(values, element_valid)?;
+    let values = if plan.element == DataType::Boolean {
+        cast(&values, &DataType::Boolean)?
+    } else {
+        values
+    };
+    match &plan.output {
+        Some(tensor) => Ok(Arc::new(tensor_array(tensor, values, nulls, rows)?)),
+        None => {
+            let nulls = NullBuffer::union(nulls.as_ref(), values.logical_nulls().as_ref());
+            let data = values.to_data().into_builder().nulls(nulls).build()?;
+            Ok(arrow::array::make_array(data))
+        }
+    }
+}
+
+fn valid_values(values: ArrayRef, valid: Option<BooleanBuffer>) -> Result<ArrayRef> {
+    match valid {
+        None => Ok(values),
+        Some(valid) => {
+            let data = values
+                .to_data()
+                .into_builder()
+                .nulls(Some(NullBuffer::new(valid)))
+                .build()?;
+            Ok(arrow::array::make_array(data))
+        }
+    }
+}
+
+/// Pass 1, dispatched on `a`'s integer type.
+fn indices_of(
+    a: &ArrayRef,
+    a_row_len: usize,
+    rows: usize,
+    count: ChoiceCount<'_>,
+    mode: ChooseMode,
+    skip_rows: Option<&NullBuffer>,
+    a_valid: Option<&NullBuffer>,
+) -> Result<Vec<u32>> {
+    fn run<P>(
+        a: &ArrayRef,
+        a_row_len: usize,
+        rows: usize,
+        count: ChoiceCount<'_>,
+        mode: ChooseMode,
+        skip_rows: Option<&NullBuffer>,
+        a_valid: Option<&NullBuffer>,
+    ) -> std::result::Result<Vec<u32>, InvalidChoice>
+    where
+        P: ArrowPrimitiveType,
+        P::Native: IndexNative,
+    {
+        choice_indices(
+            a.as_primitive::<P>().values(),
+            a_row_len,
+            rows,
+            count,
+            mode,
+            skip_rows,
+            a_valid,
+        )
+    }
+    let result = match a.data_type() {
+        DataType::Int8 => run::<Int8Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::Int16 => run::<Int16Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::Int32 => run::<Int32Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::Int64 => run::<Int64Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::UInt8 => run::<UInt8Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::UInt16 => run::<UInt16Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::UInt32 => run::<UInt32Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::UInt64 => run::<UInt64Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        other => return exec_err!("tensor_choose: unexpected index type {other} at run time"),
+    };
+    result.or_else(|invalid| {
+        let InvalidChoice { row, value, count } = invalid;
+        if count == 0 {
+            exec_err!("tensor_choose: 0-length sequence: row {row} has no choices")
+        } else {
+            // numpy: ValueError: invalid entry in choice array
+            exec_err!(
+                "tensor_choose: invalid entry in choice array: a = {value} at row {row} is not in [0, {}] (mode 'raise'; there are {count} choices)",
+                count - 1
+            )
+        }
+    })
+}
+
+/// Number of scalar choices in each row of a list column.
+fn list_counts(list: &ArrayRef) -> Result<Vec<usize>> {
+    Ok(list_parts(list)?
+        .1
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .collect())
+}
+
+/// The values of a list column and each row's start (plus the end of the last row).
+fn list_parts(list: &ArrayRef) -> Result<(ArrayRef, Vec<usize>)> {
+    match list.data_type() {
+        DataType::List(_) => {
+            let list = list.as_list::<i32>();
+            let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
+            Ok((Arc::clone(list.values()), starts))
+        }
+        DataType::LargeList(_) => {
+            let list = list.as_list::<i64>();
+            let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
+            Ok((Arc::clone(list.values()), starts))
+        }
+        other => exec_err!("tensor_choose: expected a list of choices at run time, got {other}"),
+    }
+}
+
+fn list_validity(
+    indices: &[u32],
+    index: IndexLayout<'_>,
+    a_valid: Option<&NullBuffer>,
+    values_valid: Option<&NullBuffer>,
+    starts: &[usize],
+    rows: usize,
+    out_row_len: usize,
+) -> BooleanBuffer {
+    let identity: Vec<u32> = (0..out_row_len as u32).collect();
+    let offsets = index.offsets.unwrap_or(&identity);
+    BooleanBuffer::collect_bool(rows * out_row_len, |e| {
+        let (row, k) = (e / out_row_len, e % out_row_len);
+        let at = row * index.row_len + offsets[k] as usize;
+        if a_valid.is_some_and(|v| !v.is_valid(at)) {
+            return false;
+        }
+        let chosen = starts[row] + indices[at] as usize;
+        values_valid.is_none_or(|v| chosen >= v.len() || v.is_valid(chosen))
+    })
+}
+
+/// Runs a pass-2 gather in the primitive type of `data_type`.
+fn gather_typed(
+    data_type: &DataType,
+    run: impl FnOnce(&dyn GatherTyped) -> Result<ArrayRef>,
+) -> Result<ArrayRef> {
+    match data_type {
+        DataType::Int8 => run(&Typed::<Int8Type>::default()),
+        DataType::Int16 => run(&Typed::<Int16Type>::default()),
+        DataType::Int32 => run(&Typed::<Int32Type>::default()),
+        DataType::Int64 => run(&Typed::<Int64Type>::default()),
+        DataType::UInt8 => run(&Typed::<UInt8Type>::default()),
+        DataType::UInt16 => run(&Typed::<UInt16Type>::default()),
+        DataType::UInt32 => run(&Typed::<UInt32Type>::default()),
+        DataType::UInt64 => run(&Typed::<UInt64Type>::default()),
+        DataType::Float16 => run(&Typed::<Float16Type>::default()),
+        DataType::Float32 => run(&Typed::<Float32Type>::default()),
+        DataType::Float64 => run(&Typed::<Float64Type>::default()),
+        other => internal_err!("tensor_choose: no kernel for {other}"),
+    }
+}
+
+/// The three gathers, for one element type. Dispatched once per batch, not per element.
+trait GatherTyped {
+    fn gather_each(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        choices: &[Choice],
+        inputs: &[(ArrayRef, usize, Option<NullBuffer>)],
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef>;
+
+    #[allow(clippy::too_many_arguments)]
+    fn gather_stacked(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        values: &ArrayRef,
+        row_len: usize,
+        count: usize,
+        stride: usize,
+        offsets: Option<&[u32]>,
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef>;
+
+    fn gather_list(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        values: &ArrayRef,
+        starts: &[usize],
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef>;
+}
+
+struct Typed<P>(std::marker::PhantomData<P>);
+
+impl<P> Default for Typed<P> {
+    fn default() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+fn primitive<P: ArrowPrimitiveType>(values: Vec<P::Native>) -> ArrayRef {
+    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(values), None))
+}
+
+impl<P: ArrowPrimitiveType> GatherTyped for Typed<P> {
+    fn gather_each(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        choices: &[Choice],
+        inputs: &[(ArrayRef, usize, Option<NullBuffer>)],
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef> {
+        let sources: Vec<Source<'_, P::Native>> = inputs
+            .iter()
+            .zip(choices)
+            .map(|((values, row_len, _), choice)| Source {
+                values: values.as_primitive::<P>().values(),
+                row_len: *row_len,
+                offsets: choice.offsets.as_deref(),
+            })
+            .collect();
+        Ok(primitive::<P>(gather(
+            indices,
+            index,
+            &sources,
+            rows,
+            out_row_len,
+        )))
+    }
+
+    fn gather_stacked(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        values: &ArrayRef,
+        row_len: usize,
+        count: usize,
+        stride: usize,
+        offsets: Option<&[u32]>,
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef> {
+        let all = values.as_primitive::<P>().values();
+        // Choice i is the same rows read `i * stride` elements further on.
+        let sources: Vec<Source<'_, P::Native>> = (0..count)
+            .map(|i| Source {
+                values: all.get(i * stride..).unwrap_or(&[]),
+                row_len,
+                offsets,
+            })
+            .collect();
+        Ok(primitive::<P>(gather(
+            indices,
+            index,
+            &sources,
+            rows,
+            out_row_len,
+        )))
+    }
+
+    fn gather_list(
+        &self,
+        indices: &[u32],
+        index: IndexLayout<'_>,
+        values: &ArrayRef,
+        starts: &[usize],
+        rows: usize,
+        out_row_len: usize,
+    ) -> Result<ArrayRef> {
+        let values = values.as_primitive::<P>().values();
+        Ok(primitive::<P>(gather_list(
+            indices,
+            index,
+            values,
+            starts,
+            rows,
+            out_row_len,
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_with_numpy_wording() {
+        assert_eq!(
+            parse_mode(Some(&ScalarValue::from("wrap"))).unwrap(),
+            ChooseMode::Wrap
+        );
+        let err = parse_mode(Some(&ScalarValue::from("bad")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("clipmode must be one of 'clip', 'raise', or 'wrap' (got 'bad')"),
+            "{err}"
+        );
+    }
+}
