@@ -39,7 +39,16 @@ FROM 'target/demo/tensors.parquet'
 WHERE id BETWEEN 2 AND 4
 ORDER BY id;
 
--- 6. Over the whole file, in parallel across partitions.
+-- 6. numpy's choose: pick, element by element, from several tensors (or scalars) by an index
+--    tensor; out-of-range indices wrap here.
+SELECT id,
+       tensor_choose(tensor([0, 1, 2, 3, 4, 5], [2, 3]), x, 0, 100, mode => 'wrap') AS chosen,
+       tensor_choose(tensor([2, 4, 1, 0], [4]), [0, 10, 20, 30], mode => 'clip') AS clipped
+FROM 'target/demo/tensors.parquet'
+WHERE id IN (1, 2)
+ORDER BY id;
+
+-- 7. Over the whole file, in parallel across partitions.
 SELECT count(*) AS tensors,
        count(x) AS non_null,
        sum(tensor_size(x)) AS elements,

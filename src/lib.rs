@@ -7,6 +7,7 @@
 //! The layout follows the architecture:
 //! - [`tensor_type`]: the extension metadata, logical shapes and strides (one source of truth);
 //! - [`shape`]: shape arithmetic and numpy broadcasting;
+//! - [`index`]: numpy index expressions: parse, normalise against a shape, compile a gather;
 //! - [`kernels`]: pure functions over Arrow arrays and compiled plans;
 //! - [`udf`]: thin DataFusion functions, planned once per query;
 //! - [`context`]: registration and the ready-made session.
@@ -27,6 +28,7 @@ pub mod context;
 pub mod display;
 pub mod dtype;
 pub mod error;
+pub mod index;
 pub mod kernels;
 pub mod planner;
 pub mod shape;

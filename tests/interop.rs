@@ -312,6 +312,7 @@ async fn functions_are_documented_in_information_schema() {
         // DataFusion 55's information_schema does not list.
         [
             "tensor",
+            "tensor_get",
             "tensor_ndim",
             "tensor_reshape",
             "tensor_shape",

@@ -63,8 +63,9 @@ macro_rules! signed_index {
                 let v = i64::from(self);
                 match MODE {
                     0 => u64::try_from(v).ok().filter(|&i| i < n),
-                    // n <= u32::MAX, so it fits an i64; rem_euclid is numpy's floor-mod.
-                    1 => Some(v.rem_euclid(n as i64) as u64),
+                    // numpy's floor-mod. In range needs no division; near it a reciprocal
+                    // multiply and one correction (exact below 2^52), else rem_euclid.
+                    1 => Some(wrap_signed(v, n)),
                     _ => Some(if v < 0 { 0 } else { (v as u64).min(n - 1) }),
                 }
             }
@@ -86,6 +87,23 @@ macro_rules! unsigned_index {
             }
         }
     )*};
+}
+
+/// `v` floor-mod `n` (`0 < n <= u32::MAX`), without a division in the usual case.
+///
+/// Indices within one `n` of the range (`[-n, 2n)`, the usual case for `wrap`) are corrected by
+/// adding or subtracting `n` without branches; only others pay a division. (A division per
+/// element made `wrap` the slowest mode, and branches on the value mispredict on mixed data.)
+#[inline]
+fn wrap_signed(v: i64, n: u64) -> u64 {
+    let n_i = n as i64;
+    let mut r = v.wrapping_add((v >> 63) & n_i);
+    r = r.wrapping_sub((n_i.wrapping_sub(1).wrapping_sub(r) >> 63) & n_i);
+    if (r as u64) < n {
+        r as u64
+    } else {
+        v.rem_euclid(n_i) as u64
+    }
 }
 
 signed_index!(i8, i16, i32, i64);
@@ -198,6 +216,45 @@ fn indices_mode<I: IndexNative, const MODE: u8>(
         }
     }
     Ok(out)
+}
+
+/// Both passes in one loop, for the common case: `a` and every choice have the output's
+/// row-major layout, and nothing is NULL. `out[e] = choices[choice(a[e])][e]`; no index
+/// buffer. Returns the position of the first index `raise` rejects.
+pub fn choose_dense<I: IndexNative, T: Copy>(
+    a: &[I],
+    choices: &[&[T]],
+    mode: ChooseMode,
+) -> Result<Vec<T>, usize> {
+    match mode {
+        ChooseMode::Raise => dense_mode::<I, T, 0>(a, choices),
+        ChooseMode::Wrap => dense_mode::<I, T, 1>(a, choices),
+        ChooseMode::Clip => dense_mode::<I, T, 2>(a, choices),
+    }
+}
+
+fn dense_mode<I: IndexNative, T: Copy, const MODE: u8>(
+    a: &[I],
+    choices: &[&[T]],
+) -> Result<Vec<T>, usize> {
+    let n = choices.len() as u64;
+    let mut out = Vec::with_capacity(a.len());
+    // No early exit in the loop: a rejected index reads choice 0 and clears `ok`; the first
+    // rejected position is looked up afterwards.
+    let mut ok = true;
+    out.extend(a.iter().enumerate().map(|(e, v)| {
+        let choice = v.choice::<MODE>(n);
+        ok &= choice.is_some();
+        choices[choice.unwrap_or(0) as usize][e]
+    }));
+    if ok {
+        Ok(out)
+    } else {
+        Err(a
+            .iter()
+            .position(|v| v.choice::<MODE>(n).is_none())
+            .unwrap_or(0))
+    }
 }
 
 /// Where one input's element for each output position lives.
@@ -407,6 +464,37 @@ mod tests {
             None,
         );
         assert_eq!(clip.unwrap(), vec![2, 3, 1, 0, 0]);
+        let dense = choose_dense(
+            &[1i32, 0, 2],
+            &[&[1.0f32, 2.0, 3.0][..], &[4.0, 5.0, 6.0], &[7.0, 8.0, 9.0]],
+            ChooseMode::Raise,
+        );
+        assert_eq!(dense.unwrap(), vec![4.0, 2.0, 9.0]);
+        let bad = choose_dense(
+            &[1i32, 3, 2],
+            &[&[1.0f32, 2.0, 3.0][..], &[4.0, 5.0, 6.0]],
+            ChooseMode::Raise,
+        );
+        assert_eq!(bad.unwrap_err(), 1);
+        for v in [
+            -7i64,
+            -6,
+            -1,
+            0,
+            5,
+            6,
+            1 << 40,
+            -(1 << 53),
+            i64::MIN,
+            i64::MAX,
+        ] {
+            assert_eq!(wrap_signed(v, 3), v.rem_euclid(3) as u64, "{v}");
+            assert_eq!(
+                wrap_signed(v, 4_294_967_295),
+                v.rem_euclid(4_294_967_295) as u64,
+                "{v}"
+            );
+        }
         let big = [u64::MAX, 5];
         let wrap = choice_indices(
             &big,

@@ -76,6 +76,33 @@ pub fn tensor_array(
     )
 }
 
+/// `values` with `nulls` added to its own (a NULL row makes a NULL value).
+pub fn with_row_nulls(
+    values: ArrayRef,
+    nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef, ArrowError> {
+    if nulls.is_none() {
+        return Ok(values);
+    }
+    let nulls = NullBuffer::union(nulls, values.logical_nulls().as_ref());
+    let data = values.to_data().into_builder().nulls(nulls).build()?;
+    Ok(arrow::array::make_array(data))
+}
+
+/// A function's output rows from their row-major `values`: tensors of type `output` with the
+/// rows' NULLs, or, for a 0-d output (`None`), the values themselves, NULL where a row is.
+pub fn output_rows(
+    output: Option<&TensorType>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+    rows: usize,
+) -> Result<ArrayRef, ArrowError> {
+    match output {
+        Some(tensor) => Ok(Arc::new(tensor_array(tensor, values, nulls, rows)?)),
+        None => with_row_nulls(values, nulls.as_ref()),
+    }
+}
+
 /// The rows of `array` as nested lists in logical order: a `[2, 3]` tensor becomes
 /// `List<List<T>>` with two inner lists of three. A 0-d tensor becomes its element.
 pub fn to_nested_list(
@@ -87,9 +114,7 @@ pub fn to_nested_list(
     let rows = array.len();
     if shape.is_empty() {
         // A 0-d tensor's one element is the value; a NULL tensor is a NULL value.
-        let nulls = NullBuffer::union(array.nulls(), values.logical_nulls().as_ref());
-        let data = values.to_data().into_builder().nulls(nulls).build()?;
-        return Ok(arrow::array::make_array(data));
+        return with_row_nulls(values, array.nulls());
     }
     let total = rows.saturating_mul(tensor.size());
     if i32::try_from(total).is_err() {

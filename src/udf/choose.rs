@@ -27,9 +27,9 @@ use super::{PlanArgs, TensorFunction, named_signature};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{
     ChoiceCount, ChooseMode, IndexLayout, IndexNative, InvalidChoice, Source, ValiditySource,
-    choice_indices, gather, gather_list, gather_validity,
+    choice_indices, choose_dense, gather, gather_list, gather_validity,
 };
-use crate::kernels::layout::tensor_array;
+use crate::kernels::layout::output_rows;
 use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
 
@@ -616,6 +616,17 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
     } else {
         a_values
     };
+    if let Some(out) = try_dense(
+        plan,
+        &a_values,
+        a_row_len,
+        a_valid.as_ref(),
+        nulls.as_ref(),
+        &choice_args,
+        out_row_len,
+    )? {
+        return Ok(output_rows(plan.output.as_ref(), out, nulls, rows)?);
+    }
     let counts: Vec<usize>;
     let count = match &plan.choices {
         Choices::Each(choices) => ChoiceCount::Fixed(choices.len()),
@@ -758,12 +769,66 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
     } else {
         values
     };
-    match &plan.output {
-        Some(tensor) => Ok(Arc::new(tensor_array(tensor, values, nulls, rows)?)),
-        None => {
-            let nulls = NullBuffer::union(nulls.as_ref(), values.logical_nulls().as_ref());
-            let data = values.to_data().into_builder().nulls(nulls).build()?;
-            Ok(arrow::array::make_array(data))
+    Ok(output_rows(plan.output.as_ref(), values, nulls, rows)?)
+}
+
+/// The fused single-pass kernel, when it applies: `a` and every choice are tensors laid out as
+/// the result (no broadcast, no permutation), nothing is NULL, `a` is Int32 or Int64 and the
+/// result is not Boolean. This is the common case of same-shape tensors.
+#[allow(clippy::too_many_arguments)]
+fn try_dense(
+    plan: &ChoosePlan,
+    a_values: &ArrayRef,
+    a_row_len: usize,
+    a_valid: Option<&NullBuffer>,
+    nulls: Option<&NullBuffer>,
+    choice_args: &[Evaluated],
+    out_row_len: usize,
+) -> Result<Option<ArrayRef>> {
+    let Choices::Each(choices) = &plan.choices else {
+        return Ok(None);
+    };
+    let dense_choices = choices.iter().zip(choice_args).all(|(choice, arg)| {
+        matches!(choice.operand, Operand::Tensor(_)) && choice.offsets.is_none() && !arg.literal
+    });
+    if !dense_choices
+        || plan.a_offsets.is_some()
+        || a_row_len != out_row_len
+        || a_valid.is_some()
+        || nulls.is_some()
+        || plan.element == DataType::Boolean
+        || !matches!(a_values.data_type(), DataType::Int32 | DataType::Int64)
+    {
+        return Ok(None);
+    }
+    let mut inputs = Vec::with_capacity(choice_args.len());
+    for arg in choice_args {
+        let (values, _) = elements(true, arg)?;
+        if values.null_count() > 0 {
+            return Ok(None);
+        }
+        inputs.push(cast(&values, &plan.element)?);
+    }
+    let mode = plan.mode;
+    let result = crate::with_primitive_type!(&plan.element, P => {
+        let slices: Vec<&[<P as ArrowPrimitiveType>::Native]> =
+            inputs.iter().map(|v| v.as_primitive::<P>().values().as_ref()).collect();
+        let out = match a_values.data_type() {
+            DataType::Int32 => choose_dense(a_values.as_primitive::<Int32Type>().values(), &slices, mode),
+            _ => choose_dense(a_values.as_primitive::<Int64Type>().values(), &slices, mode),
+        };
+        out.map(primitive::<P>)
+    }, _ => return Ok(None));
+    match result {
+        Ok(out) => Ok(Some(out)),
+        Err(position) => {
+            let value = ScalarValue::try_from_array(a_values, position)?;
+            let count = choices.len();
+            exec_err!(
+                "tensor_choose: invalid entry in choice array: a = {value} at row {} is not in [0, {}] (mode 'raise'; there are {count} choices)",
+                position / out_row_len.max(1),
+                count - 1
+            )
         }
     }
 }
@@ -842,11 +907,20 @@ fn indices_of(
 
 /// Number of scalar choices in each row of a list column.
 fn list_counts(list: &ArrayRef) -> Result<Vec<usize>> {
-    Ok(list_parts(list)?
+    let counts: Vec<usize> = list_parts(list)?
         .1
         .windows(2)
         .map(|w| w[1] - w[0])
-        .collect())
+        .collect();
+    // Choice numbers are u32 in the kernels.
+    if let Some(row) = counts.iter().position(|&n| u32::try_from(n).is_err()) {
+        return exec_err!(
+            "tensor_choose: row {row} has {} choices, more than {} are supported",
+            counts[row],
+            u32::MAX
+        );
+    }
+    Ok(counts)
 }
 
 /// The values of a list column and each row's start (plus the end of the last row).

@@ -8,6 +8,7 @@
 //! serialisation drops.
 
 mod choose;
+mod get;
 mod introspect;
 mod reshape;
 mod tensor;
@@ -33,6 +34,7 @@ use datafusion::logical_expr::{
 use crate::tensor_type::TensorType;
 
 pub use choose::TensorChoose;
+pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
@@ -50,6 +52,7 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorToList::new()).into(),
         TensorUdf::new(TensorReshape::new()).into(),
         TensorUdf::new(TensorToString::new()).into(),
+        TensorUdf::new(TensorGet::new()).into(),
     ]
 }
 

@@ -14,68 +14,18 @@ Python integer into a narrower dtype, the case expects this project's plan error
 from pathlib import Path
 
 import numpy as np
+from fixture_format import ARROW, fmt, fmt_scalar, tensor_sql  # noqa: F401
 
 OUT = Path(__file__).resolve().parents[2] / "sql" / "choose" / "numpy_generated.slt"
 
-ARROW = {
-    np.dtype(np.int8): "Int8",
-    np.dtype(np.int16): "Int16",
-    np.dtype(np.int32): "Int32",
-    np.dtype(np.int64): "Int64",
-    np.dtype(np.uint8): "UInt8",
-    np.dtype(np.uint16): "UInt16",
-    np.dtype(np.uint32): "UInt32",
-    np.dtype(np.uint64): "UInt64",
-    np.dtype(np.float16): "Float16",
-    np.dtype(np.float32): "Float32",
-    np.dtype(np.float64): "Float64",
-    np.dtype(np.bool_): "Boolean",
-}
 
 
-def fmt_scalar(x, dtype):
-    if dtype == np.bool_:
-        return "true" if bool(x) else "false"
-    if np.issubdtype(dtype, np.integer):
-        return str(int(x))
-    x = float(x)
-    if np.isnan(x):
-        return "NaN"
-    if np.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if dtype == np.float16 and x.is_integer():
-        # arrow prints float16 through the half crate, which writes 3.0 as "3".
-        return ("-" if np.signbit(x) else "") + str(abs(int(x)))
-    return repr(x)
 
 
-def fmt(arr):
-    arr = np.asarray(arr)
-    if arr.ndim == 0:
-        return fmt_scalar(arr[()], arr.dtype)
-    return "[" + ", ".join(fmt(x) for x in arr) + "]"
 
 
-def sql_values(flat, dtype):
-    return "[" + ", ".join(fmt_scalar(x, dtype) for x in flat) + "]"
 
 
-def tensor_sql(arr, perm=None):
-    """SQL for a tensor literal whose logical value is `arr`; with `perm`, stored permuted."""
-    arr = np.asarray(arr)
-    if perm is None:
-        physical, perm_sql = arr, ""
-    else:
-        # logical = physical.transpose(perm)  =>  physical = logical.transpose(argsort(perm))
-        physical = arr.transpose(np.argsort(perm))
-        perm_sql = f", NULL, [{', '.join(str(p) for p in perm)}]"
-    flat = physical.reshape(-1)
-    shape = "[" + ", ".join(str(d) for d in physical.shape) + "]"
-    if flat.size == 0:
-        values = f"arrow_cast([], 'List({ARROW[arr.dtype]})')"
-    else:
-        values = f"arrow_cast({sql_values(flat, arr.dtype)}, 'List({ARROW[arr.dtype]})')"
-    return f"tensor({values}, {shape}{perm_sql})"
 
 
 def literal_sql(x):

@@ -1,0 +1,665 @@
+//! Normalising a parsed index against a tensor's logical shape: numpy's rules, numpy's errors.
+//!
+//! The result, [`Selection`], says which input element every output element is: the output
+//! shape, and a list of components whose odometer yields the input offsets in output order.
+//! Applying it to data is the plan's business ([`super::plan`]); nothing here sees Arrow.
+
+use super::parse::{IndexArray, IndexExpr, IndexItem};
+use crate::shape::{checked_size, format_shape};
+
+/// One output dimension group and how it walks the input.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// One output dimension of `len`, stepping `step` elements through the input from `start`
+    /// (a slice, or a new axis with `len` 1 and step 0).
+    Strided {
+        /// Output length of the dimension.
+        len: usize,
+        /// Input offset of its first element.
+        start: usize,
+        /// Input offset between consecutive elements (negative for reversed slices).
+        step: isize,
+    },
+    /// The advanced-index block: its output dimensions (`shape`), and for each of its
+    /// elements, row-major, the input offset it contributes.
+    Advanced {
+        /// The broadcast shape of the index arrays.
+        shape: Vec<usize>,
+        /// Input offset per element of the block.
+        offsets: Vec<usize>,
+    },
+}
+
+/// Which input element each output element is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Selection {
+    /// The output shape.
+    pub shape: Vec<usize>,
+    /// The input offset that every output element starts from (integer indices).
+    pub base: usize,
+    /// Output components in order; their odometer gives the offsets.
+    pub components: Vec<Component>,
+    /// For each output dimension, the input (logical) dimension it is, if it is exactly one
+    /// (slices); `None` for new axes and advanced-index dimensions. Used for dim names.
+    pub source_axes: Vec<Option<usize>>,
+}
+
+impl Selection {
+    /// Number of output elements.
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// The input offset of every output element, row-major.
+    pub fn offsets(&self) -> Vec<usize> {
+        let total = self.size();
+        let mut out = Vec::with_capacity(total);
+        if total == 0 {
+            return out;
+        }
+        walk(&self.components, self.base as isize, &mut out);
+        out
+    }
+}
+
+/// Appends the offsets of `components` starting from `base`, row-major.
+fn walk(components: &[Component], base: isize, out: &mut Vec<usize>) {
+    let Some((first, rest)) = components.split_first() else {
+        // Every offset is a valid input position (checked when normalising).
+        out.push(base as usize);
+        return;
+    };
+    match first {
+        Component::Strided { len, start, step } => {
+            for j in 0..*len {
+                walk(rest, base + *start as isize + j as isize * step, out);
+            }
+        }
+        Component::Advanced { offsets, .. } => {
+            for &o in offsets {
+                walk(rest, base + o as isize, out);
+            }
+        }
+    }
+}
+
+/// What is wrong with an index for a shape, in numpy's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexError(pub String);
+
+impl std::fmt::Display for IndexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+fn err<T>(message: String) -> Result<T, IndexError> {
+    Err(IndexError(message))
+}
+
+/// Python's `slice(start, stop, step).indices(len)`, as (start, count, step).
+pub fn slice_indices(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+    len: usize,
+) -> Result<(usize, usize, i64), IndexError> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return err("slice step cannot be zero".to_string());
+    }
+    let len = len as i128;
+    let clamp = |v: Option<i64>, default: i128, low: i128, high: i128| -> i128 {
+        match v {
+            None => default,
+            Some(v) => {
+                let v = i128::from(v);
+                let v = if v < 0 { v + len } else { v };
+                v.clamp(low, high)
+            }
+        }
+    };
+    let (start, stop) = if step > 0 {
+        (clamp(start, 0, 0, len), clamp(stop, len, 0, len))
+    } else {
+        (
+            clamp(start, len - 1, -1, len - 1),
+            clamp(stop, -1, -1, len - 1),
+        )
+    };
+    let step_i = i128::from(step);
+    let count = if step > 0 {
+        if stop > start {
+            (stop - start + step_i - 1) / step_i
+        } else {
+            0
+        }
+    } else if start > stop {
+        (start - stop + (-step_i) - 1) / (-step_i)
+    } else {
+        0
+    };
+    // With count > 0, start is a valid index in [0, len).
+    let start = if count > 0 { start as usize } else { 0 };
+    Ok((start, count as usize, step))
+}
+
+/// An index value normalised against an axis (negative from the end), or numpy's error.
+fn normalize_int(value: i64, axis: usize, dim: usize) -> Result<usize, IndexError> {
+    let adjusted = if value < 0 {
+        i128::from(value) + dim as i128
+    } else {
+        i128::from(value)
+    };
+    if adjusted < 0 || adjusted >= dim as i128 {
+        return err(format!(
+            "index {value} is out of bounds for axis {axis} with size {dim}"
+        ));
+    }
+    Ok(adjusted as usize)
+}
+
+/// One advanced index: its shape, and for each input axis it indexes, the normalised values
+/// (a boolean mask indexes several axes).
+type AdvancedArray = (Vec<usize>, Vec<(usize, Vec<i64>)>);
+
+/// An item bound to input axes, after ellipsis expansion.
+enum Bound {
+    Int {
+        axis: usize,
+        value: i64,
+    },
+    Slice {
+        axis: usize,
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: Option<i64>,
+    },
+    NewAxis,
+    /// An integer array over one axis, or a boolean mask's nonzero arrays over several.
+    Array {
+        axes: Vec<usize>,
+        arrays: Vec<IndexArray<i64>>,
+    },
+}
+
+/// Normalises `index` against a tensor of `shape` (logical) whose dimension `i` is `strides[i]`
+/// elements apart.
+pub fn normalize(
+    index: &IndexExpr,
+    shape: &[usize],
+    strides: &[usize],
+) -> Result<Selection, IndexError> {
+    let ndim = shape.len();
+    let consumed: usize = index
+        .items
+        .iter()
+        .map(|item| match item {
+            IndexItem::Int(_) | IndexItem::Slice { .. } | IndexItem::IntArray(_) => 1,
+            IndexItem::BoolArray(a) => a.shape.len(),
+            IndexItem::Ellipsis | IndexItem::NewAxis => 0,
+        })
+        .sum();
+    let ellipses = index
+        .items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Ellipsis))
+        .count();
+    if ellipses > 1 {
+        return err("an index can only have a single ellipsis ('...')".to_string());
+    }
+    if consumed > ndim {
+        return err(format!(
+            "too many indices for tensor: tensor is {ndim}-dimensional, but {consumed} were indexed"
+        ));
+    }
+
+    // Bind items to axes; `...` (or the end) takes the axes left over.
+    let mut bound = Vec::new();
+    let mut axis = 0usize;
+    let full = |axis| Bound::Slice {
+        axis,
+        start: None,
+        stop: None,
+        step: None,
+    };
+    for item in &index.items {
+        match item {
+            IndexItem::Int(value) => {
+                bound.push(Bound::Int {
+                    axis,
+                    value: *value,
+                });
+                axis += 1;
+            }
+            IndexItem::Slice { start, stop, step } => {
+                bound.push(Bound::Slice {
+                    axis,
+                    start: *start,
+                    stop: *stop,
+                    step: *step,
+                });
+                axis += 1;
+            }
+            IndexItem::Ellipsis => {
+                for _ in 0..ndim - consumed {
+                    bound.push(full(axis));
+                    axis += 1;
+                }
+            }
+            IndexItem::NewAxis => bound.push(Bound::NewAxis),
+            IndexItem::IntArray(array) => {
+                bound.push(Bound::Array {
+                    axes: vec![axis],
+                    arrays: vec![array.clone()],
+                });
+                axis += 1;
+            }
+            IndexItem::BoolArray(mask) if mask.shape.is_empty() => {
+                // numpy: a scalar boolean is a 0-d mask; it adds one axis, of length 1 for True
+                // and 0 for False, as an advanced index over no input axis.
+                let values = if mask.values.first() == Some(&true) {
+                    vec![0]
+                } else {
+                    vec![]
+                };
+                bound.push(Bound::Array {
+                    axes: vec![usize::MAX],
+                    arrays: vec![IndexArray {
+                        shape: vec![values.len()],
+                        values,
+                    }],
+                });
+            }
+            IndexItem::BoolArray(mask) => {
+                let k = mask.shape.len();
+                for (j, (&want, &have)) in mask.shape.iter().zip(&shape[axis..axis + k]).enumerate()
+                {
+                    if want != have {
+                        return err(format!(
+                            "boolean index did not match indexed array along axis {}; size of axis is {have} but size of corresponding boolean axis is {want}",
+                            axis + j
+                        ));
+                    }
+                }
+                // The mask's nonzero positions, one integer array per masked axis.
+                let mask_strides = crate::shape::row_major_strides(&mask.shape);
+                let hits: Vec<usize> = (0..mask.values.len()).filter(|&i| mask.values[i]).collect();
+                let arrays = (0..k)
+                    .map(|j| IndexArray {
+                        shape: vec![hits.len()],
+                        values: hits
+                            .iter()
+                            .map(|&flat| ((flat / mask_strides[j]) % mask.shape[j]) as i64)
+                            .collect(),
+                    })
+                    .collect();
+                bound.push(Bound::Array {
+                    axes: (axis..axis + k).collect(),
+                    arrays,
+                });
+                axis += k;
+            }
+        }
+    }
+    if ellipses == 0 {
+        while axis < ndim {
+            bound.push(full(axis));
+            axis += 1;
+        }
+    }
+
+    // Integer scalars are advanced indices as soon as any array index is present.
+    let advanced_present = bound.iter().any(|b| matches!(b, Bound::Array { .. }));
+    let is_advanced = |b: &Bound| {
+        matches!(b, Bound::Array { .. }) || (advanced_present && matches!(b, Bound::Int { .. }))
+    };
+
+    let mut base = 0usize;
+    let mut components = Vec::new();
+    let mut source_axes = Vec::new();
+    let mut out_shape = Vec::new();
+    let mut advanced: Vec<AdvancedArray> = Vec::new();
+    let positions: Vec<usize> = (0..bound.len())
+        .filter(|&i| is_advanced(&bound[i]))
+        .collect();
+    let adjacent = positions.windows(2).all(|w| w[1] == w[0] + 1);
+    let mut advanced_slot: Option<usize> = None; // index into components where the block goes
+    for (i, b) in bound.iter().enumerate() {
+        if is_advanced(b) {
+            if advanced_slot.is_none() {
+                advanced_slot = Some(if adjacent { components.len() } else { 0 });
+            }
+            match b {
+                Bound::Int { axis, value } => {
+                    let v = normalize_int(*value, *axis, shape[*axis])?;
+                    advanced.push((vec![], vec![(*axis, vec![v as i64])]));
+                }
+                Bound::Array { axes, arrays } => {
+                    let mut parts = Vec::new();
+                    for (&axis, array) in axes.iter().zip(arrays) {
+                        let values = if axis == usize::MAX {
+                            array.values.clone()
+                        } else {
+                            array
+                                .values
+                                .iter()
+                                .map(|&v| normalize_int(v, axis, shape[axis]).map(|v| v as i64))
+                                .collect::<Result<Vec<_>, _>>()?
+                        };
+                        parts.push((axis, values));
+                    }
+                    advanced.push((arrays[0].shape.clone(), parts));
+                }
+                _ => {}
+            }
+            let _ = i;
+            continue;
+        }
+        match b {
+            Bound::Int { axis, value } => {
+                base += normalize_int(*value, *axis, shape[*axis])? * strides[*axis];
+            }
+            Bound::Slice {
+                axis,
+                start,
+                stop,
+                step,
+            } => {
+                let (first, len, step) = slice_indices(*start, *stop, *step, shape[*axis])?;
+                // With two or more elements |step| < the axis length, so the product fits;
+                // with fewer the step is never taken (and may be as large as i64::MAX).
+                let step = if len > 1 {
+                    step as isize * strides[*axis] as isize
+                } else {
+                    0
+                };
+                components.push(Component::Strided {
+                    len,
+                    start: first * strides[*axis],
+                    step,
+                });
+                source_axes.push(Some(*axis));
+                out_shape.push(len);
+            }
+            Bound::NewAxis => {
+                components.push(Component::Strided {
+                    len: 1,
+                    start: 0,
+                    step: 0,
+                });
+                source_axes.push(None);
+                out_shape.push(1);
+            }
+            Bound::Array { .. } => {}
+        }
+    }
+
+    if let Some(slot) = advanced_slot {
+        // Broadcast the index arrays together (numpy's wording on mismatch).
+        let shapes: Vec<&[usize]> = advanced.iter().map(|(s, _)| s.as_slice()).collect();
+        let block_shape = broadcast_index_shapes(&shapes)?;
+        let block_size = checked_size(&block_shape).map_err(|e| IndexError(e.to_string()))?;
+        let mut offsets = vec![0usize; block_size];
+        for (array_shape, parts) in &advanced {
+            let array_strides = crate::shape::row_major_strides(array_shape);
+            let bstrides =
+                crate::shape::broadcast_strides(array_shape, &array_strides, &block_shape);
+            let positions = crate::shape::strided_offsets(&block_shape, &bstrides);
+            for (axis, values) in parts {
+                // The 0-d boolean's new axis has length 1 and stride 0.
+                let stride = if *axis == usize::MAX {
+                    0
+                } else {
+                    strides[*axis]
+                };
+                for (offset, &p) in offsets.iter_mut().zip(&positions) {
+                    *offset += values[p] as usize * stride;
+                }
+            }
+        }
+        // Components before `slot` precede the block in the output.
+        let dims_before: usize = components[..slot]
+            .iter()
+            .map(|c| match c {
+                Component::Strided { .. } => 1,
+                Component::Advanced { shape, .. } => shape.len(),
+            })
+            .sum();
+        for (k, &d) in block_shape.iter().enumerate() {
+            out_shape.insert(dims_before + k, d);
+            source_axes.insert(dims_before + k, None);
+        }
+        components.insert(
+            slot,
+            Component::Advanced {
+                shape: block_shape,
+                offsets,
+            },
+        );
+    }
+    checked_size(&out_shape).map_err(|e| IndexError(e.to_string()))?;
+    Ok(Selection {
+        shape: out_shape,
+        base,
+        components,
+        source_axes,
+    })
+}
+
+/// numpy's broadcast of index arrays, with its error: "shape mismatch: indexing arrays could
+/// not be broadcast together with shapes (2,) (3,) ".
+fn broadcast_index_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, IndexError> {
+    crate::shape::broadcast_shapes(shapes).map_err(|_| {
+        let listed: Vec<String> = shapes.iter().map(|s| format_shape(s)).collect();
+        IndexError(format!(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
+            listed.join(" ")
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::parse::parse_index;
+
+    fn select(index: &str) -> Result<Selection, IndexError> {
+        normalize(&parse_index(index).unwrap(), &[2, 3, 4], &[12, 4, 1])
+    }
+
+    #[test]
+    fn offsets_match_numpy() {
+        // Expected: numpy 2.4, y = np.arange(24).reshape(2, 3, 4); y[index].shape and
+        // y[index].ravel() (on arange the values are the offsets).
+        let cases: Vec<(&str, Vec<usize>, Vec<usize>)> = vec![
+            (
+                "1",
+                vec![3, 4],
+                vec![12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23],
+            ),
+            (
+                "-1",
+                vec![3, 4],
+                vec![12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23],
+            ),
+            (
+                "1:3",
+                vec![1, 3, 4],
+                vec![12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23],
+            ),
+            (
+                ":, 1:3, ::2",
+                vec![2, 2, 2],
+                vec![4, 6, 8, 10, 16, 18, 20, 22],
+            ),
+            (
+                "..., ::-1",
+                vec![2, 3, 4],
+                vec![
+                    3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 19, 18, 17, 16, 23, 22,
+                    21, 20,
+                ],
+            ),
+            (
+                "::-1, ::-2",
+                vec![2, 2, 4],
+                vec![20, 21, 22, 23, 12, 13, 14, 15, 8, 9, 10, 11, 0, 1, 2, 3],
+            ),
+            (
+                "None, 1",
+                vec![1, 3, 4],
+                vec![12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23],
+            ),
+            ("0, None, :, -1", vec![1, 3], vec![3, 7, 11]),
+            (
+                "[0, 1]",
+                vec![2, 3, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23,
+                ],
+            ),
+            (
+                "[1, 0], [2, 0]",
+                vec![2, 4],
+                vec![20, 21, 22, 23, 0, 1, 2, 3],
+            ),
+            ("0, :, [1, 2]", vec![2, 3], vec![1, 5, 9, 2, 6, 10]),
+            ("[0], None, [1]", vec![1, 1, 4], vec![4, 5, 6, 7]),
+            (":, [0, 1], [0, 1]", vec![2, 2], vec![0, 5, 12, 17]),
+            (
+                "[[0, 1], [1, 0]]",
+                vec![2, 2, 3, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7,
+                    8, 9, 10, 11,
+                ],
+            ),
+            (
+                "[True, False]",
+                vec![1, 3, 4],
+                vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            ),
+            (
+                ":, [True, False, True]",
+                vec![2, 2, 4],
+                vec![0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23],
+            ),
+            (
+                "1, [[True, False, True, False], [False, True, True, False], [True, True, True, True]]",
+                vec![8],
+                vec![12, 14, 17, 18, 20, 21, 22, 23],
+            ),
+            (
+                "True",
+                vec![1, 2, 3, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23,
+                ],
+            ),
+            ("False", vec![0, 2, 3, 4], vec![]),
+            ("1:1", vec![0, 3, 4], vec![]),
+            ("5:", vec![0, 3, 4], vec![]),
+            (
+                "-100:100",
+                vec![2, 3, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23,
+                ],
+            ),
+            ("::3, ..., 1", vec![1, 3], vec![1, 5, 9]),
+            ("[]", vec![0, 3, 4], vec![]),
+            (
+                "..., [2, 2]",
+                vec![2, 3, 2],
+                vec![2, 2, 6, 6, 10, 10, 14, 14, 18, 18, 22, 22],
+            ),
+            (
+                ":, :, None",
+                vec![2, 3, 1, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23,
+                ],
+            ),
+            ("[-1, -2], 1", vec![2, 4], vec![16, 17, 18, 19, 4, 5, 6, 7]),
+            (
+                ":, [[True, False, True, False], [False, True, True, False], [True, True, True, True]]",
+                vec![2, 8],
+                vec![0, 2, 5, 6, 8, 9, 10, 11, 12, 14, 17, 18, 20, 21, 22, 23],
+            ),
+            (
+                "",
+                vec![2, 3, 4],
+                vec![
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                    22, 23,
+                ],
+            ),
+        ];
+        for (index, shape, offsets) in cases {
+            let selection = select(index).unwrap_or_else(|e| panic!("{index}: {e}"));
+            assert_eq!(selection.shape, shape, "{index}");
+            assert_eq!(selection.offsets(), offsets, "{index}");
+        }
+    }
+
+    #[test]
+    fn errors_use_numpy_wording() {
+        let cases = [
+            (
+                "0, 0, 0, 0",
+                "too many indices for tensor: tensor is 3-dimensional, but 4 were indexed",
+            ),
+            ("2", "index 2 is out of bounds for axis 0 with size 2"),
+            ("-3", "index -3 is out of bounds for axis 0 with size 2"),
+            (":, [4]", "index 4 is out of bounds for axis 1 with size 3"),
+            (
+                "..., ...",
+                "an index can only have a single ellipsis ('...')",
+            ),
+            ("::0", "slice step cannot be zero"),
+            (
+                "[True, False, True]",
+                "boolean index did not match indexed array along axis 0; size of axis is 2 but size of corresponding boolean axis is 3",
+            ),
+            (
+                "[0, 1], [0, 1, 2]",
+                "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) ",
+            ),
+        ];
+        for (index, message) in cases {
+            assert_eq!(select(index).unwrap_err().0, message, "{index}");
+        }
+    }
+
+    #[test]
+    fn python_slice_clamping() {
+        // Python: slice(start, stop, step).indices(5) -> range length
+        assert_eq!(slice_indices(None, None, Some(-1), 5).unwrap(), (4, 5, -1));
+        assert_eq!(
+            slice_indices(Some(-100), Some(100), None, 5).unwrap(),
+            (0, 5, 1)
+        );
+        assert_eq!(slice_indices(Some(3), Some(1), None, 5).unwrap(), (0, 0, 1));
+        assert_eq!(
+            slice_indices(Some(3), Some(1), Some(-1), 5).unwrap(),
+            (3, 2, -1)
+        );
+        assert_eq!(
+            slice_indices(Some(i64::MIN), Some(i64::MAX), Some(i64::MAX), 5).unwrap(),
+            (0, 1, i64::MAX)
+        );
+        assert_eq!(
+            slice_indices(None, None, Some(i64::MIN), 5).unwrap(),
+            (4, 1, i64::MIN)
+        );
+        assert_eq!(slice_indices(None, None, None, 0).unwrap(), (0, 0, 1));
+    }
+}

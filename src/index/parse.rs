@@ -1,0 +1,498 @@
+//! The index-expression parser: numpy's indexing grammar in a string, into plain data.
+//!
+//! ```text
+//! index  := ε | item (',' item)* [',']
+//! item   := '...' | 'None' | 'newaxis' | 'np.newaxis' | 'True' | 'False'
+//!         | int | [int] ':' [int] [':' [int]] | list
+//! list   := '[' [elem (',' elem)* [',']] ']'       (nested lists: multi-dimensional arrays)
+//! elem   := int | 'True' | 'False' | list
+//! int    := ['+' | '-'] digits
+//! ```
+//!
+//! Whitespace is free between tokens. A malformed string is an error that names the offending
+//! character by position and shows it with a caret under the string.
+
+use std::fmt;
+
+/// One item of an index expression, as written (not yet checked against a shape).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IndexItem {
+    /// An integer, negative from the end: removes the axis.
+    Int(i64),
+    /// `start:stop:step`, any part omitted: keeps the axis.
+    Slice {
+        /// First index (default: the start in the direction of `step`).
+        start: Option<i64>,
+        /// One past the last index (default: the end in the direction of `step`).
+        stop: Option<i64>,
+        /// Stride (default 1; never 0 once normalised).
+        step: Option<i64>,
+    },
+    /// `...`: as many `:` as needed.
+    Ellipsis,
+    /// `None` / `newaxis`: a new axis of length 1.
+    NewAxis,
+    /// An integer array (advanced index), possibly multi-dimensional.
+    IntArray(IndexArray<i64>),
+    /// A boolean array (a mask over as many axes as it has dimensions); a bare `True` / `False`
+    /// is a 0-d one.
+    BoolArray(IndexArray<bool>),
+}
+
+/// A rectangular nested list, flattened row-major.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IndexArray<T> {
+    /// Its shape (`[]` for a bare `True` / `False`).
+    pub shape: Vec<usize>,
+    /// Its values, row-major.
+    pub values: Vec<T>,
+}
+
+/// A parsed index expression: the items in order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct IndexExpr {
+    /// The items, in order.
+    pub items: Vec<IndexItem>,
+}
+
+/// A malformed index string: what was expected, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Character position (0-based) of the offending character, or the string's length at its
+    /// end.
+    pub position: usize,
+    /// What was wrong.
+    pub message: String,
+    /// The string parsed.
+    pub input: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid index expression at position {}: {}\n  {}\n  {}^",
+            self.position,
+            self.message,
+            self.input,
+            " ".repeat(self.input.chars().take(self.position).count())
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+struct Parser<'a> {
+    input: &'a str,
+    chars: Vec<char>,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError {
+            position: self.pos,
+            message: message.into(),
+            input: self.input.to_string(),
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.chars.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn keyword(&mut self, word: &str) -> bool {
+        self.skip_ws();
+        let len = word.chars().count();
+        let matches = self
+            .chars
+            .get(self.pos..self.pos + len)
+            .is_some_and(|s| s.iter().copied().eq(word.chars()));
+        // A whole word: not followed by an identifier character.
+        let whole = !self
+            .chars
+            .get(self.pos + len)
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '.');
+        if matches && whole {
+            self.pos += len;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn int(&mut self) -> Result<Option<i64>, ParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        let mut negative = false;
+        if let Some(sign @ ('+' | '-')) = self.chars.get(self.pos).copied() {
+            negative = sign == '-';
+            self.pos += 1;
+            self.skip_ws();
+        }
+        let digits_start = self.pos;
+        while self.chars.get(self.pos).is_some_and(char::is_ascii_digit) {
+            self.pos += 1;
+        }
+        if self.pos == digits_start {
+            if self.pos != start {
+                return Err(self.error("expected digits after the sign"));
+            }
+            return Ok(None);
+        }
+        let digits: String = self.chars[digits_start..self.pos].iter().collect();
+        let text = if negative {
+            format!("-{digits}")
+        } else {
+            digits
+        };
+        match text.parse::<i64>() {
+            Ok(v) => Ok(Some(v)),
+            Err(_) => {
+                self.pos = start;
+                Err(self.error(format!("integer {text} does not fit a 64-bit index")))
+            }
+        }
+    }
+
+    fn item(&mut self) -> Result<IndexItem, ParseError> {
+        if self.peek() == Some('.') {
+            if self.chars.get(self.pos..self.pos + 3) == Some(&['.', '.', '.']) {
+                self.pos += 3;
+                return Ok(IndexItem::Ellipsis);
+            }
+            return Err(self.error("expected '...'"));
+        }
+        if self.keyword("None") || self.keyword("newaxis") || self.keyword("np.newaxis") {
+            return Ok(IndexItem::NewAxis);
+        }
+        if self.keyword("True") {
+            return Ok(IndexItem::BoolArray(IndexArray {
+                shape: vec![],
+                values: vec![true],
+            }));
+        }
+        if self.keyword("False") {
+            return Ok(IndexItem::BoolArray(IndexArray {
+                shape: vec![],
+                values: vec![false],
+            }));
+        }
+        if self.peek() == Some('[') {
+            return self.list();
+        }
+        let start = self.int()?;
+        if !self.eat(':') {
+            return match start {
+                Some(v) => Ok(IndexItem::Int(v)),
+                None => {
+                    Err(self
+                        .error("expected an integer, a slice, '...', None, True, False or a list"))
+                }
+            };
+        }
+        let stop = self.int()?;
+        let step = if self.eat(':') { self.int()? } else { None };
+        Ok(IndexItem::Slice { start, stop, step })
+    }
+
+    fn list(&mut self) -> Result<IndexItem, ParseError> {
+        let node = self.node(0)?;
+        // Shape from the first element at each depth; then every list must agree.
+        let mut shape = Vec::new();
+        let mut probe = &node;
+        while let Node::List(children, _) = probe {
+            shape.push(children.len());
+            match children.first() {
+                Some(first) => probe = first,
+                None => break,
+            }
+        }
+        let mut ints = Vec::new();
+        let mut bools = Vec::new();
+        let mut kind = None;
+        self.flatten(&node, 0, &shape, &mut kind, &mut ints, &mut bools)?;
+        match kind {
+            Some(ElementKind::Bool) => Ok(IndexItem::BoolArray(IndexArray {
+                shape,
+                values: bools,
+            })),
+            // An empty list `[]` is an (empty) integer array, as numpy's np.array([], intp).
+            Some(ElementKind::Int) | None => Ok(IndexItem::IntArray(IndexArray {
+                shape,
+                values: ints,
+            })),
+        }
+    }
+
+    /// A list or element, with the position where it starts.
+    fn node(&mut self, depth: usize) -> Result<Node, ParseError> {
+        self.skip_ws();
+        let here = self.pos;
+        if self.eat('[') {
+            if depth >= 32 {
+                self.pos = here;
+                return Err(self.error("index lists nest at most 32 deep"));
+            }
+            let mut children = Vec::new();
+            loop {
+                if self.eat(']') {
+                    break;
+                }
+                if !children.is_empty() {
+                    if !self.eat(',') {
+                        return Err(self.error("expected ',' or ']' in a list"));
+                    }
+                    if self.eat(']') {
+                        break;
+                    }
+                }
+                children.push(self.node(depth + 1)?);
+            }
+            return Ok(Node::List(children, here));
+        }
+        if self.keyword("True") {
+            return Ok(Node::Bool(true, here));
+        }
+        if self.keyword("False") {
+            return Ok(Node::Bool(false, here));
+        }
+        match self.int()? {
+            Some(v) => Ok(Node::Int(v, here)),
+            None => Err(self.error("expected an integer, True, False or a list")),
+        }
+    }
+
+    fn flatten(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        shape: &[usize],
+        kind: &mut Option<ElementKind>,
+        ints: &mut Vec<i64>,
+        bools: &mut Vec<bool>,
+    ) -> Result<(), ParseError> {
+        let (this_kind, at) = match node {
+            Node::List(children, at) => {
+                if depth >= shape.len() || children.len() != shape[depth] {
+                    self.pos = *at;
+                    return Err(self.error(format!(
+                        "index list is not rectangular: expected {} here",
+                        shape
+                            .get(depth)
+                            .map_or_else(|| "a number".to_string(), |n| format!("a list of {n}"))
+                    )));
+                }
+                for child in children {
+                    self.flatten(child, depth + 1, shape, kind, ints, bools)?;
+                }
+                return Ok(());
+            }
+            Node::Int(v, at) => {
+                ints.push(*v);
+                (ElementKind::Int, *at)
+            }
+            Node::Bool(b, at) => {
+                bools.push(*b);
+                (ElementKind::Bool, *at)
+            }
+        };
+        if depth != shape.len() {
+            self.pos = at;
+            return Err(self.error(format!(
+                "index list is not rectangular: expected a list of {} here",
+                shape[depth]
+            )));
+        }
+        if kind.is_some_and(|k| k != this_kind) {
+            self.pos = at;
+            return Err(self.error(
+                "index list mixes integers and booleans (write one kind: numpy would read the booleans as 0 and 1)",
+            ));
+        }
+        *kind = Some(this_kind);
+        Ok(())
+    }
+}
+
+/// A parsed list before it is checked to be rectangular.
+enum Node {
+    List(Vec<Node>, usize),
+    Int(i64, usize),
+    Bool(bool, usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ElementKind {
+    Int,
+    Bool,
+}
+
+/// Parses an index expression such as `"1:3, ..., ::2"` or `"[0, 2], None"`.
+pub fn parse_index(input: &str) -> Result<IndexExpr, ParseError> {
+    let mut parser = Parser {
+        input,
+        chars: input.chars().collect(),
+        pos: 0,
+    };
+    let mut items = Vec::new();
+    if parser.peek().is_none() {
+        return Ok(IndexExpr { items });
+    }
+    loop {
+        items.push(parser.item()?);
+        match parser.peek() {
+            None => break,
+            Some(',') => {
+                parser.pos += 1;
+                if parser.peek().is_none() {
+                    break;
+                }
+            }
+            Some(c) => return Err(parser.error(format!("unexpected '{c}'"))),
+        }
+    }
+    Ok(IndexExpr { items })
+}
+
+fn write_array<T: Copy>(
+    f: &mut fmt::Formatter<'_>,
+    shape: &[usize],
+    values: &[T],
+    write: &dyn Fn(&mut fmt::Formatter<'_>, T) -> fmt::Result,
+) -> fmt::Result {
+    match shape.split_first() {
+        None => match values.first() {
+            Some(&v) => write(f, v),
+            None => Ok(()),
+        },
+        Some((&len, rest)) => {
+            let inner: usize = rest.iter().product();
+            f.write_str("[")?;
+            for i in 0..len {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write_array(f, rest, &values[i * inner..(i + 1) * inner], write)?;
+            }
+            f.write_str("]")
+        }
+    }
+}
+
+impl fmt::Display for IndexItem {
+    /// numpy syntax: `1`, `1:3`, `::-1`, `...`, `None`, `[0, 2]`, `[True, False]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Int(v) => write!(f, "{v}"),
+            Self::Slice { start, stop, step } => {
+                if let Some(v) = start {
+                    write!(f, "{v}")?;
+                }
+                f.write_str(":")?;
+                if let Some(v) = stop {
+                    write!(f, "{v}")?;
+                }
+                if let Some(v) = step {
+                    write!(f, ":{v}")?;
+                }
+                Ok(())
+            }
+            Self::Ellipsis => f.write_str("..."),
+            Self::NewAxis => f.write_str("None"),
+            Self::IntArray(a) => write_array(f, &a.shape, &a.values, &|f, v| write!(f, "{v}")),
+            Self::BoolArray(a) => write_array(f, &a.shape, &a.values, &|f, v| {
+                f.write_str(if v { "True" } else { "False" })
+            }),
+        }
+    }
+}
+
+impl fmt::Display for IndexExpr {
+    /// The expression in numpy syntax, items separated by `, `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{item}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(input: &str) -> String {
+        parse_index(input).unwrap().to_string()
+    }
+
+    #[test]
+    fn parses_every_form() {
+        assert_eq!(round_trip("1:3, ..., ::2"), "1:3, ..., ::2");
+        assert_eq!(round_trip(" -1 , :-2 , ::-1 "), "-1, :-2, ::-1");
+        assert_eq!(round_trip("None, newaxis, np.newaxis"), "None, None, None");
+        assert_eq!(round_trip("[0, 2], [[1], [-1]]"), "[0, 2], [[1], [-1]]");
+        assert_eq!(round_trip("[True, False, True]"), "[True, False, True]");
+        assert_eq!(round_trip("True"), "True");
+        assert_eq!(round_trip("1:"), "1:");
+        assert_eq!(round_trip(":"), ":");
+        assert_eq!(round_trip("::"), ":");
+        assert_eq!(round_trip("0,"), "0");
+        assert_eq!(round_trip(""), "");
+        assert_eq!(round_trip("[]"), "[]");
+        assert_eq!(round_trip("[[], []]"), "[[], []]");
+        assert_eq!(round_trip("+3"), "3");
+        let parsed = parse_index("[[0, 1], [2, 3]]").unwrap();
+        assert_eq!(
+            parsed.items,
+            vec![IndexItem::IntArray(IndexArray {
+                shape: vec![2, 2],
+                values: vec![0, 1, 2, 3]
+            })]
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_character() {
+        let cases = [
+            ("1:2:3:", 5, "unexpected ':'"),
+            ("1;2", 1, "unexpected ';'"),
+            ("[1, 2", 5, "expected ',' or ']'"),
+            ("[[1, 2], [3]]", 9, "not rectangular"),
+            ("[[1, 2], 3]", 9, "not rectangular"),
+            ("[1, True]", 4, "mixes integers and booleans"),
+            ("abc", 0, "expected an integer"),
+            ("1..", 1, "unexpected '.'"),
+            ("..", 0, "expected '...'"),
+            ("99999999999999999999", 0, "does not fit"),
+            ("-", 1, "expected digits"),
+            ("Nonesuch", 0, "expected an integer"),
+        ];
+        for (input, position, message) in cases {
+            let err = parse_index(input).unwrap_err();
+            assert_eq!(err.position, position, "{input}: {err}");
+            assert!(err.message.contains(message), "{input}: {err}");
+        }
+        let shown = parse_index("1;2").unwrap_err().to_string();
+        assert!(shown.ends_with("1;2\n   ^"), "{shown}");
+    }
+}

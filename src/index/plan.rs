@@ -1,0 +1,101 @@
+//! A compiled gather: which input elements, in which order, for every row of a batch.
+//!
+//! The offsets of one output tensor are computed once from the [`Selection`]; runs of
+//! consecutive offsets become block copies (`copy_from_slice`), the rest an offset table. Both
+//! are then applied to every row of every batch.
+
+use super::normalize::Selection;
+
+/// A contiguous piece of the output: `len` elements copied from input offset `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Run {
+    /// Input offset within the row.
+    pub from: u32,
+    /// Output offset within the row.
+    pub to: u32,
+    /// Number of elements.
+    pub len: u32,
+}
+
+/// How one output tensor is gathered from one input tensor.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GatherPlan {
+    /// Elements per input row.
+    pub in_len: usize,
+    /// Elements per output row.
+    pub out_len: usize,
+    /// Input offset of every output element (row-relative).
+    pub offsets: Vec<u32>,
+    /// The same as maximal runs of consecutive offsets.
+    pub runs: Vec<Run>,
+}
+
+/// Runs shorter than this on average are gathered element by element: a `copy_from_slice`
+/// call costs more than a few indexed loads (measured in `benches/indexing.rs`).
+const MIN_AVERAGE_RUN: usize = 4;
+
+impl GatherPlan {
+    /// Compiles a selection over tensors of `in_len` elements per row.
+    pub fn new(selection: &Selection, in_len: usize) -> Self {
+        // Offsets are below in_len, which fits an i32 (checked on the tensor type).
+        let offsets: Vec<u32> = selection.offsets().into_iter().map(|o| o as u32).collect();
+        let mut runs: Vec<Run> = Vec::new();
+        for (to, &from) in offsets.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if run.from + run.len == from => run.len += 1,
+                _ => runs.push(Run {
+                    from,
+                    to: to as u32,
+                    len: 1,
+                }),
+            }
+        }
+        Self {
+            in_len,
+            out_len: offsets.len(),
+            offsets,
+            runs,
+        }
+    }
+
+    /// Whether block copies pay off for this plan.
+    pub fn use_runs(&self) -> bool {
+        !self.runs.is_empty() && self.out_len / self.runs.len() >= MIN_AVERAGE_RUN
+    }
+
+    /// Applies the plan to `rows` rows of `input` (`in_len` elements each), into `out`
+    /// (`rows * out_len` elements).
+    pub fn gather<T: Copy>(&self, input: &[T], rows: usize, out: &mut [T]) {
+        self.gather_from(input, (0..rows).map(|row| row * self.in_len), out);
+    }
+
+    /// Applies the plan to the sub-tensors of `input` starting at each of `starts` (one per
+    /// output row), into `out`.
+    pub fn gather_from<T: Copy>(
+        &self,
+        input: &[T],
+        starts: impl Iterator<Item = usize>,
+        out: &mut [T],
+    ) {
+        if self.out_len == 0 {
+            return;
+        }
+        let out_rows = out.chunks_exact_mut(self.out_len);
+        if self.use_runs() {
+            for (start, dst) in starts.zip(out_rows) {
+                let src = &input[start..];
+                for run in &self.runs {
+                    let (from, to, len) = (run.from as usize, run.to as usize, run.len as usize);
+                    dst[to..to + len].copy_from_slice(&src[from..from + len]);
+                }
+            }
+        } else {
+            for (start, dst) in starts.zip(out_rows) {
+                let src = &input[start..];
+                for (d, &o) in dst.iter_mut().zip(&self.offsets) {
+                    *d = src[o as usize];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! `tensor_get(t, 'index')` and `tensor_get(t, i, j, ...)`: numpy indexing (SPEC §4).
+//!
+//! Static form: the index string is parsed and normalised against the tensor's logical shape
+//! when the query is planned, and compiled into a [`GatherPlan`] applied to every row.
+//! Dynamic form: integer columns index the leading axes row by row (bounds-checked, naming the
+//! row); the remaining sub-tensor is copied with the plan of a full slice.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray};
+use arrow::buffer::NullBuffer;
+use arrow::compute::cast;
+use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
+use datafusion::common::{ScalarValue, exec_err, plan_datafusion_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature, Volatility};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, tensor_array};
+use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index};
+use crate::kernels::gather::gather_values;
+use crate::kernels::layout;
+use crate::tensor_type::TensorType;
+
+/// `tensor_get`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "numpy indexing and slicing, as copies (MegEngine semantics). With an index string, numpy's full grammar: integers (negative from the end) remove an axis, slices start:stop:step keep it (Python clamping, negative steps), `...`, None/newaxis, integer lists (advanced indices, nested for multi-dimensional) and boolean lists (masks), in any mix; parsed once when the query is planned. With integer columns instead, they index the leading axes row by row. A result with no axes left is a plain value.",
+    syntax_example = "tensor_get(t, index) | tensor_get(t, i [, j, ...])",
+    sql_example = r"```sql
+> SELECT tensor_get(tensor(range(16), [4, 4]), '1:3, ::2') AS r;
++------------------+
+| r                |
++------------------+
+| [[4, 6], [8, 10]] |
++------------------+
+```",
+    argument(name = "t", description = "A tensor expression."),
+    argument(
+        name = "index",
+        description = "A literal index string in numpy syntax, e.g. '1:3, ..., ::2', '[0, 2], None', '[True, False, True]'; or one or more integer expressions for the leading axes."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorGet {
+    signature: Signature,
+}
+
+impl TensorGet {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+impl Default for TensorGet {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A compiled `tensor_get` call.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct GetPlan {
+    input: TensorType,
+    /// The parsed index (static form), for display.
+    index: Option<IndexExpr>,
+    /// Number of integer index columns (dynamic form).
+    dynamic: usize,
+    gather: GatherPlan,
+    /// The result type: a tensor, or `None` for a 0-d result (a plain value).
+    output: Option<TensorType>,
+}
+
+fn is_string(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    )
+}
+
+/// The output tensor type of a selection: dim names survive when every output dimension is one
+/// input dimension.
+fn output_type(input: &TensorType, selection: &Selection) -> Result<Option<TensorType>> {
+    if selection.shape.is_empty() {
+        return Ok(None);
+    }
+    let names = input.logical_dim_names().and_then(|names| {
+        selection
+            .source_axes
+            .iter()
+            .map(|axis| axis.map(|a| names[a].clone()))
+            .collect::<Option<Vec<_>>>()
+    });
+    Ok(Some(
+        TensorType::new(input.element_type().clone(), selection.shape.clone())?
+            .with_dim_names(names)?,
+    ))
+}
+
+impl TensorFunction for TensorGet {
+    type Plan = GetPlan;
+
+    fn name(&self) -> &'static str {
+        "tensor_get"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        if arg_types.len() < 2 {
+            return plan_err!(
+                "tensor_get function requires a tensor and an index (a string, or integer expressions), got {} arguments",
+                arg_types.len()
+            );
+        }
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<GetPlan> {
+        let input = args.tensor(0, "t")?;
+        let shape = input.logical_shape();
+        let strides = input.logical_strides();
+        if args.fields.len() == 2 && is_string(args.fields[1].data_type()) {
+            let text = match args.literal(1) {
+                Some(
+                    ScalarValue::Utf8(Some(s))
+                    | ScalarValue::LargeUtf8(Some(s))
+                    | ScalarValue::Utf8View(Some(s)),
+                ) => s.clone(),
+                _ => {
+                    return plan_err!(
+                        "tensor_get: argument index must be a literal string such as '1:3, ::2' (or integer expressions for the leading axes)"
+                    );
+                }
+            };
+            let index = parse_index(&text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
+            let selection = normalize(&index, &shape, &strides)
+                .map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
+            return Ok(GetPlan {
+                output: output_type(&input, &selection)?,
+                gather: GatherPlan::new(&selection, input.size()),
+                input,
+                index: Some(index),
+                dynamic: 0,
+            });
+        }
+        // Dynamic: integer expressions for the leading axes.
+        let dynamic = args.fields.len() - 1;
+        for (i, field) in args.fields[1..].iter().enumerate() {
+            if !field.data_type().is_integer() && *field.data_type() != DataType::Null {
+                return plan_err!(
+                    "tensor_get: index argument {} must be an integer expression (or the only index argument a literal index string), got {}",
+                    i + 1,
+                    field.data_type()
+                );
+            }
+        }
+        if dynamic > shape.len() {
+            return plan_err!(
+                "tensor_get: too many indices for tensor: tensor is {}-dimensional, but {dynamic} were indexed",
+                shape.len()
+            );
+        }
+        // The rest of the tensor, from the indexed element on: a full slice of the remaining
+        // axes.
+        let rest = Selection {
+            shape: shape[dynamic..].to_vec(),
+            base: 0,
+            components: shape[dynamic..]
+                .iter()
+                .zip(&strides[dynamic..])
+                .map(|(&len, &stride)| crate::index::Component::Strided {
+                    len,
+                    start: 0,
+                    step: stride as isize,
+                })
+                .collect(),
+            source_axes: (dynamic..shape.len()).map(Some).collect(),
+        };
+        Ok(GetPlan {
+            output: output_type(&input, &rest)?,
+            gather: GatherPlan::new(&rest, input.size()),
+            input,
+            index: None,
+            dynamic,
+        })
+    }
+
+    fn return_field(&self, plan: &GetPlan) -> FieldRef {
+        match &plan.output {
+            Some(tensor) => Arc::new(tensor.to_field(self.name())),
+            None => Arc::new(Field::new(
+                self.name(),
+                plan.input.element_type().clone(),
+                true,
+            )),
+        }
+    }
+
+    fn invoke(
+        &self,
+        plan: &GetPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        let data: Vec<usize> = if plan.dynamic == 0 {
+            vec![0]
+        } else {
+            (0..=plan.dynamic).collect()
+        };
+        super::map_arrays(args, &data, number_rows, |arrays| {
+            let input = tensor_array(self.name(), &arrays[0])?;
+            get(plan, input, &arrays[1..])
+        })
+    }
+}
+
+fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Result<ArrayRef> {
+    let rows = input.len();
+    let mut nulls = input.logical_nulls();
+    let values = Arc::clone(input.values());
+    let out = if plan.dynamic == 0 {
+        gather_values(&values, rows, &plan.gather, None)?
+    } else {
+        // Row starts from the integer columns, bounds-checked against the logical shape.
+        let shape = plan.input.logical_shape();
+        let strides = plan.input.logical_strides();
+        let mut starts: Vec<usize> = (0..rows).map(|row| row * plan.input.size()).collect();
+        for (axis, column) in indices.iter().enumerate() {
+            nulls = NullBuffer::union(nulls.as_ref(), column.logical_nulls().as_ref());
+            let column = cast(column, &DataType::Int64)?;
+            let column = column.as_primitive::<Int64Type>();
+            let dim = shape[axis];
+            for (row, start) in starts.iter_mut().enumerate() {
+                if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
+                    continue;
+                }
+                let value = column.value(row);
+                let adjusted = if value < 0 {
+                    i128::from(value) + dim as i128
+                } else {
+                    i128::from(value)
+                };
+                if adjusted < 0 || adjusted >= dim as i128 {
+                    return exec_err!(
+                        "tensor_get: index {value} is out of bounds for axis {axis} with size {dim} at row {row}"
+                    );
+                }
+                *start += adjusted as usize * strides[axis];
+            }
+        }
+        // NULL rows read the row's own start (any valid position); the output masks them.
+        for (row, start) in starts.iter_mut().enumerate() {
+            if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
+                *start = row * plan.input.size();
+            }
+        }
+        if plan.input.size() == 0 || plan.gather.out_len == 0 {
+            gather_values(&values, rows, &plan.gather, None)?
+        } else {
+            gather_values(&values, rows, &plan.gather, Some(&starts))?
+        }
+    };
+    Ok(layout::output_rows(plan.output.as_ref(), out, nulls, rows)?)
+}
