@@ -48,7 +48,16 @@ FROM 'target/demo/tensors.parquet'
 WHERE id IN (1, 2)
 ORDER BY id;
 
--- 7. Over the whole file, in parallel across partitions.
+-- 7. numpy indexing and slicing (copies): slices keep axes, integers drop them, lists pick.
+SELECT id,
+       tensor_get(x, '::-1, 1:') AS reversed_rows_from_col_1,
+       tensor_get(x, ':, [2, 0]') AS cols_2_and_0,
+       tensor_get(x, '1, -1') AS last_of_row_1,
+       tensor_get(p, '0, ..., None') AS p0_with_new_axis
+FROM 'target/demo/tensors.parquet'
+WHERE id = 5;
+
+-- 8. Over the whole file, in parallel across partitions.
 SELECT count(*) AS tensors,
        count(x) AS non_null,
        sum(tensor_size(x)) AS elements,
