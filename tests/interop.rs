@@ -314,9 +314,11 @@ async fn functions_are_documented_in_information_schema() {
             "tensor",
             "tensor_get",
             "tensor_ndim",
+            "tensor_put_along_axis",
             "tensor_reshape",
             "tensor_shape",
             "tensor_size",
+            "tensor_take_along_axis",
             "tensor_to_list",
             "tensor_to_string"
         ]

@@ -7,6 +7,7 @@
 //! call needs at run time then lives in the UDF instance, not in argument metadata that plan
 //! serialisation drops.
 
+mod along_axis;
 mod choose;
 mod get;
 mod introspect;
@@ -33,6 +34,7 @@ use datafusion::logical_expr::{
 
 use crate::tensor_type::TensorType;
 
+pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
 pub use choose::TensorChoose;
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
@@ -53,6 +55,8 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorReshape::new()).into(),
         TensorUdf::new(TensorToString::new()).into(),
         TensorUdf::new(TensorGet::new()).into(),
+        TensorUdf::new(TensorTakeAlongAxis::new()).into(),
+        TensorUdf::new(TensorPutAlongAxis::new()).into(),
     ]
 }
 

@@ -1,0 +1,540 @@
+//! `tensor_take_along_axis(t, idx, axis)` and `tensor_put_along_axis(t, idx, values, axis)`:
+//! numpy's `take_along_axis` / `put_along_axis` (MegEngine's gather / scatter), per row.
+//!
+//! `t` and `idx` have the same number of dimensions; off `axis` their shapes broadcast, along
+//! it `idx` says which elements. The plan compiles, for every position of the broadcast index,
+//! where it sits in `idx`'s row and where (but for the axis term) it reads or writes in `t`'s
+//! row; each row then only adds the checked index times the axis stride.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
+use arrow::buffer::{NullBuffer, ScalarBuffer};
+use arrow::compute::{CastOptions, cast, cast_with_options};
+use arrow::datatypes::{ArrowPrimitiveType, DataType, FieldRef, Int64Type};
+use datafusion::common::{ScalarValue, exec_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation, Signature, Volatility};
+use datafusion_macros::user_doc;
+
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::kernels::layout;
+use crate::shape::{broadcast_strides, format_shape, strided_offsets};
+use crate::tensor_type::TensorType;
+
+/// A compiled take/put along an axis.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct AlongAxisPlan {
+    input: TensorType,
+    index: TensorType,
+    /// The axis, normalised.
+    axis: usize,
+    /// The broadcast index shape (the take's output shape).
+    shape: Vec<usize>,
+    /// For each broadcast position: offset in `idx`'s row.
+    index_offsets: Vec<u32>,
+    /// For each broadcast position: offset in `t`'s row without the axis term.
+    input_offsets: Vec<u32>,
+    /// For put: offset of each broadcast position in `values`' row (broadcast), and its type.
+    values: Option<(TensorType, Vec<u32>)>,
+    output: TensorType,
+}
+
+fn plan_along_axis(
+    args: &PlanArgs<'_>,
+    name: &str,
+    values_arg: Option<usize>,
+    axis_arg: usize,
+) -> Result<AlongAxisPlan> {
+    let input = args.tensor(0, "t")?;
+    let index = args.tensor(1, "idx")?;
+    if !index.element_type().is_integer() {
+        return plan_err!(
+            "{name}: argument idx must hold integers, got {}",
+            index.element_type()
+        );
+    }
+    let ndim = input.ndim();
+    if index.ndim() != ndim {
+        // numpy: ValueError: `indices` and `arr` must have the same number of dimensions
+        return plan_err!(
+            "{name}: `indices` and `arr` must have the same number of dimensions (idx has {}, t has {ndim})",
+            index.ndim()
+        );
+    }
+    let axis = match args.literal(axis_arg) {
+        Some(value) if value.data_type().is_integer() && !value.is_null() => {
+            let value = match value.cast_to(&DataType::Int64)? {
+                ScalarValue::Int64(Some(v)) => v,
+                _ => 0,
+            };
+            let adjusted = if value < 0 {
+                value + ndim as i64
+            } else {
+                value
+            };
+            if adjusted < 0 || adjusted >= ndim as i64 {
+                // numpy: AxisError: axis 2 is out of bounds for array of dimension 2
+                return plan_err!(
+                    "{name}: axis {value} is out of bounds for array of dimension {ndim}"
+                );
+            }
+            adjusted as usize
+        }
+        _ => return plan_err!("{name}: argument axis must be a literal integer"),
+    };
+    let t_shape = input.logical_shape();
+    let t_strides = input.logical_strides();
+    let i_shape = index.logical_shape();
+    let i_strides = index.logical_strides();
+    // Off the axis, t and idx broadcast; along it, idx's length.
+    let mut shape = Vec::with_capacity(ndim);
+    for d in 0..ndim {
+        if d == axis {
+            shape.push(i_shape[d]);
+        } else if t_shape[d] == i_shape[d] || i_shape[d] == 1 {
+            shape.push(t_shape[d]);
+        } else if t_shape[d] == 1 {
+            shape.push(i_shape[d]);
+        } else {
+            return plan_err!(
+                "{name}: shape mismatch: indexing arrays could not be broadcast together with shapes {} {} ",
+                format_shape(&t_shape),
+                format_shape(&i_shape)
+            );
+        }
+    }
+    let index_offsets: Vec<u32> =
+        strided_offsets(&shape, &broadcast_strides(&i_shape, &i_strides, &shape))
+            .into_iter()
+            .map(|o| o as u32)
+            .collect();
+    // t read through the broadcast shape, the axis term left out (added per element).
+    let mut t_like = t_shape.clone();
+    t_like[axis] = 1;
+    let mut t_axis_free = t_strides.clone();
+    t_axis_free[axis] = 0;
+    let input_offsets: Vec<u32> =
+        strided_offsets(&shape, &broadcast_strides(&t_like, &t_axis_free, &shape))
+            .into_iter()
+            .map(|o| o as u32)
+            .collect();
+    let values = match values_arg {
+        None => None,
+        Some(i) => {
+            let values = match TensorType::from_field(&args.fields[i])? {
+                Some(tensor) => tensor,
+                None if args.fields[i].data_type().is_numeric()
+                    || *args.fields[i].data_type() == DataType::Boolean =>
+                {
+                    TensorType::new(args.fields[i].data_type().clone(), vec![])?
+                }
+                None => {
+                    return plan_err!(
+                        "{name}: argument values must be a tensor or a number, got {}",
+                        args.fields[i].data_type()
+                    );
+                }
+            };
+            let v_shape = values.logical_shape();
+            if crate::shape::broadcast_shapes(&[&v_shape, &shape])
+                .ok()
+                .as_deref()
+                != Some(&shape[..])
+            {
+                return plan_err!(
+                    "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+                    format_shape(&v_shape),
+                    format_shape(&shape)
+                );
+            }
+            let offsets = strided_offsets(
+                &shape,
+                &broadcast_strides(&v_shape, &values.logical_strides(), &shape),
+            )
+            .into_iter()
+            .map(|o| o as u32)
+            .collect();
+            Some((values, offsets))
+        }
+    };
+    let output = if values.is_some() {
+        input.to_row_major()
+    } else {
+        TensorType::new(input.element_type().clone(), shape.clone())?
+    };
+    Ok(AlongAxisPlan {
+        input,
+        index,
+        axis,
+        shape,
+        index_offsets,
+        input_offsets,
+        values,
+        output,
+    })
+}
+
+/// For each row, the checked axis index of every broadcast position (row-relative input offset
+/// with the axis term). Errors name the row and value with numpy's wording.
+fn element_offsets(
+    name: &str,
+    plan: &AlongAxisPlan,
+    idx: &ArrayRef,
+    rows: usize,
+    nulls: Option<&NullBuffer>,
+) -> Result<Vec<usize>> {
+    let idx_list = tensor_array(name, idx)?;
+    let values = cast(idx_list.values(), &DataType::Int64)?;
+    let values = values.as_primitive::<Int64Type>().values();
+    let dim = plan.input.logical_shape()[plan.axis];
+    let stride = plan.input.logical_strides()[plan.axis];
+    let idx_len = plan.index.size();
+    let n = plan.index_offsets.len();
+    let mut out = vec![0usize; rows * n];
+    for row in 0..rows {
+        if nulls.is_some_and(|nulls| nulls.is_null(row)) {
+            continue;
+        }
+        let idx_row = &values[row * idx_len..(row + 1) * idx_len];
+        for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
+            let value = idx_row[plan.index_offsets[k] as usize];
+            let adjusted = if value < 0 {
+                i128::from(value) + dim as i128
+            } else {
+                i128::from(value)
+            };
+            if adjusted < 0 || adjusted >= dim as i128 {
+                return exec_err!(
+                    "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row}",
+                    plan.axis
+                );
+            }
+            *target = plan.input_offsets[k] as usize + adjusted as usize * stride;
+        }
+    }
+    Ok(out)
+}
+
+fn take_typed<P: ArrowPrimitiveType>(
+    values: &ArrayRef,
+    in_len: usize,
+    offsets: &[usize],
+    n: usize,
+) -> ArrayRef {
+    let input = values.as_primitive::<P>().values();
+    let out: Vec<P::Native> = offsets
+        .chunks(n.max(1))
+        .enumerate()
+        .flat_map(|(row, chunk)| chunk.iter().map(move |&o| input[row * in_len + o]))
+        .collect();
+    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
+}
+
+/// Where a put writes, row by row.
+struct Scatter<'a> {
+    /// Row-relative output offset of each of the `n` index positions, for every row.
+    offsets: &'a [usize],
+    n: usize,
+    in_len: usize,
+    rows: usize,
+    nulls: Option<&'a NullBuffer>,
+}
+
+fn put_typed<P: ArrowPrimitiveType>(
+    input: &ArrayRef,
+    scatter: &Scatter<'_>,
+    values: &ArrayRef,
+    value_len: usize,
+    value_offsets: &[u32],
+) -> ArrayRef {
+    let mut out = input.as_primitive::<P>().values().to_vec();
+    let values = values.as_primitive::<P>().values();
+    let (n, in_len) = (scatter.n, scatter.in_len);
+    for row in 0..scatter.rows {
+        if scatter.nulls.is_some_and(|nulls| nulls.is_null(row)) || n == 0 {
+            continue;
+        }
+        // numpy assigns in order: the last write to a position wins.
+        for (k, &o) in scatter.offsets[row * n..(row + 1) * n].iter().enumerate() {
+            out[row * in_len + o] = values[row * value_len + value_offsets[k] as usize];
+        }
+    }
+    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
+}
+
+/// `tensor_take_along_axis`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "numpy's take_along_axis (MegEngine's gather): along `axis`, the elements of `t` that `idx` names; off the axis, `t` and `idx` broadcast. `idx` has as many dimensions as `t`; negative indices count from the end; an index out of bounds fails the query naming the row.",
+    syntax_example = "tensor_take_along_axis(t, idx, axis)",
+    sql_example = r"```sql
+> SELECT tensor_take_along_axis(tensor([10, 30, 20, 60, 40, 50], [2, 3]), tensor([0, 2, 1, 0], [2, 2]), 1) AS r;
++--------------------+
+| r                  |
++--------------------+
+| [[10, 20], [40, 60]] |
++--------------------+
+```",
+    argument(name = "t", description = "A tensor."),
+    argument(
+        name = "idx",
+        description = "An integer tensor with as many dimensions as t."
+    ),
+    argument(name = "axis", description = "A literal axis (negative from the end).")
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorTakeAlongAxis {
+    signature: Signature,
+}
+
+impl TensorTakeAlongAxis {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+impl Default for TensorTakeAlongAxis {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TensorFunction for TensorTakeAlongAxis {
+    type Plan = AlongAxisPlan;
+
+    fn name(&self) -> &'static str {
+        "tensor_take_along_axis"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        super::check_arity(self.name(), arg_types, 3, 3)?;
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongAxisPlan> {
+        plan_along_axis(args, self.name(), None, 2)
+    }
+
+    fn return_field(&self, plan: &AlongAxisPlan) -> FieldRef {
+        Arc::new(plan.output.to_field(self.name()))
+    }
+
+    fn invoke(
+        &self,
+        plan: &AlongAxisPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0, 1], number_rows, |arrays| {
+            let input = tensor_array(self.name(), &arrays[0])?;
+            let rows = input.len();
+            let nulls = NullBuffer::union(
+                input.logical_nulls().as_ref(),
+                arrays[1].logical_nulls().as_ref(),
+            );
+            let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
+            let values = layout::row_major_values(&plan.input, input)?;
+            let in_len = plan.input.size();
+            let n = plan.index_offsets.len();
+            let boolean = *values.data_type() == DataType::Boolean;
+            let work = if boolean {
+                cast(&values, &DataType::UInt8)?
+            } else {
+                values
+            };
+            // Row-major input now: offsets computed with logical strides must be re-based.
+            let offsets = rebase(plan, &offsets);
+            let out = crate::with_primitive_type!(work.data_type(), P => take_typed::<P>(&work, in_len, &offsets, n),
+                _ => return exec_err!("{}: unsupported element type {}", self.name(), work.data_type()));
+            let out = if boolean {
+                cast(&out, &DataType::Boolean)?
+            } else {
+                out
+            };
+            Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
+        })
+    }
+}
+
+/// Offsets computed against `t`'s stored layout, turned into offsets into its row-major
+/// (logical) values, which is what the kernels read and write.
+fn rebase(plan: &AlongAxisPlan, offsets: &[usize]) -> Vec<usize> {
+    if !plan.input.is_permuted() {
+        return offsets.to_vec();
+    }
+    // stored offset -> logical row-major offset
+    let logical = plan.input.logical_shape();
+    let stored_of_logical = strided_offsets(&logical, &plan.input.logical_strides());
+    let mut inverse = vec![0usize; stored_of_logical.len()];
+    for (logical_offset, &stored) in stored_of_logical.iter().enumerate() {
+        inverse[stored] = logical_offset;
+    }
+    offsets.iter().map(|&o| inverse[o]).collect()
+}
+
+/// `tensor_put_along_axis`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "numpy's put_along_axis (MegEngine's scatter), as a copy: `t` with the elements that `idx` names along `axis` replaced by `values` (broadcast to idx's shape). Where idx names a position twice, the last write wins, as in numpy.",
+    syntax_example = "tensor_put_along_axis(t, idx, values, axis)",
+    sql_example = r"```sql
+> SELECT tensor_put_along_axis(tensor([10, 30, 20, 60, 40, 50], [2, 3]), tensor([1, 0], [2, 1]), 99, 1) AS r;
++------------------------------+
+| r                            |
++------------------------------+
+| [[10, 99, 20], [99, 40, 50]] |
++------------------------------+
+```",
+    argument(name = "t", description = "A tensor."),
+    argument(
+        name = "idx",
+        description = "An integer tensor with as many dimensions as t."
+    ),
+    argument(
+        name = "values",
+        description = "A tensor or number, broadcast to idx's shape; cast to t's type (it must fit)."
+    ),
+    argument(name = "axis", description = "A literal axis (negative from the end).")
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorPutAlongAxis {
+    signature: Signature,
+}
+
+impl TensorPutAlongAxis {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+impl Default for TensorPutAlongAxis {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TensorFunction for TensorPutAlongAxis {
+    type Plan = AlongAxisPlan;
+
+    fn name(&self) -> &'static str {
+        "tensor_put_along_axis"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.doc()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        super::check_arity(self.name(), arg_types, 4, 4)?;
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongAxisPlan> {
+        plan_along_axis(args, self.name(), Some(2), 3)
+    }
+
+    fn return_field(&self, plan: &AlongAxisPlan) -> FieldRef {
+        Arc::new(plan.output.to_field(self.name()))
+    }
+
+    fn invoke(
+        &self,
+        plan: &AlongAxisPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, &[0, 1, 2], number_rows, |arrays| {
+            let input = tensor_array(self.name(), &arrays[0])?;
+            let rows = input.len();
+            let mut nulls = NullBuffer::union(
+                input.logical_nulls().as_ref(),
+                arrays[1].logical_nulls().as_ref(),
+            );
+            nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
+            let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
+            let offsets = rebase(plan, &offsets);
+            let Some((value_type, value_offsets)) = &plan.values else {
+                return exec_err!("{}: values missing from the plan", self.name());
+            };
+            let (value_values, value_len) = if value_type.ndim() == 0
+                && !matches!(arrays[2].data_type(), DataType::FixedSizeList(..))
+            {
+                (Arc::clone(&arrays[2]), 1)
+            } else {
+                let list = tensor_array(self.name(), &arrays[2])?;
+                (
+                    layout::row_major_values(value_type, list)?,
+                    value_type.size(),
+                )
+            };
+            let element = plan.input.element_type();
+            let boolean = *element == DataType::Boolean;
+            let work_type = if boolean {
+                DataType::UInt8
+            } else {
+                element.clone()
+            };
+            // Values must fit t's type (no silent wraparound).
+            let strict = CastOptions {
+                safe: false,
+                ..Default::default()
+            };
+            let value_values = if boolean {
+                cast(
+                    &cast_with_options(&value_values, &DataType::Boolean, &strict)?,
+                    &DataType::UInt8,
+                )?
+            } else {
+                cast_with_options(&value_values, &work_type, &strict).map_err(|e| {
+                    datafusion::common::exec_datafusion_err!(
+                        "{}: values do not fit {element}: {e}",
+                        self.name()
+                    )
+                })?
+            };
+            let base = layout::row_major_values(&plan.input, input)?;
+            let base = if boolean {
+                cast(&base, &DataType::UInt8)?
+            } else {
+                base
+            };
+            let in_len = plan.input.size();
+            let n = plan.index_offsets.len();
+            let scatter = Scatter {
+                offsets: &offsets,
+                n,
+                in_len,
+                rows,
+                nulls: nulls.as_ref(),
+            };
+            let out = crate::with_primitive_type!(&work_type, P => put_typed::<P>(&base, &scatter, &value_values, value_len, value_offsets),
+                _ => return exec_err!("{}: unsupported element type {}", self.name(), work_type));
+            let out = if boolean {
+                cast(&out, &DataType::Boolean)?
+            } else {
+                out
+            };
+            let out = layout::with_row_nulls(out, None)?;
+            Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
+        })
+    }
+}
