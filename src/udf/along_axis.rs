@@ -129,6 +129,10 @@ fn plan_along_axis(
                 {
                     TensorType::new(args.fields[i].data_type().clone(), vec![])?
                 }
+                // A NULL literal: every row NULL.
+                None if *args.fields[i].data_type() == DataType::Null => {
+                    TensorType::new(input.element_type().clone(), vec![])?
+                }
                 None => {
                     return plan_err!(
                         "{name}: argument values must be a tensor or a number, got {}",

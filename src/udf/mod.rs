@@ -106,7 +106,9 @@ pub struct PlanArgs<'a> {
 impl PlanArgs<'_> {
     /// Argument `i` read as a tensor, or a plan error saying it is not one and how to restore it.
     pub fn tensor(&self, i: usize, arg_name: &str) -> Result<TensorType> {
-        let field = &self.fields[i];
+        let Some(field) = self.fields.get(i) else {
+            return plan_err!("{}: argument {arg_name} is missing", self.name);
+        };
         match TensorType::from_field(field)? {
             Some(tensor) => Ok(tensor),
             None => plan_err!(
@@ -144,6 +146,9 @@ impl<F: TensorFunction> TensorUdf<F> {
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
     ) -> Result<F::Plan> {
+        // Argument count and kinds first, whoever calls: plans may then index their arguments.
+        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+        self.function.coerce_types(&types)?;
         self.function.plan(&PlanArgs {
             name: self.function.name(),
             fields,

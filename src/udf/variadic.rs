@@ -61,6 +61,8 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         {
             return Ok(Arc::clone(plan));
         }
+        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+        self.function.coerce_types(&types)?;
         let plan = Arc::new(self.function.plan(&PlanArgs {
             name: self.function.name(),
             fields,
