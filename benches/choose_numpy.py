@@ -9,17 +9,11 @@ criterion bench, and prints both with the ratio numpy / tensor_choose.
 """
 
 import argparse
-import re
-import subprocess
-import time
 
 import numpy as np
+from bench_common import best_of, criterion_times, hash_
 
 ROWS = 1_000_000
-
-
-def hash_(i):
-    return ((i * np.uint64(2_654_435_761)) & np.uint64(0xFFFF_FFFF)) >> np.uint64(7)
 
 
 def data():
@@ -34,27 +28,6 @@ def data():
     return in_range, wide, choices
 
 
-def best_of(f, repeat=5):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def rust_times(profile):
-    command = ["cargo", "bench", "--bench", "choose"]
-    if profile != "release":
-        command += ["--profile", profile]
-    command += ["--", "--output-format", "bencher"]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    times = {}
-    for name, ns in re.findall(r"test (\S+) \.\.\. bench:\s+([\d,]+) ns/iter", out):
-        times[name] = int(ns.replace(",", "")) / 1e9
-    return times
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default="dev", help="cargo profile for the bench (dev or release)")
@@ -65,7 +38,7 @@ def main():
     for mode in ["raise", "wrap", "clip"]:
         a = in_range if mode == "raise" else wide
         numpy[mode] = best_of(lambda: np.choose(a, choices, mode=mode))
-    rust = rust_times(args.profile)
+    rust = criterion_times("choose", args.profile)
 
     print(f"np.choose vs tensor_choose, {ROWS:,} rows of 4x4 float32, 3 choices, int32 index")
     print(f"numpy {np.__version__}; cargo profile {args.profile}; single thread; best times")

@@ -9,22 +9,11 @@ times a plain memcpy of the output bytes), and prints the ratios the issue asks 
 """
 
 import argparse
-import re
-import subprocess
-import time
 
 import numpy as np
+from bench_common import best_of, criterion_times, hash_
 
 ROWS = 1_000_000
-
-
-def best_of(f, repeat=5):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main():
@@ -32,16 +21,12 @@ def main():
     parser.add_argument("--profile", default="dev")
     args = parser.parse_args()
     i = np.arange(ROWS * 16, dtype=np.uint64)
-    h = ((i * np.uint64(2_654_435_761)) & np.uint64(0xFFFF_FFFF)) >> np.uint64(7)
+    h = hash_(i)
     x = ((h % np.uint64(1000)).astype(np.float32) / 8).reshape(ROWS, 4, 4)
     numpy_strided = best_of(lambda: x[:, 1:3, ::2].copy())
     numpy_contiguous = best_of(lambda: x[:, 1:3].copy())
 
-    command = ["cargo", "bench", "--bench", "indexing"]
-    if args.profile != "release":
-        command += ["--profile", args.profile]
-    out = subprocess.run(command + ["--", "--output-format", "bencher"], check=True, capture_output=True, text=True).stdout
-    t = {name: int(ns.replace(",", "")) / 1e9 for name, ns in re.findall(r"test (\S+) \.\.\. bench:\s+([\d,]+) ns/iter", out)}
+    t = criterion_times("indexing", args.profile)
     strided = t[f"indexing/4x4_f32_strided_1:3,::2_batches_8192/{ROWS}"]
     contiguous = t[f"indexing/4x4_f32_contiguous_1:3_batches_8192/{ROWS}"]
     memcpy = t[f"indexing/memcpy_of_output_contiguous_1:3/{ROWS}"]

@@ -14,7 +14,7 @@ use arrow::compute::{CastOptions, cast, cast_with_options};
 use arrow::datatypes::{ArrowPrimitiveType, DataType, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
@@ -292,35 +292,12 @@ pub struct TensorTakeAlongAxis {
     signature: Signature,
 }
 
-impl TensorTakeAlongAxis {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
-
-impl Default for TensorTakeAlongAxis {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorTakeAlongAxis, ["t", "idx", "axis"]);
 
 impl TensorFunction for TensorTakeAlongAxis {
     type Plan = AlongAxisPlan;
 
-    fn name(&self) -> &'static str {
-        "tensor_take_along_axis"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_take_along_axis");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(self.name(), arg_types, 3, 3)?;
@@ -417,35 +394,12 @@ pub struct TensorPutAlongAxis {
     signature: Signature,
 }
 
-impl TensorPutAlongAxis {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
-
-impl Default for TensorPutAlongAxis {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorPutAlongAxis, ["t", "idx", "values", "axis"]);
 
 impl TensorFunction for TensorPutAlongAxis {
     type Plan = AlongAxisPlan;
 
-    fn name(&self) -> &'static str {
-        "tensor_put_along_axis"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_put_along_axis");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(self.name(), arg_types, 4, 4)?;

@@ -20,10 +20,10 @@ use arrow::datatypes::{
 };
 use datafusion::common::{ScalarValue, exec_err, internal_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, named_signature};
+use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{
     ChoiceCount, ChooseMode, IndexLayout, IndexNative, InvalidChoice, Source, ValiditySource,
@@ -65,20 +65,7 @@ pub struct TensorChoose {
     signature: Signature,
 }
 
-impl TensorChoose {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: named_signature(&["a", "choices", "mode"]),
-        }
-    }
-}
-
-impl Default for TensorChoose {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorChoose, ["a", "choices", "mode"]);
 
 /// A data argument as the plan sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -267,17 +254,7 @@ impl TensorChoose {
 impl TensorFunction for TensorChoose {
     type Plan = ChoosePlan;
 
-    fn name(&self) -> &'static str {
-        "tensor_choose"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_choose");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() < 2 {

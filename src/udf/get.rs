@@ -13,7 +13,7 @@ use arrow::compute::cast;
 use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature, Volatility};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, tensor_array};
@@ -46,20 +46,7 @@ pub struct TensorGet {
     signature: Signature,
 }
 
-impl TensorGet {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
-
-impl Default for TensorGet {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorGet, []);
 
 /// A compiled `tensor_get` call.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -103,17 +90,7 @@ fn output_type(input: &TensorType, selection: &Selection) -> Result<Option<Tenso
 impl TensorFunction for TensorGet {
     type Plan = GetPlan;
 
-    fn name(&self) -> &'static str {
-        "tensor_get"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_get");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() < 2 {

@@ -7,6 +7,45 @@
 //! call needs at run time then lives in the UDF instance, not in argument metadata that plan
 //! serialisation drops.
 
+/// `new()` and `Default` for a function struct holding only its `signature`, named by the
+/// parameter names given (none: positional arguments only).
+macro_rules! registered_function {
+    ($ty:ident, [$($param:literal),* $(,)?]) => {
+        impl $ty {
+            /// The registered instance.
+            pub fn new() -> Self {
+                Self {
+                    signature: $crate::udf::named_signature(&[$($param),*]),
+                }
+            }
+        }
+
+        impl Default for $ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    };
+}
+
+/// `name`, `signature` and `documentation` of a [`TensorFunction`] implementation whose struct
+/// holds its `signature` and carries `#[user_doc]`.
+macro_rules! function_metadata {
+    ($name:literal) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+
+        fn signature(&self) -> &datafusion::logical_expr::Signature {
+            &self.signature
+        }
+
+        fn documentation(&self) -> Option<&datafusion::logical_expr::Documentation> {
+            self.doc()
+        }
+    };
+}
+
 mod along_axis;
 mod choose;
 mod get;
@@ -321,9 +360,13 @@ pub fn literal_string_list(value: &ScalarValue) -> Option<Vec<String>> {
     )
 }
 
-/// A user-defined signature whose arguments may also be given by name (`mode => 'clip'`).
+/// A user-defined signature whose arguments may also be given by name (`mode => 'clip'`);
+/// without names, arguments are positional only.
 pub fn named_signature(names: &[&str]) -> Signature {
     let signature = Signature::user_defined(Volatility::Immutable);
+    if names.is_empty() {
+        return signature;
+    }
     // Naming fails only for duplicate names or a fixed arity that differs; a user-defined
     // signature has no fixed arity and the names are distinct constants.
     signature

@@ -6,13 +6,10 @@ use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::plan_err;
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{
-    PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, named_signature,
-    tensor_array,
-};
+use super::{PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, tensor_array};
 use crate::kernels::layout;
 use crate::tensor_type::TensorType;
 
@@ -43,20 +40,7 @@ pub struct TensorReshape {
     signature: Signature,
 }
 
-impl TensorReshape {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: named_signature(&["t", "shape"]),
-        }
-    }
-}
-
-impl Default for TensorReshape {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorReshape, ["t", "shape"]);
 
 /// A compiled reshape: the input's type and the output's.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -112,17 +96,7 @@ pub fn resolve_reshape(size: usize, requested: &[i64]) -> std::result::Result<Ve
 impl TensorFunction for TensorReshape {
     type Plan = ReshapePlan;
 
-    fn name(&self) -> &'static str {
-        "tensor_reshape"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_reshape");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity(self.name(), arg_types, 2, 2)?;

@@ -9,12 +9,11 @@ use arrow::compute::take;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{
     PlanArgs, TensorFunction, check_arity, literal_int_list, literal_string_list, map_arrays,
-    named_signature,
 };
 use crate::kernels::layout::tensor_array;
 use crate::shape::format_shape;
@@ -61,20 +60,10 @@ pub struct TensorConstructor {
     signature: Signature,
 }
 
-impl TensorConstructor {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: named_signature(&["values", "shape", "dim_names", "permutation"]),
-        }
-    }
-}
-
-impl Default for TensorConstructor {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(
+    TensorConstructor,
+    ["values", "shape", "dim_names", "permutation"]
+);
 
 /// The element field of a list type, if `data_type` is one `tensor` reads values from.
 fn list_item(data_type: &DataType) -> Option<&FieldRef> {
@@ -98,17 +87,7 @@ fn with_item_type(data_type: &DataType, element: DataType) -> DataType {
 impl TensorFunction for TensorConstructor {
     type Plan = TensorType;
 
-    fn name(&self) -> &'static str {
-        "tensor"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity("tensor", arg_types, 2, 4)?;

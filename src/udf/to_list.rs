@@ -5,10 +5,10 @@ use std::sync::Arc;
 use arrow::array::ArrayRef;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, tensor_array};
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array};
 use crate::kernels::layout::to_nested_list;
 use crate::tensor_type::TensorType;
 
@@ -35,20 +35,7 @@ pub struct TensorToList {
     signature: Signature,
 }
 
-impl TensorToList {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: named_signature(&["t"]),
-        }
-    }
-}
-
-impl Default for TensorToList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorToList, ["t"]);
 
 /// The nested list type of a tensor of `shape` holding `element`s.
 pub fn nested_list_type(element: &DataType, shape: &[usize]) -> DataType {
@@ -60,17 +47,7 @@ pub fn nested_list_type(element: &DataType, shape: &[usize]) -> DataType {
 impl TensorFunction for TensorToList {
     type Plan = TensorType;
 
-    fn name(&self) -> &'static str {
-        "tensor_to_list"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_to_list");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity(self.name(), arg_types, 1, 1)?;

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use arrow::array::ArrayRef;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, tensor_array};
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array};
 use crate::display::format_tensors;
 use crate::tensor_type::TensorType;
 
@@ -35,35 +35,12 @@ pub struct TensorToString {
     signature: Signature,
 }
 
-impl TensorToString {
-    /// The registered instance.
-    pub fn new() -> Self {
-        Self {
-            signature: named_signature(&["t"]),
-        }
-    }
-}
-
-impl Default for TensorToString {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+registered_function!(TensorToString, ["t"]);
 
 impl TensorFunction for TensorToString {
     type Plan = TensorType;
 
-    fn name(&self) -> &'static str {
-        "tensor_to_string"
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.doc()
-    }
+    function_metadata!("tensor_to_string");
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity(self.name(), arg_types, 1, 1)?;
