@@ -8,6 +8,6 @@ pub mod normalize;
 pub mod parse;
 pub mod plan;
 
-pub use normalize::{Component, IndexError, Selection, normalize, slice_indices};
+pub use normalize::{Component, IndexError, Selection, normalize, slice_indices, wrap_index};
 pub use parse::{IndexArray, IndexExpr, IndexItem, ParseError, parse_index};
 pub use plan::{GatherPlan, Run};

@@ -146,19 +146,27 @@ pub fn slice_indices(
     Ok((start, count as usize, step))
 }
 
-/// An index value normalised against an axis (negative from the end), or numpy's error.
-fn normalize_int(value: i64, axis: usize, dim: usize) -> Result<usize, IndexError> {
+/// `value` as a position on an axis of length `dim`: negative values count from the end
+/// (wrapped once); `None` when out of bounds. The one bounds rule every index follows.
+pub fn wrap_index(value: i64, dim: usize) -> Option<usize> {
     let adjusted = if value < 0 {
         i128::from(value) + dim as i128
     } else {
         i128::from(value)
     };
-    if adjusted < 0 || adjusted >= dim as i128 {
-        return err(format!(
+    // In [0, dim), so it fits a usize.
+    (0..dim as i128)
+        .contains(&adjusted)
+        .then_some(adjusted as usize)
+}
+
+/// An index value normalised against an axis (negative from the end), or numpy's error.
+fn normalize_int(value: i64, axis: usize, dim: usize) -> Result<usize, IndexError> {
+    wrap_index(value, dim).ok_or_else(|| {
+        IndexError(format!(
             "index {value} is out of bounds for axis {axis} with size {dim}"
-        ));
-    }
-    Ok(adjusted as usize)
+        ))
+    })
 }
 
 /// One advanced index: its shape, and for each input axis it indexes, the normalised values

@@ -402,6 +402,33 @@ pub fn gather_validity(
     rows: usize,
     out_row_len: usize,
 ) -> BooleanBuffer {
+    index_validity(
+        indices,
+        index,
+        index_valid,
+        rows,
+        out_row_len,
+        |row, k, i| {
+            let choice = choices[i];
+            choice.valid.is_none_or(|v| {
+                let offset = choice.offsets.map_or(k, |o| o[k] as usize);
+                v.is_valid(row * choice.row_len + offset)
+            })
+        },
+    )
+}
+
+/// The validity walk every gather shares: for each output element `(row, k)`, invalid when
+/// its index element is, else whatever `chosen_valid(row, k, choice)` says of the element it
+/// chose.
+pub fn index_validity(
+    indices: &[u32],
+    index: IndexLayout<'_>,
+    index_valid: Option<&NullBuffer>,
+    rows: usize,
+    out_row_len: usize,
+    chosen_valid: impl Fn(usize, usize, usize) -> bool,
+) -> BooleanBuffer {
     let identity: Vec<u32> = (0..out_row_len as u32).collect();
     let index_offsets = index.offsets.unwrap_or(&identity);
     BooleanBuffer::collect_bool(rows * out_row_len, |e| {
@@ -410,12 +437,7 @@ pub fn gather_validity(
         if index_valid.is_some_and(|v| !v.is_valid(at)) {
             return false;
         }
-        let i = indices[at] as usize;
-        let choice = choices[i];
-        choice.valid.is_none_or(|v| {
-            let offset = choice.offsets.map_or(k, |o| o[k] as usize);
-            v.is_valid(row * choice.row_len + offset)
-        })
+        chosen_valid(row, k, indices[at] as usize)
     })
 }
 

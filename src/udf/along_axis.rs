@@ -18,6 +18,7 @@ use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::index::wrap_index;
 use crate::kernels::layout;
 use crate::shape::{broadcast_strides, format_shape, strided_offsets};
 use crate::tensor_type::TensorType;
@@ -203,18 +204,13 @@ fn element_offsets(
         let idx_row = &values[row * idx_len..(row + 1) * idx_len];
         for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
             let value = idx_row[plan.index_offsets[k] as usize];
-            let adjusted = if value < 0 {
-                i128::from(value) + dim as i128
-            } else {
-                i128::from(value)
-            };
-            if adjusted < 0 || adjusted >= dim as i128 {
+            let Some(position) = wrap_index(value, dim) else {
                 return exec_err!(
                     "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row}",
                     plan.axis
                 );
-            }
-            *target = plan.input_offsets[k] as usize + adjusted as usize * stride;
+            };
+            *target = plan.input_offsets[k] as usize + position * stride;
         }
     }
     Ok(out)

@@ -27,7 +27,7 @@ use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{
     ChoiceCount, ChooseMode, IndexLayout, IndexNative, InvalidChoice, Source, ValiditySource,
-    choice_indices, choose_dense, gather, gather_list, gather_validity,
+    choice_indices, choose_dense, gather, gather_list, gather_validity, index_validity,
 };
 use crate::kernels::layout::output_rows;
 use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
@@ -926,17 +926,17 @@ fn list_validity(
     rows: usize,
     out_row_len: usize,
 ) -> BooleanBuffer {
-    let identity: Vec<u32> = (0..out_row_len as u32).collect();
-    let offsets = index.offsets.unwrap_or(&identity);
-    BooleanBuffer::collect_bool(rows * out_row_len, |e| {
-        let (row, k) = (e / out_row_len, e % out_row_len);
-        let at = row * index.row_len + offsets[k] as usize;
-        if a_valid.is_some_and(|v| !v.is_valid(at)) {
-            return false;
-        }
-        let chosen = starts[row] + indices[at] as usize;
-        values_valid.is_none_or(|v| chosen >= v.len() || v.is_valid(chosen))
-    })
+    index_validity(
+        indices,
+        index,
+        a_valid,
+        rows,
+        out_row_len,
+        |row, _, choice| {
+            let chosen = starts[row] + choice;
+            values_valid.is_none_or(|v| chosen >= v.len() || v.is_valid(chosen))
+        },
+    )
 }
 
 /// Runs a pass-2 gather in the primitive type of `data_type`.

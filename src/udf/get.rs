@@ -17,7 +17,7 @@ use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, tensor_array};
-use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index};
+use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index, wrap_index};
 use crate::kernels::gather::gather_values;
 use crate::kernels::layout;
 use crate::tensor_type::TensorType;
@@ -222,17 +222,12 @@ fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Resu
                     continue;
                 }
                 let value = column.value(row);
-                let adjusted = if value < 0 {
-                    i128::from(value) + dim as i128
-                } else {
-                    i128::from(value)
-                };
-                if adjusted < 0 || adjusted >= dim as i128 {
+                let Some(position) = wrap_index(value, dim) else {
                     return exec_err!(
                         "tensor_get: index {value} is out of bounds for axis {axis} with size {dim} at row {row}"
                     );
-                }
-                *start += adjusted as usize * strides[axis];
+                };
+                *start += position * strides[axis];
             }
         }
         // NULL rows read the row's own start (any valid position); the output masks them.
