@@ -15,8 +15,8 @@ use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray, PrimitiveArray,
 use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 use arrow::compute::cast;
 use arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Field, FieldRef, Float16Type, Float32Type, Float64Type, Int8Type,
-    Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+    ArrowPrimitiveType, DataType, Field, FieldRef, Int8Type, Int16Type, Int32Type, Int64Type,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use datafusion::common::{ScalarValue, exec_err, internal_err, plan_err};
 use datafusion::error::Result;
@@ -26,8 +26,8 @@ use datafusion_macros::user_doc;
 use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{
-    ChoiceCount, ChooseMode, IndexLayout, IndexNative, InvalidChoice, Source, ValiditySource,
-    choice_indices, choose_dense, gather, gather_list, gather_validity, index_validity,
+    ChoiceCount, ChooseMode, IndexLayout, InvalidChoice, Source, ValiditySource, choice_indices,
+    choose_dense, gather, gather_list, gather_validity, index_validity,
 };
 use crate::kernels::layout::output_rows;
 use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
@@ -655,9 +655,18 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
                 };
                 inputs.push((cast(&values, &work_type)?, row_len, valid));
             }
-            let values = gather_typed(&work_type, |p| {
-                p.gather_each(&indices, index, choices, &inputs, rows, out_row_len)
-            })?;
+            let values = crate::with_primitive_type!(&work_type, P => {
+                let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = inputs
+                    .iter()
+                    .zip(choices)
+                    .map(|((values, row_len, _), choice)| Source {
+                        values: values.as_primitive::<P>().values(),
+                        row_len: *row_len,
+                        offsets: choice.offsets.as_deref(),
+                    })
+                    .collect();
+                primitive::<P>(gather(&indices, index, &sources, rows, out_row_len))
+            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
             let any_nulls = a_valid.is_some() || inputs.iter().any(|(_, _, v)| v.is_some());
             let valid = any_nulls.then(|| {
                 let refs: Vec<ValiditySource<'_>> = inputs
@@ -682,19 +691,18 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
             let (values, row_len) = elements(true, &choice_args[0])?;
             let valid = values.logical_nulls();
             let values = cast(&values, &work_type)?;
-            let out = gather_typed(&work_type, |p| {
-                p.gather_stacked(
-                    &indices,
-                    index,
-                    &values,
-                    row_len,
-                    *count,
-                    *stride,
-                    offsets.as_deref(),
-                    rows,
-                    out_row_len,
-                )
-            })?;
+            let out = crate::with_primitive_type!(&work_type, P => {
+                let all = values.as_primitive::<P>().values();
+                // Choice i is the same rows read `i * stride` elements further on.
+                let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = (0..*count)
+                    .map(|i| Source {
+                        values: all.get(i * stride..).unwrap_or(&[]),
+                        row_len,
+                        offsets: offsets.as_deref(),
+                    })
+                    .collect();
+                primitive::<P>(gather(&indices, index, &sources, rows, out_row_len))
+            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
             let any_nulls = a_valid.is_some() || valid.is_some();
             let valid = any_nulls.then(|| {
                 // Each choice reads the same buffer `i * stride` further on.
@@ -721,9 +729,10 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
             let (list_values, starts) = list_parts(&choice_args[0].array)?;
             let valid = list_values.logical_nulls();
             let list_values = cast(&list_values, &work_type)?;
-            let out = gather_typed(&work_type, |p| {
-                p.gather_list(&indices, index, &list_values, &starts, rows, out_row_len)
-            })?;
+            let out = crate::with_primitive_type!(&work_type, P => {
+                let values = list_values.as_primitive::<P>().values();
+                primitive::<P>(gather_list(&indices, index, values, &starts, rows, out_row_len))
+            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
             let any_nulls = a_valid.is_some() || valid.is_some();
             let valid = any_nulls.then(|| {
                 list_validity(
@@ -834,38 +843,29 @@ fn indices_of(
     skip_rows: Option<&NullBuffer>,
     a_valid: Option<&NullBuffer>,
 ) -> Result<Vec<u32>> {
-    fn run<P>(
-        a: &ArrayRef,
-        a_row_len: usize,
-        rows: usize,
-        count: ChoiceCount<'_>,
-        mode: ChooseMode,
-        skip_rows: Option<&NullBuffer>,
-        a_valid: Option<&NullBuffer>,
-    ) -> std::result::Result<Vec<u32>, InvalidChoice>
-    where
-        P: ArrowPrimitiveType,
-        P::Native: IndexNative,
-    {
-        choice_indices(
-            a.as_primitive::<P>().values(),
-            a_row_len,
-            rows,
-            count,
-            mode,
-            skip_rows,
-            a_valid,
-        )
+    // One generic pass-1 instance per index type.
+    macro_rules! run {
+        ($P:ty) => {
+            choice_indices(
+                a.as_primitive::<$P>().values(),
+                a_row_len,
+                rows,
+                count,
+                mode,
+                skip_rows,
+                a_valid,
+            )
+        };
     }
     let result = match a.data_type() {
-        DataType::Int8 => run::<Int8Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::Int16 => run::<Int16Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::Int32 => run::<Int32Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::Int64 => run::<Int64Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::UInt8 => run::<UInt8Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::UInt16 => run::<UInt16Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::UInt32 => run::<UInt32Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
-        DataType::UInt64 => run::<UInt64Type>(a, a_row_len, rows, count, mode, skip_rows, a_valid),
+        DataType::Int8 => run!(Int8Type),
+        DataType::Int16 => run!(Int16Type),
+        DataType::Int32 => run!(Int32Type),
+        DataType::Int64 => run!(Int64Type),
+        DataType::UInt8 => run!(UInt8Type),
+        DataType::UInt16 => run!(UInt16Type),
+        DataType::UInt32 => run!(UInt32Type),
+        DataType::UInt64 => run!(UInt64Type),
         other => return exec_err!("tensor_choose: unexpected index type {other} at run time"),
     };
     result.or_else(|invalid| {
@@ -939,153 +939,8 @@ fn list_validity(
     )
 }
 
-/// Runs a pass-2 gather in the primitive type of `data_type`.
-fn gather_typed(
-    data_type: &DataType,
-    run: impl FnOnce(&dyn GatherTyped) -> Result<ArrayRef>,
-) -> Result<ArrayRef> {
-    match data_type {
-        DataType::Int8 => run(&Typed::<Int8Type>::default()),
-        DataType::Int16 => run(&Typed::<Int16Type>::default()),
-        DataType::Int32 => run(&Typed::<Int32Type>::default()),
-        DataType::Int64 => run(&Typed::<Int64Type>::default()),
-        DataType::UInt8 => run(&Typed::<UInt8Type>::default()),
-        DataType::UInt16 => run(&Typed::<UInt16Type>::default()),
-        DataType::UInt32 => run(&Typed::<UInt32Type>::default()),
-        DataType::UInt64 => run(&Typed::<UInt64Type>::default()),
-        DataType::Float16 => run(&Typed::<Float16Type>::default()),
-        DataType::Float32 => run(&Typed::<Float32Type>::default()),
-        DataType::Float64 => run(&Typed::<Float64Type>::default()),
-        other => internal_err!("tensor_choose: no kernel for {other}"),
-    }
-}
-
-/// The three gathers, for one element type. Dispatched once per batch, not per element.
-trait GatherTyped {
-    fn gather_each(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        choices: &[Choice],
-        inputs: &[(ArrayRef, usize, Option<NullBuffer>)],
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef>;
-
-    #[allow(clippy::too_many_arguments)]
-    fn gather_stacked(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        values: &ArrayRef,
-        row_len: usize,
-        count: usize,
-        stride: usize,
-        offsets: Option<&[u32]>,
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef>;
-
-    fn gather_list(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        values: &ArrayRef,
-        starts: &[usize],
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef>;
-}
-
-struct Typed<P>(std::marker::PhantomData<P>);
-
-impl<P> Default for Typed<P> {
-    fn default() -> Self {
-        Self(std::marker::PhantomData)
-    }
-}
-
 fn primitive<P: ArrowPrimitiveType>(values: Vec<P::Native>) -> ArrayRef {
     Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(values), None))
-}
-
-impl<P: ArrowPrimitiveType> GatherTyped for Typed<P> {
-    fn gather_each(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        choices: &[Choice],
-        inputs: &[(ArrayRef, usize, Option<NullBuffer>)],
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef> {
-        let sources: Vec<Source<'_, P::Native>> = inputs
-            .iter()
-            .zip(choices)
-            .map(|((values, row_len, _), choice)| Source {
-                values: values.as_primitive::<P>().values(),
-                row_len: *row_len,
-                offsets: choice.offsets.as_deref(),
-            })
-            .collect();
-        Ok(primitive::<P>(gather(
-            indices,
-            index,
-            &sources,
-            rows,
-            out_row_len,
-        )))
-    }
-
-    fn gather_stacked(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        values: &ArrayRef,
-        row_len: usize,
-        count: usize,
-        stride: usize,
-        offsets: Option<&[u32]>,
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef> {
-        let all = values.as_primitive::<P>().values();
-        // Choice i is the same rows read `i * stride` elements further on.
-        let sources: Vec<Source<'_, P::Native>> = (0..count)
-            .map(|i| Source {
-                values: all.get(i * stride..).unwrap_or(&[]),
-                row_len,
-                offsets,
-            })
-            .collect();
-        Ok(primitive::<P>(gather(
-            indices,
-            index,
-            &sources,
-            rows,
-            out_row_len,
-        )))
-    }
-
-    fn gather_list(
-        &self,
-        indices: &[u32],
-        index: IndexLayout<'_>,
-        values: &ArrayRef,
-        starts: &[usize],
-        rows: usize,
-        out_row_len: usize,
-    ) -> Result<ArrayRef> {
-        let values = values.as_primitive::<P>().values();
-        Ok(primitive::<P>(gather_list(
-            indices,
-            index,
-            values,
-            starts,
-            rows,
-            out_row_len,
-        )))
-    }
 }
 
 #[cfg(test)]
