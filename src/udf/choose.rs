@@ -604,14 +604,20 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
     )? {
         return Ok(output_rows(plan.output.as_ref(), out, nulls, rows)?);
     }
+    // A list column's values and row starts, read once for both passes.
+    let list = match plan.choices {
+        Choices::ListColumn => Some(list_parts(&choice_args[0].array)?),
+        _ => None,
+    };
     let counts: Vec<usize>;
-    let count = match &plan.choices {
-        Choices::Each(choices) => ChoiceCount::Fixed(choices.len()),
-        Choices::Stacked { count, .. } => ChoiceCount::Fixed(*count),
-        Choices::ListColumn => {
-            counts = list_counts(&choice_args[0].array)?;
+    let count = match (&plan.choices, &list) {
+        (Choices::Each(choices), _) => ChoiceCount::Fixed(choices.len()),
+        (Choices::Stacked { count, .. }, _) => ChoiceCount::Fixed(*count),
+        (Choices::ListColumn, Some((_, starts))) => {
+            counts = list_counts(starts)?;
             ChoiceCount::PerRow(&counts)
         }
+        (Choices::ListColumn, None) => return internal_err!("tensor_choose: list choices missing"),
     };
     let indices = if out_row_len == 0 || rows == 0 {
         // An empty broadcast selects nothing, so nothing is checked (numpy).
@@ -726,12 +732,14 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
             (out, valid)
         }
         Choices::ListColumn => {
-            let (list_values, starts) = list_parts(&choice_args[0].array)?;
+            let Some((list_values, starts)) = &list else {
+                return internal_err!("tensor_choose: list choices missing");
+            };
             let valid = list_values.logical_nulls();
-            let list_values = cast(&list_values, &work_type)?;
+            let list_values = cast(list_values, &work_type)?;
             let out = crate::with_primitive_type!(&work_type, P => {
                 let values = list_values.as_primitive::<P>().values();
-                primitive::<P>(gather_list(&indices, index, values, &starts, rows, out_row_len))
+                primitive::<P>(gather_list(&indices, index, values, starts, rows, out_row_len))
             }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
             let any_nulls = a_valid.is_some() || valid.is_some();
             let valid = any_nulls.then(|| {
@@ -740,7 +748,7 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
                     index,
                     a_valid.as_ref(),
                     valid.as_ref(),
-                    &starts,
+                    starts,
                     rows,
                     out_row_len,
                 )
@@ -883,12 +891,8 @@ fn indices_of(
 }
 
 /// Number of scalar choices in each row of a list column.
-fn list_counts(list: &ArrayRef) -> Result<Vec<usize>> {
-    let counts: Vec<usize> = list_parts(list)?
-        .1
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .collect();
+fn list_counts(starts: &[usize]) -> Result<Vec<usize>> {
+    let counts: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
     // Choice numbers are u32 in the kernels.
     if let Some(row) = counts.iter().position(|&n| u32::try_from(n).is_err()) {
         return exec_err!(
