@@ -351,6 +351,10 @@ fn get_session_config(args: &Args) -> Result<SessionConfig> {
     // What every context of this crate sets (Parquet field metadata kept).
     config_options.execution.parquet.skip_metadata =
         session_config().options().execution.parquet.skip_metadata;
+    // Lambdas parse out of the box (the DuckDB dialect), unless the environment picks one.
+    if env::var_os("DATAFUSION_SQL_PARSER_DIALECT").is_none() {
+        config_options.sql_parser.dialect = session_config().options().sql_parser.dialect;
+    }
     let mut config = SessionConfig::from(config_options).with_information_schema(true);
     if args.reads_sql_from_stdin() {
         config = config.with_extension(Arc::new(StdinCarriesCommands));

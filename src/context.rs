@@ -96,6 +96,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
 pub fn session_config() -> SessionConfig {
     let mut config = SessionConfig::new().with_information_schema(true);
     config.options_mut().execution.parquet.skip_metadata = false;
+    // Lambdas (`tensor_at_apply(x, idx, v -> v * 2 + 1)`) parse under the DuckDB dialect; the
+    // generic one reads `->` as a JSON operator that DataFusion itself does not implement.
+    config.options_mut().sql_parser.dialect = datafusion::config::Dialect::DuckDB;
     config
 }
 

@@ -8,6 +8,9 @@ pub mod normalize;
 pub mod parse;
 pub mod plan;
 
-pub use normalize::{Component, IndexError, Selection, normalize, slice_indices, wrap_index};
+pub use normalize::{
+    BoundsRule, Component, DROPPED, IndexError, OutOfBounds, Selection, normalize, normalize_with,
+    slice_indices, wrap_index,
+};
 pub use parse::{IndexArray, IndexExpr, IndexItem, ParseError, parse_index};
 pub use plan::{GatherPlan, Run};

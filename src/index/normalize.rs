@@ -42,7 +42,14 @@ pub struct Selection {
     /// For each output dimension, the input (logical) dimension it is, if it is exactly one
     /// (slices); `None` for new axes and advanced-index dimensions. Used for dim names.
     pub source_axes: Vec<Option<usize>>,
+    /// Whether an integer index outside the advanced block was out of bounds and the rule
+    /// dropped it: then every output element is [`DROPPED`].
+    pub dropped: bool,
 }
+
+/// The offset of an output element whose index the bounds rule dropped (JAX's `drop`/`fill`
+/// modes): it reads or writes nothing.
+pub const DROPPED: usize = usize::MAX;
 
 impl Selection {
     /// Number of output elements.
@@ -50,34 +57,41 @@ impl Selection {
         self.shape.iter().product()
     }
 
-    /// The input offset of every output element, row-major.
+    /// The input offset of every output element, row-major; [`DROPPED`] for elements whose
+    /// index the bounds rule dropped (never with numpy's rule).
     pub fn offsets(&self) -> Vec<usize> {
         let total = self.size();
         let mut out = Vec::with_capacity(total);
         if total == 0 {
             return out;
         }
-        walk(&self.components, self.base as isize, &mut out);
+        walk(&self.components, self.base as isize, self.dropped, &mut out);
         out
     }
 }
 
-/// Appends the offsets of `components` starting from `base`, row-major.
-fn walk(components: &[Component], base: isize, out: &mut Vec<usize>) {
+/// Appends the offsets of `components` starting from `base`, row-major (all [`DROPPED`] when
+/// `dropped`).
+fn walk(components: &[Component], base: isize, dropped: bool, out: &mut Vec<usize>) {
     let Some((first, rest)) = components.split_first() else {
-        // Every offset is a valid input position (checked when normalising).
-        out.push(base as usize);
+        // Every offset that is not dropped is a valid input position (checked when
+        // normalising).
+        out.push(if dropped { DROPPED } else { base as usize });
         return;
     };
     match first {
         Component::Strided { len, start, step } => {
             for j in 0..*len {
-                walk(rest, base + *start as isize + j as isize * step, out);
+                walk(rest, base + *start as isize + j as isize * step, dropped, out);
             }
         }
         Component::Advanced { offsets, .. } => {
             for &o in offsets {
-                walk(rest, base + o as isize, out);
+                if o == DROPPED {
+                    walk(rest, base, true, out);
+                } else {
+                    walk(rest, base + o as isize, dropped, out);
+                }
             }
         }
     }
@@ -160,9 +174,72 @@ pub fn wrap_index(value: i64, dim: usize) -> Option<usize> {
         .then_some(adjusted as usize)
 }
 
-/// An index value normalised against an axis (negative from the end), or numpy's error.
-fn normalize_int(value: i64, axis: usize, dim: usize) -> Result<usize, IndexError> {
-    wrap_index(value, dim).ok_or_else(|| {
+/// What an out-of-bounds integer index does (JAX's `GatherScatterMode`, and numpy's error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutOfBounds {
+    /// numpy: an `IndexError`.
+    Raise,
+    /// Clamped to the nearest valid position.
+    Clip,
+    /// The whole window the index selects is left out (JAX `drop`; `fill` for gathers).
+    Drop,
+}
+
+/// How integer index values map to positions on an axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoundsRule {
+    /// Negative values count from the end, wrapped once (`-n - 1` stays out of bounds);
+    /// otherwise every negative value is out of bounds.
+    pub wrap_negative: bool,
+    /// What an out-of-bounds value does.
+    pub out_of_bounds: OutOfBounds,
+}
+
+impl BoundsRule {
+    /// numpy's rule: wrap negatives once, raise beyond.
+    pub const NUMPY: Self = Self {
+        wrap_negative: true,
+        out_of_bounds: OutOfBounds::Raise,
+    };
+
+    /// `value` on an axis of length `dim`: `Ok(Some(position))`, `Ok(None)` when the rule
+    /// drops it, `Err(())` when it raises. An empty axis has no position to clip to: clipping
+    /// there drops.
+    pub fn resolve(&self, value: i64, dim: usize) -> Result<Option<usize>, ()> {
+        let position = if self.wrap_negative {
+            wrap_index(value, dim)
+        } else {
+            usize::try_from(value).ok().filter(|&v| v < dim)
+        };
+        match (position, self.out_of_bounds) {
+            (Some(position), _) => Ok(Some(position)),
+            (None, OutOfBounds::Raise) => Err(()),
+            (None, OutOfBounds::Drop) => Ok(None),
+            (None, OutOfBounds::Clip) => {
+                if dim == 0 {
+                    return Ok(None);
+                }
+                // JAX clips after wrapping: -7 on an axis of 5 wraps to -2, then clips to 0.
+                let wrapped = if self.wrap_negative && value < 0 {
+                    i128::from(value) + dim as i128
+                } else {
+                    i128::from(value)
+                };
+                Ok(Some(wrapped.clamp(0, dim as i128 - 1) as usize))
+            }
+        }
+    }
+}
+
+/// An index value against an axis under `rule`: its position, `None` when dropped, or
+/// numpy's error.
+fn normalize_int(
+    rule: &BoundsRule,
+    value: i64,
+    axis: usize,
+    dim: usize,
+) -> Result<Option<usize>, IndexError> {
+    rule.resolve(value, dim).map_err(|()| {
         IndexError(format!(
             "index {value} is out of bounds for axis {axis} with size {dim}"
         ))
@@ -194,11 +271,22 @@ enum Bound {
 }
 
 /// Normalises `index` against a tensor of `shape` (logical) whose dimension `i` is `strides[i]`
-/// elements apart.
+/// elements apart, with numpy's bounds rule.
 pub fn normalize(
     index: &IndexExpr,
     shape: &[usize],
     strides: &[usize],
+) -> Result<Selection, IndexError> {
+    normalize_with(index, shape, strides, &BoundsRule::NUMPY)
+}
+
+/// [`normalize`] with another bounds rule for integer indices (JAX's modes); slices always
+/// clamp and boolean masks always fit, as in JAX.
+pub fn normalize_with(
+    index: &IndexExpr,
+    shape: &[usize],
+    strides: &[usize],
+    rule: &BoundsRule,
 ) -> Result<Selection, IndexError> {
     let ndim = shape.len();
     let consumed: usize = index
@@ -326,6 +414,7 @@ pub fn normalize(
     };
 
     let mut base = 0usize;
+    let mut dropped = false;
     let mut components = Vec::new();
     let mut source_axes = Vec::new();
     let mut out_shape = Vec::new();
@@ -342,8 +431,10 @@ pub fn normalize(
             }
             match b {
                 Bound::Int { axis, value } => {
-                    let v = normalize_int(*value, *axis, shape[*axis])?;
-                    advanced.push((vec![], vec![(*axis, vec![v as i64])]));
+                    // A dropped value is marked -1 (valid positions are non-negative).
+                    let v = normalize_int(rule, *value, *axis, shape[*axis])?
+                        .map_or(-1, |v| v as i64);
+                    advanced.push((vec![], vec![(*axis, vec![v])]));
                 }
                 Bound::Array { axes, arrays } => {
                     let mut parts = Vec::new();
@@ -354,7 +445,10 @@ pub fn normalize(
                             array
                                 .values
                                 .iter()
-                                .map(|&v| normalize_int(v, axis, shape[axis]).map(|v| v as i64))
+                                .map(|&v| {
+                                    normalize_int(rule, v, axis, shape[axis])
+                                        .map(|v| v.map_or(-1, |v| v as i64))
+                                })
                                 .collect::<Result<Vec<_>, _>>()?
                         };
                         parts.push((axis, values));
@@ -367,9 +461,10 @@ pub fn normalize(
             continue;
         }
         match b {
-            Bound::Int { axis, value } => {
-                base += normalize_int(*value, *axis, shape[*axis])? * strides[*axis];
-            }
+            Bound::Int { axis, value } => match normalize_int(rule, *value, *axis, shape[*axis])? {
+                Some(position) => base += position * strides[*axis],
+                None => dropped = true,
+            },
             Bound::Slice {
                 axis,
                 start,
@@ -424,7 +519,11 @@ pub fn normalize(
                     strides[*axis]
                 };
                 for (offset, &p) in offsets.iter_mut().zip(&positions) {
-                    *offset += values[p] as usize * stride;
+                    if values[p] < 0 || *offset == DROPPED {
+                        *offset = DROPPED;
+                    } else {
+                        *offset += values[p] as usize * stride;
+                    }
                 }
             }
         }
@@ -454,6 +553,7 @@ pub fn normalize(
         base,
         components,
         source_axes,
+        dropped,
     })
 }
 

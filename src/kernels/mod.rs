@@ -4,6 +4,7 @@
 pub mod choose;
 pub mod gather;
 pub mod layout;
+pub mod scatter;
 
 /// Runs `$body` with `$P` bound to the arrow primitive type of `$data_type` (every tensor
 /// element type but Boolean), or evaluates `$fallback` for any other type.

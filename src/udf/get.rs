@@ -162,6 +162,7 @@ impl TensorFunction for TensorGet {
                 })
                 .collect(),
             source_axes: (dynamic..shape.len()).map(Some).collect(),
+            dropped: false,
         };
         Ok(GetPlan {
             output: output_type(&input, &rest)?,

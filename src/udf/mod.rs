@@ -47,6 +47,8 @@ macro_rules! function_metadata {
 }
 
 mod along_axis;
+mod at;
+mod at_apply;
 mod choose;
 mod get;
 mod introspect;
@@ -74,6 +76,8 @@ use datafusion::logical_expr::{
 use crate::tensor_type::TensorType;
 
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
+pub use at::{AtOp, AtPlan, TensorAt};
+pub use at_apply::TensorAtApply;
 pub use choose::TensorChoose;
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
@@ -96,13 +100,25 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorGet::new()).into(),
         TensorUdf::new(TensorTakeAlongAxis::new()).into(),
         TensorUdf::new(TensorPutAlongAxis::new()).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Set)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Add)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Subtract)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Multiply)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Divide)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Power)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Min)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Max)).into(),
+        TensorUdf::new(TensorAt::new(AtOp::Get)).into(),
     ]
 }
 
 /// The variadic functions with named trailing options, registered as higher-order functions
 /// (see [`variadic`]).
 pub fn variadic_functions() -> Vec<datafusion::logical_expr::HigherOrderUDF> {
-    vec![VariadicTensorUdf::new(TensorChoose::new()).into_udf()]
+    vec![
+        VariadicTensorUdf::new(TensorChoose::new()).into_udf(),
+        TensorAtApply::new().into_udf(),
+    ]
 }
 
 /// A tensor function: planned once from its argument types and literals, then run over batches.

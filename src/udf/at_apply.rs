@@ -1,0 +1,257 @@
+//! `tensor_at_apply(x, idx, fn, ...)`: JAX's `x.at[idx].apply(fn)`, registered as a
+//! higher-order function so that `fn` may be a SQL lambda (`v -> v * 2 + 1`), as
+//! `array_transform` takes one; a string names a built-in unary function instead.
+//!
+//! DataFusion 55 plans higher-order calls with their arguments in call order and drops
+//! argument names, so the options after `fn` are read by position (mode, then the flags). As
+//! in [`super::variadic`], the plan is compiled on first use and cached for as long as the
+//! argument types and literals stay the same.
+
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use arrow::array::{ArrayRef, UInt32Array};
+use arrow::compute::take_arrays;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{ScalarValue, plan_datafusion_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
+    HigherOrderSignature, HigherOrderUDF, HigherOrderUDFImpl, LambdaParametersProgress,
+    ValueOrLambda, Volatility,
+};
+
+use super::PlanArgs;
+use super::at::{ApplyFn, AtOp, AtPlan, UnaryFn, documentation, invoke_at, plan_at};
+use crate::tensor_type::TensorType;
+
+/// The last plan compiled, with the argument fields and literals it was compiled for.
+type CachedPlan = Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<AtPlan>)>;
+
+const NAME: &str = "tensor_at_apply";
+
+/// `tensor_at_apply`.
+#[derive(Debug)]
+pub struct TensorAtApply {
+    signature: HigherOrderSignature,
+    documentation: Documentation,
+    cache: Mutex<CachedPlan>,
+}
+
+impl TensorAtApply {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self {
+            signature: HigherOrderSignature::user_defined(Volatility::Immutable),
+            documentation: documentation(AtOp::Apply),
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// As a DataFusion higher-order function, ready to register.
+    pub fn into_udf(self) -> HigherOrderUDF {
+        HigherOrderUDF::new_from_impl(self)
+    }
+
+    /// Plans a call whose argument 2 is a lambda (its result field given) or a function name.
+    fn plan(
+        &self,
+        fields: &[FieldRef],
+        scalars: &[Option<&ScalarValue>],
+        lambda: bool,
+    ) -> Result<Arc<AtPlan>> {
+        let owned: Vec<Option<ScalarValue>> = scalars.iter().map(|s| s.cloned()).collect();
+        if let Ok(cache) = self.cache.lock()
+            && let Some((cached_fields, cached_scalars, plan)) = cache.as_ref()
+            && cached_fields == fields
+            && *cached_scalars == owned
+        {
+            return Ok(Arc::clone(plan));
+        }
+        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+        super::check_arity(NAME, &types, 3, AtOp::Apply.parameter_names().len())?;
+        let args = PlanArgs {
+            name: NAME,
+            fields,
+            scalars,
+        };
+        let x = args.tensor(0, "x")?;
+        let apply = if lambda {
+            let result = fields[2].data_type();
+            if result != x.element_type() {
+                return plan_err!(
+                    "{NAME}: the lambda returns {result}, but its result must have the tensor's element type {}",
+                    x.element_type()
+                );
+            }
+            ApplyFn::Lambda
+        } else {
+            let text = match args.literal(2) {
+                Some(
+                    ScalarValue::Utf8(Some(s))
+                    | ScalarValue::LargeUtf8(Some(s))
+                    | ScalarValue::Utf8View(Some(s)),
+                ) => s.clone(),
+                _ => {
+                    return plan_err!(
+                        "{NAME}: argument fn must be a lambda (v -> ...) or a function name such as 'abs'"
+                    );
+                }
+            };
+            ApplyFn::Named(UnaryFn::parse(&text).ok_or_else(|| {
+                plan_datafusion_err!(
+                    "{NAME}: unknown function '{text}': expected a lambda or one of {}",
+                    UnaryFn::NAMES
+                )
+            })?)
+        };
+        let plan = Arc::new(plan_at(&args, AtOp::Apply, Some(apply))?);
+        if let Ok(mut cache) = self.cache.lock() {
+            *cache = Some((fields.to_vec(), owned, Arc::clone(&plan)));
+        }
+        Ok(plan)
+    }
+}
+
+impl Default for TensorAtApply {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PartialEq for TensorAtApply {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for TensorAtApply {}
+
+impl Hash for TensorAtApply {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        NAME.hash(state);
+    }
+}
+
+/// The argument fields with a lambda's result field in its place, and whether argument 2 is a
+/// lambda.
+fn flatten_fields(args: &[ValueOrLambda<FieldRef, FieldRef>]) -> Result<(Vec<FieldRef>, bool)> {
+    let mut lambda = false;
+    let mut out = Vec::with_capacity(args.len());
+    for (i, arg) in args.iter().enumerate() {
+        match arg {
+            ValueOrLambda::Value(field) => out.push(Arc::clone(field)),
+            ValueOrLambda::Lambda(field) if i == 2 => {
+                lambda = true;
+                out.push(Arc::clone(field));
+            }
+            ValueOrLambda::Lambda(_) => {
+                return plan_err!("{NAME}: only argument fn may be a lambda");
+            }
+        }
+    }
+    Ok((out, lambda))
+}
+
+impl HigherOrderUDFImpl for TensorAtApply {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn signature(&self) -> &HigherOrderSignature {
+        &self.signature
+    }
+
+    fn coerce_value_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn lambda_parameters(
+        &self,
+        _step: usize,
+        fields: &[ValueOrLambda<FieldRef, Option<FieldRef>>],
+    ) -> Result<LambdaParametersProgress> {
+        let mut params = Vec::new();
+        for (i, field) in fields.iter().enumerate() {
+            if let ValueOrLambda::Lambda(_) = field {
+                if i != 2 {
+                    return plan_err!("{NAME}: only argument fn may be a lambda");
+                }
+                let Some(ValueOrLambda::Value(x)) = fields.first() else {
+                    return plan_err!("{NAME}: argument x must come first");
+                };
+                let Some(x) = TensorType::from_field(x)? else {
+                    return plan_err!(
+                        "{NAME}: argument x must be a tensor, got {}",
+                        x.data_type()
+                    );
+                };
+                // The lambda sees one element of x.
+                params.push(vec![Arc::new(Field::new(
+                    "v",
+                    x.element_type().clone(),
+                    true,
+                ))]);
+            }
+        }
+        Ok(LambdaParametersProgress::Complete(params))
+    }
+
+    fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
+        let (fields, lambda) = flatten_fields(args.arg_fields)?;
+        let plan = self.plan(&fields, args.scalar_arguments, lambda)?;
+        Ok(match &plan.output {
+            Some(tensor) => Arc::new(tensor.to_field(NAME)),
+            None => Arc::new(Field::new(NAME, plan.output_element.clone(), true)),
+        })
+    }
+
+    fn clear_null_values(&self) -> bool {
+        false
+    }
+
+    fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
+        let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
+        let mut values = Vec::with_capacity(args.args.len());
+        let mut lambda = None;
+        for arg in args.args {
+            match arg {
+                ValueOrLambda::Value(value) => values.push(value),
+                ValueOrLambda::Lambda(l) => {
+                    lambda = Some(l);
+                    values.push(ColumnarValue::Scalar(ScalarValue::Null));
+                }
+            }
+        }
+        let scalars: Vec<Option<&ScalarValue>> = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| match value {
+                ColumnarValue::Scalar(scalar) if !(is_lambda && i == 2) => Some(scalar),
+                _ => None,
+            })
+            .collect();
+        let plan = self.plan(&fields, &scalars, is_lambda)?;
+        match lambda {
+            None => invoke_at(&plan, &values, args.number_rows, None),
+            Some(lambda) => {
+                let evaluate = |selected: ArrayRef, rows: &[usize]| -> Result<ArrayRef> {
+                    let len = selected.len();
+                    let param = move || Ok(Arc::clone(&selected));
+                    let indices =
+                        UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
+                    lambda
+                        .evaluate(&[&param], |captures| {
+                            Ok(take_arrays(captures, &indices, None)?)
+                        })?
+                        .into_array(len)
+                };
+                invoke_at(&plan, &values, args.number_rows, Some(&evaluate))
+            }
+        }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&self.documentation)
+    }
+}
