@@ -308,10 +308,20 @@ async fn functions_are_documented_in_information_schema() {
         .collect();
     assert_eq!(
         names,
-        // tensor_choose is registered as a higher-order function (see udf/variadic.rs), which
-        // DataFusion 55's information_schema does not list.
+        // tensor_choose and tensor_at_apply are registered as higher-order functions (see
+        // udf/variadic.rs, udf/at_apply.rs), which DataFusion 55's information_schema does not
+        // list.
         [
             "tensor",
+            "tensor_at_add",
+            "tensor_at_divide",
+            "tensor_at_get",
+            "tensor_at_max",
+            "tensor_at_min",
+            "tensor_at_multiply",
+            "tensor_at_power",
+            "tensor_at_set",
+            "tensor_at_subtract",
             "tensor_get",
             "tensor_ndim",
             "tensor_put_along_axis",

@@ -481,7 +481,7 @@ mod tests {
     #[test]
     fn windows_skip_dropped_and_fill() {
         let mut out = vec![0.0f32; 6];
-        let starts = [0usize, DROPPED, 3, 0];
+        let starts = [0usize, DROPPED, 1, 0];
         scatter(
             &mut out,
             3,
@@ -498,7 +498,8 @@ mod tests {
             f32::add,
         )
         .unwrap();
-        assert_eq!(out, vec![1.0, 1.0, 0.0, 1.0, 1.0, 0.0]);
+        assert_eq!(out, vec![1.0, 1.0, 0.0, 1.0, 2.0, 1.0]);
+        let starts = [0usize, DROPPED, 0, 0];
         let got = gather_filled(
             &[1, 2, 3, 4, 5, 6],
             3,

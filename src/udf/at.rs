@@ -588,6 +588,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
     }
     if let Some(ApplyFn::Named(f)) = apply
         && element == DataType::Boolean
+        && !matches!(f, UnaryFn::Abs | UnaryFn::Square)
     {
         return plan_err!(
             "{name}: {f:?} does not accept dtype bool (x is a Boolean tensor)"
@@ -609,8 +610,10 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
 
     // The index.
     let idx_field = &args.fields[1];
+    // A tensor index, literal or not, is read as a tensor (its shape says [m] or [m, k]).
+    let tensor_index = matches!(idx_field.data_type(), DataType::FixedSizeList(..));
     let static_expr = match args.literal(1) {
-        Some(value) if !value.is_null() => Some(literal_index(value).map_or_else(
+        Some(value) if !value.is_null() && !tensor_index => Some(literal_index(value).map_or_else(
             || {
                 if let Some(text) = string_literal(value) {
                     // Report the parse error itself.
