@@ -9,8 +9,8 @@ pub mod parse;
 pub mod plan;
 
 pub use normalize::{
-    BoundsRule, Component, DROPPED, IndexError, OutOfBounds, Selection, normalize, normalize_with,
-    slice_indices, wrap_index,
+    BoundsRule, Component, DROPPED, IndexError, OutOfBounds, Resolved, Selection, normalize,
+    normalize_with, slice_indices, wrap_index,
 };
 pub use parse::{IndexArray, IndexExpr, IndexItem, ParseError, parse_index};
 pub use plan::{GatherPlan, Run};

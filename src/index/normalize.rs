@@ -82,7 +82,12 @@ fn walk(components: &[Component], base: isize, dropped: bool, out: &mut Vec<usiz
     match first {
         Component::Strided { len, start, step } => {
             for j in 0..*len {
-                walk(rest, base + *start as isize + j as isize * step, dropped, out);
+                walk(
+                    rest,
+                    base + *start as isize + j as isize * step,
+                    dropped,
+                    out,
+                );
             }
         }
         Component::Advanced { offsets, .. } => {
@@ -202,22 +207,21 @@ impl BoundsRule {
         out_of_bounds: OutOfBounds::Raise,
     };
 
-    /// `value` on an axis of length `dim`: `Ok(Some(position))`, `Ok(None)` when the rule
-    /// drops it, `Err(())` when it raises. An empty axis has no position to clip to: clipping
+    /// `value` on an axis of length `dim`. An empty axis has no position to clip to: clipping
     /// there drops.
-    pub fn resolve(&self, value: i64, dim: usize) -> Result<Option<usize>, ()> {
+    pub fn resolve(self, value: i64, dim: usize) -> Resolved {
         let position = if self.wrap_negative {
             wrap_index(value, dim)
         } else {
             usize::try_from(value).ok().filter(|&v| v < dim)
         };
         match (position, self.out_of_bounds) {
-            (Some(position), _) => Ok(Some(position)),
-            (None, OutOfBounds::Raise) => Err(()),
-            (None, OutOfBounds::Drop) => Ok(None),
+            (Some(position), _) => Resolved::At(position),
+            (None, OutOfBounds::Raise) => Resolved::OutOfBounds,
+            (None, OutOfBounds::Drop) => Resolved::Dropped,
             (None, OutOfBounds::Clip) => {
                 if dim == 0 {
-                    return Ok(None);
+                    return Resolved::Dropped;
                 }
                 // JAX clips after wrapping: -7 on an axis of 5 wraps to -2, then clips to 0.
                 let wrapped = if self.wrap_negative && value < 0 {
@@ -225,25 +229,38 @@ impl BoundsRule {
                 } else {
                     i128::from(value)
                 };
-                Ok(Some(wrapped.clamp(0, dim as i128 - 1) as usize))
+                Resolved::At(wrapped.clamp(0, dim as i128 - 1) as usize)
             }
         }
     }
 }
 
+/// An integer index value under a [`BoundsRule`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    /// This position.
+    At(usize),
+    /// Left out (its window is dropped or filled).
+    Dropped,
+    /// Out of bounds, and the rule raises.
+    OutOfBounds,
+}
+
 /// An index value against an axis under `rule`: its position, `None` when dropped, or
 /// numpy's error.
 fn normalize_int(
-    rule: &BoundsRule,
+    rule: BoundsRule,
     value: i64,
     axis: usize,
     dim: usize,
 ) -> Result<Option<usize>, IndexError> {
-    rule.resolve(value, dim).map_err(|()| {
-        IndexError(format!(
+    match rule.resolve(value, dim) {
+        Resolved::At(position) => Ok(Some(position)),
+        Resolved::Dropped => Ok(None),
+        Resolved::OutOfBounds => Err(IndexError(format!(
             "index {value} is out of bounds for axis {axis} with size {dim}"
-        ))
-    })
+        ))),
+    }
 }
 
 /// One advanced index: its shape, and for each input axis it indexes, the normalised values
@@ -277,7 +294,7 @@ pub fn normalize(
     shape: &[usize],
     strides: &[usize],
 ) -> Result<Selection, IndexError> {
-    normalize_with(index, shape, strides, &BoundsRule::NUMPY)
+    normalize_with(index, shape, strides, BoundsRule::NUMPY)
 }
 
 /// [`normalize`] with another bounds rule for integer indices (JAX's modes); slices always
@@ -286,7 +303,7 @@ pub fn normalize_with(
     index: &IndexExpr,
     shape: &[usize],
     strides: &[usize],
-    rule: &BoundsRule,
+    rule: BoundsRule,
 ) -> Result<Selection, IndexError> {
     let ndim = shape.len();
     let consumed: usize = index
@@ -432,8 +449,8 @@ pub fn normalize_with(
             match b {
                 Bound::Int { axis, value } => {
                     // A dropped value is marked -1 (valid positions are non-negative).
-                    let v = normalize_int(rule, *value, *axis, shape[*axis])?
-                        .map_or(-1, |v| v as i64);
+                    let v =
+                        normalize_int(rule, *value, *axis, shape[*axis])?.map_or(-1, |v| v as i64);
                     advanced.push((vec![], vec![(*axis, vec![v])]));
                 }
                 Bound::Array { axes, arrays } => {

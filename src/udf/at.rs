@@ -23,7 +23,7 @@ use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 use super::{PlanArgs, TensorFunction, literal_int_list, map_arrays, tensor_array};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
-    BoundsRule, DROPPED, IndexArray, IndexExpr, IndexItem, OutOfBounds, normalize_with,
+    BoundsRule, DROPPED, IndexArray, IndexExpr, IndexItem, OutOfBounds, Resolved, normalize_with,
     parse_index,
 };
 use crate::kernels::layout;
@@ -340,9 +340,9 @@ pub struct AtPlan {
 
 fn string_literal(value: &ScalarValue) -> Option<&str> {
     match value {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) | ScalarValue::Utf8View(Some(s)) => {
-            Some(s)
-        }
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => Some(s),
         _ => None,
     }
 }
@@ -354,7 +354,7 @@ fn is_string(data_type: &DataType) -> bool {
     )
 }
 
-/// The options following the positional arguments: mode, (get: fill_value), and the three
+/// The options following the positional arguments: mode, (get: `fill_value`), and the three
 /// flags; each a literal, NULL meaning the default.
 struct Options {
     mode: Mode,
@@ -370,8 +370,12 @@ fn read_options(args: &PlanArgs<'_>, op: AtOp) -> Result<Options> {
         fill: None,
         wrap_negative: true,
     };
-    for i in op.positional()..args.fields.len() {
-        let param = names[i];
+    for (i, &param) in names
+        .iter()
+        .enumerate()
+        .take(args.fields.len())
+        .skip(op.positional())
+    {
         let value = args.literal(i);
         if value.is_some_and(ScalarValue::is_null) || *args.fields[i].data_type() == DataType::Null
         {
@@ -469,12 +473,16 @@ fn literal_int_lists(value: &ScalarValue) -> Option<Vec<Vec<i64>>> {
         .collect()
 }
 
+/// A static index's offsets into `x` (with [`DROPPED`]), `x[idx]`'s shape, and the input axis
+/// of each output axis.
+type StaticParts = (Vec<usize>, Vec<usize>, Vec<Option<usize>>);
+
 fn plan_static(
     op: AtOp,
     x: &TensorType,
     expr: &IndexExpr,
-    rule: &BoundsRule,
-) -> Result<(Vec<usize>, Vec<usize>, Vec<Option<usize>>)> {
+    rule: BoundsRule,
+) -> Result<StaticParts> {
     let name = op.function_name();
     let shape = x.logical_shape();
     let selection = normalize_with(expr, &shape, &row_major_strides(&shape), rule)
@@ -540,7 +548,10 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
     // y: its kind and the type the combination runs in.
     let (values, work, y_shape) = if op.has_y() {
         let field = &args.fields[2];
-        if let Some(value) = args.literal(2).filter(|_| !matches!(field.data_type(), DataType::FixedSizeList(..))) {
+        if let Some(value) = args
+            .literal(2)
+            .filter(|_| !matches!(field.data_type(), DataType::FixedSizeList(..)))
+        {
             if value.is_null() {
                 (ValuesPlan::Literal(None), element.clone(), vec![])
             } else {
@@ -580,7 +591,10 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
 
     if let Some(ApplyFn::Named(f)) = apply
         && !f.keeps_integers()
-        && !matches!(element, DataType::Float16 | DataType::Float32 | DataType::Float64)
+        && !matches!(
+            element,
+            DataType::Float16 | DataType::Float32 | DataType::Float64
+        )
     {
         return plan_err!(
             "{name}: the function's result must have the tensor's element type {element}, but {f:?} of {element} gives a float"
@@ -590,9 +604,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         && element == DataType::Boolean
         && !matches!(f, UnaryFn::Abs | UnaryFn::Square)
     {
-        return plan_err!(
-            "{name}: {f:?} does not accept dtype bool (x is a Boolean tensor)"
-        );
+        return plan_err!("{name}: {f:?} does not accept dtype bool (x is a Boolean tensor)");
     }
 
     let fill = if op == AtOp::Get {
@@ -631,7 +643,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         _ => None,
     };
     let (index, selected_shape, source_axes) = if let Some(expr) = static_expr {
-        let (offsets, sel_shape, source_axes) = plan_static(op, &x, &expr, &rule)?;
+        let (offsets, sel_shape, source_axes) = plan_static(op, &x, &expr, rule)?;
         let y_offsets = if op.has_y() {
             values_offsets(name, &y_shape, &sel_shape)?
         } else {
@@ -661,7 +673,11 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         plan_dynamic(name, op, &shape, &strides, idx_field, &y_shape)?
     };
 
-    let output_element = if op == AtOp::Divide && !matches!(element, DataType::Float16 | DataType::Float32 | DataType::Float64) {
+    let output_element = if op == AtOp::Divide
+        && !matches!(
+            element,
+            DataType::Float16 | DataType::Float32 | DataType::Float64
+        ) {
         DataType::Float64
     } else {
         element.clone()
@@ -676,9 +692,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
                     .map(|axis| axis.map(|a| names[a].clone()))
                     .collect::<Option<Vec<_>>>()
             });
-            Some(
-                TensorType::new(element.clone(), selected_shape)?.with_dim_names(names)?,
-            )
+            Some(TensorType::new(element.clone(), selected_shape)?.with_dim_names(names)?)
         }
     } else {
         Some(
@@ -707,9 +721,8 @@ fn work_type(name: &str, op: AtOp, x: &DataType, y: &DataType) -> Result<DataTyp
         // Nothing is computed: y is cast to x's type (checked).
         return Ok(x.clone());
     }
-    promote(x, y).ok_or_else(|| {
-        plan_datafusion_err!("{name}: cannot combine {y} values with a {x} tensor")
-    })
+    promote(x, y)
+        .ok_or_else(|| plan_datafusion_err!("{name}: cannot combine {y} values with a {x} tensor"))
 }
 
 /// JAX's default fill for `get(mode='fill')`: NaN for floats, the minimum for signed integers,
@@ -733,9 +746,9 @@ fn default_fill(element: &DataType) -> Result<ScalarValue> {
 }
 
 /// `x[idx]`'s shape for messages: `(m, ...)` with `m` the windows per row when fixed.
-fn selected_text(lead: Option<Option<usize>>, window: &[usize]) -> String {
+fn selected_text(lead: bool, m: Option<usize>, window: &[usize]) -> String {
     let mut parts: Vec<String> = Vec::new();
-    if let Some(m) = lead {
+    if lead {
         parts.push(m.map_or_else(|| "m".to_string(), |m| m.to_string()));
     }
     parts.extend(window.iter().map(ToString::to_string));
@@ -824,7 +837,7 @@ fn plan_dynamic(
             plan_err!(
                 "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
                 format_shape(y_shape),
-                selected_text(lead.then_some(m), window_shape)
+                selected_text(lead, m, window_shape)
             )
         };
         if !broadcasts_to(y_trailing, window_shape) || extra.len() > usize::from(lead) {
@@ -833,7 +846,11 @@ fn plan_dynamic(
         let y_strides = row_major_strides(y_shape);
         let y_window: Vec<u32> = strided_offsets(
             window_shape,
-            &broadcast_strides(y_trailing, &y_strides[y_shape.len() - trailing..], window_shape),
+            &broadcast_strides(
+                y_trailing,
+                &y_strides[y_shape.len() - trailing..],
+                window_shape,
+            ),
         )
         .into_iter()
         .map(|o| o as u32)
@@ -888,8 +905,8 @@ fn window_starts(
     plan: &AtPlan,
     idx: &ArrayRef,
     rows: usize,
-    nulls: Option<NullBuffer>,
-) -> Result<(Vec<usize>, usize, Option<Vec<usize>>, Option<NullBuffer>)> {
+    nulls: Option<&NullBuffer>,
+) -> Result<(Windows, Option<NullBuffer>)> {
     let IndexPlan::Dynamic {
         kind, index, k, m, ..
     } = &plan.index
@@ -898,7 +915,7 @@ fn window_starts(
     };
     let shape = plan.x.logical_shape();
     let strides = row_major_strides(&shape);
-    let mut nulls = NullBuffer::union(nulls.as_ref(), idx.logical_nulls().as_ref());
+    let mut nulls = NullBuffer::union(nulls, idx.logical_nulls().as_ref());
     // (values, per-row start and count into them)
     let (values, spans): (ArrayRef, Vec<(usize, usize)>) = match kind {
         DynamicKind::Integer => (idx.clone(), (0..rows).map(|r| (r, 1)).collect()),
@@ -974,9 +991,9 @@ fn window_starts(
             for axis in 0..*k {
                 let value = values[start + j * k + axis];
                 match plan.rule.resolve(value, shape[axis]) {
-                    Ok(Some(position)) => offset += position * strides[axis],
-                    Ok(None) => continue 'windows,
-                    Err(()) => {
+                    Resolved::At(position) => offset += position * strides[axis],
+                    Resolved::Dropped => continue 'windows,
+                    Resolved::OutOfBounds => {
                         return exec_err!(
                             "{name}: index {value} is out of bounds for axis {axis} with size {} at row {row}",
                             shape[axis]
@@ -987,7 +1004,7 @@ fn window_starts(
             starts[row * windows + j] = offset;
         }
     }
-    Ok((starts, windows, counts, nulls))
+    Ok(((starts, windows, counts), nulls))
 }
 
 /// `y`'s values in the work type, per row (`None`: a literal).
@@ -1039,7 +1056,7 @@ pub fn invoke_at(
     plan: &AtPlan,
     args: &[ColumnarValue],
     number_rows: usize,
-    lambda: Option<&dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef>>,
+    lambda: Option<&Lambda<'_>>,
 ) -> Result<ColumnarValue> {
     let name = plan.op.function_name();
     if matches!(plan.values, ValuesPlan::Literal(None)) {
@@ -1068,10 +1085,9 @@ pub fn invoke_at(
             nulls = NullBuffer::union(nulls.as_ref(), y.logical_nulls().as_ref());
         }
         let windows = if dynamic {
-            let (starts, m, counts, with_idx) =
-                window_starts(name, plan, &arrays[1], rows, nulls)?;
+            let (windows, with_idx) = window_starts(name, plan, &arrays[1], rows, nulls.as_ref())?;
             nulls = with_idx;
-            Some((starts, m, counts))
+            Some(windows)
         } else {
             None
         };
@@ -1089,7 +1105,15 @@ pub fn invoke_at(
                     }
                 }
             }
-            update(plan, &x_values, rows, nulls.as_ref(), windows.as_ref(), y_values.as_ref(), lambda)?
+            update(
+                plan,
+                &x_values,
+                rows,
+                nulls.as_ref(),
+                windows.as_ref(),
+                y_values.as_ref(),
+                lambda,
+            )?
         };
         Ok(layout::output_rows(plan.output.as_ref(), out, nulls, rows)?)
     })
@@ -1102,9 +1126,19 @@ fn plan_y_windows(plan: &AtPlan) -> Option<usize> {
     }
 }
 
+/// A dynamic index's window starts (`m` per row, [`DROPPED`] where left out), `m`, and each
+/// row's own number of windows (list columns).
 type Windows = (Vec<usize>, usize, Option<Vec<usize>>);
 
-fn get(plan: &AtPlan, x_values: &ArrayRef, rows: usize, windows: Option<&Windows>) -> Result<ArrayRef> {
+/// A lambda over the selected elements of a round, given each element's row.
+pub type Lambda<'a> = dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef> + 'a;
+
+fn get(
+    plan: &AtPlan,
+    x_values: &ArrayRef,
+    rows: usize,
+    windows: Option<&Windows>,
+) -> Result<ArrayRef> {
     let name = plan.op.function_name();
     let in_len = plan.x.size();
     let sources = match (&plan.index, windows) {
@@ -1127,9 +1161,12 @@ fn get(plan: &AtPlan, x_values: &ArrayRef, rows: usize, windows: Option<&Windows
         let flags: ArrayRef = Arc::new(BooleanArray::new(element_nulls.inner().clone(), None));
         let flags = cast(&flags, &DataType::UInt8)?;
         let one: ArrayRef = Arc::new(arrow::array::UInt8Array::from(vec![1u8]));
-        let valid = gather_typed::<arrow::datatypes::UInt8Type>(&flags, &one, in_len, rows, sources);
+        let valid =
+            gather_typed::<arrow::datatypes::UInt8Type>(&flags, &one, in_len, rows, sources);
         let valid = valid.as_primitive::<arrow::datatypes::UInt8Type>();
-        let valid = NullBuffer::new(BooleanBuffer::collect_bool(valid.len(), |i| valid.value(i) != 0));
+        let valid = NullBuffer::new(BooleanBuffer::collect_bool(valid.len(), |i| {
+            valid.value(i) != 0
+        }));
         arrow::array::make_array(out.to_data().into_builder().nulls(Some(valid)).build()?)
     } else {
         out
@@ -1165,12 +1202,17 @@ fn update(
     nulls: Option<&NullBuffer>,
     windows: Option<&Windows>,
     y: Option<&(ArrayRef, usize)>,
-    lambda: Option<&dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef>>,
+    lambda: Option<&Lambda<'_>>,
 ) -> Result<ArrayRef> {
     let name = plan.op.function_name();
     let in_len = plan.x.size();
     let targets = match (&plan.index, windows) {
-        (IndexPlan::Static { targets, sources, .. }, _) => Targets::Static { targets, sources },
+        (
+            IndexPlan::Static {
+                targets, sources, ..
+            },
+            _,
+        ) => Targets::Static { targets, sources },
         (
             IndexPlan::Dynamic {
                 window,
@@ -1233,7 +1275,10 @@ fn update(
                 _ => return exec_err!("{name}: unsupported element type {work_type}"));
             let factors = back(run(&ones, AtOp::Multiply)?)?;
             let x_own = to_storage(x_values)?;
-            if plan.op == AtOp::Divide && plan.output_element == DataType::Float64 && x_type != DataType::Float64 {
+            if plan.op == AtOp::Divide
+                && plan.output_element == DataType::Float64
+                && x_type != DataType::Float64
+            {
                 // Integer true division gives Float64.
                 let x64 = cast(&x_own, &DataType::Float64)?;
                 let f64s = cast(&factors, &DataType::Float64)?;
@@ -1294,7 +1339,10 @@ where
         };
         out.push(v);
     }
-    Ok(Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None)))
+    Ok(Arc::new(PrimitiveArray::<P>::new(
+        ScalarBuffer::from(out),
+        None,
+    )))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1325,11 +1373,11 @@ where
         (None, None) => Values::Scalar(N::<P>::default()),
     };
     let result = match (op, apply) {
-        (AtOp::Set, _) => scatter(&mut out, in_len, rows, skip, targets, values, |_, y| Some(y)),
+        (AtOp::Set, _) => scatter(&mut out, in_len, rows, skip, targets, values, |_, y| {
+            Some(y)
+        }),
         (AtOp::Add, _) => scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::add),
-        (AtOp::Subtract, _) => {
-            scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::sub)
-        }
+        (AtOp::Subtract, _) => scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::sub),
         (AtOp::Multiply | AtOp::Divide | AtOp::Power, _) => {
             scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::mul)
         }
@@ -1340,7 +1388,9 @@ where
             Some(<N<P> as Element>::max(a, b))
         }),
         (AtOp::Apply, Some(ApplyFn::Named(f))) => {
-            scatter(&mut out, in_len, rows, skip, targets, values, |a, _| f.apply(a))
+            scatter(&mut out, in_len, rows, skip, targets, values, |a, _| {
+                f.apply(a)
+            })
         }
         _ => return internal_err!("{name}: no combination for this call"),
     };
@@ -1350,7 +1400,10 @@ where
             P::DATA_TYPE
         );
     }
-    Ok(Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None)))
+    Ok(Arc::new(PrimitiveArray::<P>::new(
+        ScalarBuffer::from(out),
+        None,
+    )))
 }
 
 /// Element validity of an update's output, when `x` or `y` has element NULLs.
@@ -1399,7 +1452,7 @@ fn apply_lambda(
     rows: usize,
     skip: &dyn Fn(usize) -> bool,
     targets: Targets<'_>,
-    lambda: &dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef>,
+    lambda: &Lambda<'_>,
 ) -> Result<ArrayRef> {
     let in_len = plan.x.size();
     // How many times each element of the batch is named.
@@ -1427,7 +1480,10 @@ fn apply_lambda(
         }
         let indices = arrow::array::UInt32Array::from(positions.clone());
         let selected = arrow::compute::take(out.as_ref(), &indices, None)?;
-        let row_of: Vec<usize> = positions.iter().map(|&p| p as usize / in_len.max(1)).collect();
+        let row_of: Vec<usize> = positions
+            .iter()
+            .map(|&p| p as usize / in_len.max(1))
+            .collect();
         let transformed = lambda(selected, &row_of)?;
         if transformed.data_type() != out.data_type() {
             return exec_err!(

@@ -181,10 +181,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                     return plan_err!("{NAME}: argument x must come first");
                 };
                 let Some(x) = TensorType::from_field(x)? else {
-                    return plan_err!(
-                        "{NAME}: argument x must be a tensor, got {}",
-                        x.data_type()
-                    );
+                    return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
                 // The lambda sees one element of x.
                 params.push(vec![Arc::new(Field::new(
@@ -238,8 +235,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let evaluate = |selected: ArrayRef, rows: &[usize]| -> Result<ArrayRef> {
                     let len = selected.len();
                     let param = move || Ok(Arc::clone(&selected));
-                    let indices =
-                        UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
+                    let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
                     lambda
                         .evaluate(&[&param], |captures| {
                             Ok(take_arrays(captures, &indices, None)?)
