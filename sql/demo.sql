@@ -57,7 +57,17 @@ SELECT id,
 FROM 'target/demo/tensors.parquet'
 WHERE id = 5;
 
--- 8. Over the whole file, in parallel across partitions.
+-- 8. JAX indexed updates (x.at[idx].op(y)), as copies: duplicate indices accumulate, modes say
+--    what an out-of-bounds index does, lambdas transform the elements named.
+SELECT id,
+       tensor_at_add(x, '[0, 0, 1]', 1) AS row_0_plus_2_row_1_plus_1,
+       tensor_at_set(x, ':, [0, 9]', -1, mode => 'drop') AS col_0_set_col_9_dropped,
+       tensor_at_get(x, '[1, 5]', mode => 'fill', fill_value => 0) AS rows_1_and_5_filled,
+       tensor_at_apply(x, '1, ::2', v -> v * 10) AS row_1_even_cols_times_10
+FROM 'target/demo/tensors.parquet'
+WHERE id = 5;
+
+-- 9. Over the whole file, in parallel across partitions.
 SELECT count(*) AS tensors,
        count(x) AS non_null,
        sum(tensor_size(x)) AS elements,
