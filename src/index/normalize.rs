@@ -596,6 +596,52 @@ mod tests {
     }
 
     #[test]
+    fn bounds_rules_follow_jax_modes() {
+        let rule = |wrap_negative, out_of_bounds| BoundsRule {
+            wrap_negative,
+            out_of_bounds,
+        };
+        let clip = rule(true, OutOfBounds::Clip);
+        // JAX wraps, then clips: -7 on 5 -> -2 -> 0; 20 -> 4.
+        assert_eq!(clip.resolve(-7, 5), Resolved::At(0));
+        assert_eq!(clip.resolve(20, 5), Resolved::At(4));
+        assert_eq!(clip.resolve(-1, 5), Resolved::At(4));
+        assert_eq!(
+            rule(false, OutOfBounds::Clip).resolve(-1, 5),
+            Resolved::At(0)
+        );
+        assert_eq!(clip.resolve(0, 0), Resolved::Dropped);
+        let drop = rule(true, OutOfBounds::Drop);
+        assert_eq!(drop.resolve(-5, 5), Resolved::At(0));
+        assert_eq!(drop.resolve(-6, 5), Resolved::Dropped);
+        assert_eq!(
+            rule(false, OutOfBounds::Drop).resolve(-1, 5),
+            Resolved::Dropped
+        );
+        assert_eq!(BoundsRule::NUMPY.resolve(5, 5), Resolved::OutOfBounds);
+        assert_eq!(
+            BoundsRule::NUMPY.resolve(i64::MIN, 5),
+            Resolved::OutOfBounds
+        );
+    }
+
+    #[test]
+    fn dropped_indices_drop_their_whole_window() {
+        let drop = BoundsRule {
+            wrap_negative: true,
+            out_of_bounds: OutOfBounds::Drop,
+        };
+        let index = parse_index(":, [0, 9]").unwrap();
+        let s = normalize_with(&index, &[2, 3], &[3, 1], drop).unwrap();
+        assert_eq!(s.shape, vec![2, 2]);
+        assert_eq!(s.offsets(), vec![0, DROPPED, 3, DROPPED]);
+        // An out-of-bounds basic integer drops everything.
+        let index = parse_index("5, :").unwrap();
+        let s = normalize_with(&index, &[2, 3], &[3, 1], drop).unwrap();
+        assert_eq!(s.offsets(), vec![DROPPED; 3]);
+    }
+
+    #[test]
     fn offsets_match_numpy() {
         // Expected: numpy 2.4, y = np.arange(24).reshape(2, 3, 4); y[index].shape and
         // y[index].ravel() (on arange the values are the offsets).
