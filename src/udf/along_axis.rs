@@ -26,6 +26,10 @@ use crate::tensor_type::TensorType;
 /// A compiled take/put along an axis.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct AlongAxisPlan {
+    /// `t`'s type as stored (read through it).
+    stored: TensorType,
+    /// `t` as indexed: the stored type, or with `axis => NULL` (numpy's `axis=None`) its
+    /// flattened logical values as a 1-d tensor.
     input: TensorType,
     index: TensorType,
     /// The axis, normalised.
@@ -47,7 +51,7 @@ fn plan_along_axis(
     values_arg: Option<usize>,
     axis_arg: usize,
 ) -> Result<AlongAxisPlan> {
-    let input = args.tensor(0, "t")?;
+    let stored = args.tensor(0, "t")?;
     let index = args.tensor(1, "idx")?;
     if !index.element_type().is_integer() {
         return plan_err!(
@@ -55,6 +59,20 @@ fn plan_along_axis(
             index.element_type()
         );
     }
+    // numpy's axis=None: the flattened array (logical row-major order), a 1-d index.
+    let flatten = args.literal(axis_arg).is_some_and(ScalarValue::is_null)
+        || args
+            .fields
+            .get(axis_arg)
+            .is_some_and(|f| *f.data_type() == DataType::Null);
+    let input = if flatten {
+        if index.ndim() != 1 {
+            return plan_err!("{name}: when axis=None, `indices` must have a single dimension.");
+        }
+        TensorType::new(stored.element_type().clone(), vec![stored.size()])?
+    } else {
+        stored.clone()
+    };
     let ndim = input.ndim();
     if index.ndim() != ndim {
         // numpy: ValueError: `indices` and `arr` must have the same number of dimensions
@@ -64,6 +82,7 @@ fn plan_along_axis(
         );
     }
     let axis = match args.literal(axis_arg) {
+        _ if flatten => 0,
         Some(value) if value.data_type().is_integer() && !value.is_null() => {
             let value = match value.cast_to(&DataType::Int64)? {
                 ScalarValue::Int64(Some(v)) => v,
@@ -82,7 +101,11 @@ fn plan_along_axis(
             }
             adjusted as usize
         }
-        _ => return plan_err!("{name}: argument axis must be a literal integer"),
+        _ => {
+            return plan_err!(
+                "{name}: argument axis must be a literal integer (or NULL: numpy's axis=None)"
+            );
+        }
     };
     let t_shape = input.logical_shape();
     let t_strides = input.logical_strides();
@@ -164,11 +187,12 @@ fn plan_along_axis(
         }
     };
     let output = if values.is_some() {
-        input.to_row_major()
+        stored.to_row_major()
     } else {
         TensorType::new(input.element_type().clone(), shape.clone())?
     };
     Ok(AlongAxisPlan {
+        stored,
         input,
         index,
         axis,
@@ -281,7 +305,10 @@ fn put_typed<P: ArrowPrimitiveType>(
         name = "idx",
         description = "An integer tensor with as many dimensions as t."
     ),
-    argument(name = "axis", description = "A literal axis (negative from the end).")
+    argument(
+        name = "axis",
+        description = "A literal axis (negative from the end), or NULL for numpy's axis=None (the flattened tensor, a 1-d idx)."
+    )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorTakeAlongAxis {
@@ -322,7 +349,7 @@ impl TensorFunction for TensorTakeAlongAxis {
                 arrays[1].logical_nulls().as_ref(),
             );
             let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
-            let values = layout::row_major_values(&plan.input, input)?;
+            let values = layout::row_major_values(&plan.stored, input)?;
             let in_len = plan.input.size();
             let n = plan.index_offsets.len();
             let boolean = *values.data_type() == DataType::Boolean;
@@ -383,7 +410,10 @@ fn rebase(plan: &AlongAxisPlan, offsets: &[usize]) -> Vec<usize> {
         name = "values",
         description = "A tensor or number, broadcast to idx's shape; cast to t's type (it must fit)."
     ),
-    argument(name = "axis", description = "A literal axis (negative from the end).")
+    argument(
+        name = "axis",
+        description = "A literal axis (negative from the end), or NULL for numpy's axis=None (the flattened tensor, a 1-d idx)."
+    )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorPutAlongAxis {
@@ -465,7 +495,7 @@ impl TensorFunction for TensorPutAlongAxis {
                     )
                 })?
             };
-            let base = layout::row_major_values(&plan.input, input)?;
+            let base = layout::row_major_values(&plan.stored, input)?;
             let base = if boolean {
                 cast(&base, &DataType::UInt8)?
             } else {

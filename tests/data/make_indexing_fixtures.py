@@ -156,10 +156,16 @@ def along_axis():
         (np.array([[True, False], [False, True]]), np.array([[1], [0]]), 1),
         (x, np.array([[[4]]]), 2),
         (x, np.zeros((2, 3, 0), dtype=np.int64), 2),
+        # axis=None (axis => NULL in SQL): the flattened array and a 1-d index.
+        (x, np.array([5, 0, -1, 23, 5]), None),
+        (np.array([[10, 30, 20], [60, 40, 50]]), np.array([2, -6]), None),
+        (x, np.array([[1, 2]]), None),
+        (x, np.array([24]), None),
     ]
     count = 0
     for arr, idx, axis in cases:
-        call_t = f"tensor_take_along_axis({tensor_sql(arr)}, {tensor_sql(np.asarray(idx))}, {axis})"
+        axis_sql = "NULL" if axis is None else axis
+        call_t = f"tensor_take_along_axis({tensor_sql(arr)}, {tensor_sql(np.asarray(idx))}, {axis_sql})"
         count += 1
         try:
             result = np.take_along_axis(arr, idx, axis=axis)
@@ -174,7 +180,7 @@ def along_axis():
         for v_sql, v in [(tensor_sql(values), values), ("7" if arr.dtype != np.bool_ else "true", 7 if arr.dtype != np.bool_ else True)]:
             out = arr.copy()
             count += 1
-            call_p = f"tensor_put_along_axis({tensor_sql(arr)}, {tensor_sql(np.asarray(idx))}, {v_sql}, {axis})"
+            call_p = f"tensor_put_along_axis({tensor_sql(arr)}, {tensor_sql(np.asarray(idx))}, {v_sql}, {axis_sql})"
             try:
                 np.put_along_axis(out, idx, v, axis=axis)
                 lines += ["", f"# np.put_along_axis(arr, idx, values, axis={axis})", "query T", f"SELECT {call_p};", "----", fmt(out)]
