@@ -92,6 +92,16 @@ pub fn broadcast_strides(shape: &[usize], strides: &[usize], target: &[usize]) -
     out
 }
 
+/// Whether `shape` broadcasts to `target` unchanged (numpy's rule for assigned values).
+pub fn broadcasts_to(shape: &[usize], target: &[usize]) -> bool {
+    shape.len() <= target.len()
+        && shape
+            .iter()
+            .rev()
+            .zip(target.iter().rev())
+            .all(|(&s, &t)| s == t || s == 1)
+}
+
 /// For each element of a tensor of `shape`, in row-major order, the offset
 /// `sum(index[i] * strides[i])`.
 ///

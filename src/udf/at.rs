@@ -20,7 +20,10 @@ use datafusion::common::{
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 
-use super::{PlanArgs, TensorFunction, literal_int_list, map_arrays, tensor_array};
+use super::{
+    PlanArgs, TensorFunction, broadcast_values_offsets, is_string, literal_int_list, map_arrays,
+    string_literal, tensor_array,
+};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
     BoundsRule, DROPPED, IndexArray, IndexExpr, IndexItem, OutOfBounds, Resolved, normalize_with,
@@ -338,22 +341,6 @@ pub struct AtPlan {
     pub output_element: DataType,
 }
 
-fn string_literal(value: &ScalarValue) -> Option<&str> {
-    match value {
-        ScalarValue::Utf8(Some(s))
-        | ScalarValue::LargeUtf8(Some(s))
-        | ScalarValue::Utf8View(Some(s)) => Some(s),
-        _ => None,
-    }
-}
-
-fn is_string(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
-}
-
 /// The options following the positional arguments: mode, (get: `fill_value`), and the three
 /// flags; each a literal, NULL meaning the default.
 struct Options {
@@ -494,29 +481,20 @@ fn plan_static(
     ))
 }
 
-/// The `y` offsets of every element of a `target`-shaped selection, or numpy's broadcast
-/// error.
-fn values_offsets(name: &str, y_shape: &[usize], target: &[usize]) -> Result<Vec<usize>> {
-    if !broadcasts_to(y_shape, target) {
+/// `tensor_at_apply`'s argument `fn` given as a function name.
+pub fn apply_by_name(args: &PlanArgs<'_>) -> Result<ApplyFn> {
+    let name = AtOp::Apply.function_name();
+    let Some(text) = args.literal(2).and_then(string_literal) else {
         return plan_err!(
-            "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-            format_shape(y_shape),
-            format_shape(target)
+            "{name}: argument fn must be a lambda (v -> ...) or a function name such as 'abs'"
         );
-    }
-    Ok(strided_offsets(
-        target,
-        &broadcast_strides(y_shape, &row_major_strides(y_shape), target),
-    ))
-}
-
-fn broadcasts_to(shape: &[usize], target: &[usize]) -> bool {
-    shape.len() <= target.len()
-        && shape
-            .iter()
-            .rev()
-            .zip(target.iter().rev())
-            .all(|(&s, &t)| s == t || s == 1)
+    };
+    Ok(ApplyFn::Named(UnaryFn::parse(text).ok_or_else(|| {
+        plan_datafusion_err!(
+            "{name}: unknown function '{text}': expected a lambda or one of {}",
+            UnaryFn::NAMES
+        )
+    })?))
 }
 
 /// Compiles a `tensor_at_*` call (`apply` given by the caller, which knows lambdas).
@@ -645,7 +623,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
     let (index, selected_shape, source_axes) = if let Some(expr) = static_expr {
         let (offsets, sel_shape, source_axes) = plan_static(op, &x, &expr, rule)?;
         let y_offsets = if op.has_y() {
-            values_offsets(name, &y_shape, &sel_shape)?
+            broadcast_values_offsets(name, &y_shape, &sel_shape)?
         } else {
             vec![0; offsets.len()]
         };
@@ -840,7 +818,8 @@ fn plan_dynamic(
                 selected_text(lead, m, window_shape)
             )
         };
-        if !broadcasts_to(y_trailing, window_shape) || extra.len() > usize::from(lead) {
+        if !crate::shape::broadcasts_to(y_trailing, window_shape) || extra.len() > usize::from(lead)
+        {
             return bad();
         }
         let y_strides = row_major_strides(y_shape);
@@ -1665,18 +1644,7 @@ impl TensorFunction for TensorAt {
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AtPlan> {
         let apply = if self.op == AtOp::Apply {
-            let name = self.name();
-            let Some(text) = args.literal(2).and_then(string_literal) else {
-                return plan_err!(
-                    "{name}: argument fn must be a lambda (v -> ...) or a function name such as 'abs'"
-                );
-            };
-            Some(ApplyFn::Named(UnaryFn::parse(text).ok_or_else(|| {
-                plan_datafusion_err!(
-                    "{name}: unknown function '{text}': expected a lambda or one of {}",
-                    UnaryFn::NAMES
-                )
-            })?))
+            Some(apply_by_name(args)?)
         } else {
             None
         };

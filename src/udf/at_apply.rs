@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use arrow::array::{ArrayRef, UInt32Array};
 use arrow::compute::take_arrays;
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ScalarValue, plan_datafusion_err, plan_err};
+use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
     ColumnarValue, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
@@ -22,7 +22,7 @@ use datafusion::logical_expr::{
 };
 
 use super::PlanArgs;
-use super::at::{ApplyFn, AtOp, AtPlan, UnaryFn, documentation, invoke_at, plan_at};
+use super::at::{ApplyFn, AtOp, AtPlan, apply_by_name, documentation, invoke_at, plan_at};
 use crate::tensor_type::TensorType;
 
 /// The last plan compiled, with the argument fields and literals it was compiled for.
@@ -86,24 +86,7 @@ impl TensorAtApply {
             }
             ApplyFn::Lambda
         } else {
-            let text = match args.literal(2) {
-                Some(
-                    ScalarValue::Utf8(Some(s))
-                    | ScalarValue::LargeUtf8(Some(s))
-                    | ScalarValue::Utf8View(Some(s)),
-                ) => s.clone(),
-                _ => {
-                    return plan_err!(
-                        "{NAME}: argument fn must be a lambda (v -> ...) or a function name such as 'abs'"
-                    );
-                }
-            };
-            ApplyFn::Named(UnaryFn::parse(&text).ok_or_else(|| {
-                plan_datafusion_err!(
-                    "{NAME}: unknown function '{text}': expected a lambda or one of {}",
-                    UnaryFn::NAMES
-                )
-            })?)
+            apply_by_name(&args)?
         };
         let plan = Arc::new(plan_at(&args, AtOp::Apply, Some(apply))?);
         if let Ok(mut cache) = self.cache.lock() {

@@ -160,27 +160,13 @@ fn offsets_into(
     )
 }
 
-fn is_mode_type(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
-}
-
 fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
-    let text = match value {
-        Some(
-            ScalarValue::Utf8(Some(s))
-            | ScalarValue::LargeUtf8(Some(s))
-            | ScalarValue::Utf8View(Some(s)),
-        ) => s.clone(),
-        _ => {
-            return plan_err!(
-                "tensor_choose: argument mode must be a literal string: 'raise', 'wrap' or 'clip'"
-            );
-        }
+    let Some(text) = value.and_then(super::string_literal) else {
+        return plan_err!(
+            "tensor_choose: argument mode must be a literal string: 'raise', 'wrap' or 'clip'"
+        );
     };
-    match ChooseMode::parse(&text) {
+    match ChooseMode::parse(text) {
         Some(mode) => Ok(mode),
         // numpy: "clipmode must be one of 'clip', 'raise', or 'wrap' (got 'bad')"
         None => plan_err!(
@@ -269,7 +255,7 @@ impl TensorFunction for TensorChoose {
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ChoosePlan> {
         let n_args = args.fields.len();
         // A trailing string is the mode (positional or `mode => ...`).
-        let (data_args, mode) = if is_mode_type(args.fields[n_args - 1].data_type()) {
+        let (data_args, mode) = if super::is_string(args.fields[n_args - 1].data_type()) {
             (n_args - 1, parse_mode(args.literal(n_args - 1))?)
         } else {
             (n_args, ChooseMode::Raise)

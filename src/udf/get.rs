@@ -11,12 +11,12 @@ use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray};
 use arrow::buffer::NullBuffer;
 use arrow::compute::cast;
 use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
-use datafusion::common::{ScalarValue, exec_err, plan_datafusion_err, plan_err};
+use datafusion::common::{exec_err, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, tensor_array};
+use super::{PlanArgs, TensorFunction, is_string, string_literal, tensor_array};
 use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index, wrap_index};
 use crate::kernels::gather::gather_values;
 use crate::kernels::layout;
@@ -61,13 +61,6 @@ pub struct GetPlan {
     output: Option<TensorType>,
 }
 
-fn is_string(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
-}
-
 /// The output tensor type of a selection: dim names survive when every output dimension is one
 /// input dimension.
 fn output_type(input: &TensorType, selection: &Selection) -> Result<Option<TensorType>> {
@@ -107,19 +100,12 @@ impl TensorFunction for TensorGet {
         let shape = input.logical_shape();
         let strides = input.logical_strides();
         if args.fields.len() == 2 && is_string(args.fields[1].data_type()) {
-            let text = match args.literal(1) {
-                Some(
-                    ScalarValue::Utf8(Some(s))
-                    | ScalarValue::LargeUtf8(Some(s))
-                    | ScalarValue::Utf8View(Some(s)),
-                ) => s.clone(),
-                _ => {
-                    return plan_err!(
-                        "tensor_get: argument index must be a literal string such as '1:3, ::2' (or integer expressions for the leading axes)"
-                    );
-                }
+            let Some(text) = args.literal(1).and_then(string_literal) else {
+                return plan_err!(
+                    "tensor_get: argument index must be a literal string such as '1:3, ::2' (or integer expressions for the leading axes)"
+                );
             };
-            let index = parse_index(&text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
+            let index = parse_index(text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
             let selection = normalize(&index, &shape, &strides)
                 .map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
             return Ok(GetPlan {

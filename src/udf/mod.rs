@@ -391,6 +391,48 @@ pub fn named_signature(names: &[&str]) -> Signature {
         .unwrap_or(signature)
 }
 
+/// Whether a type is one of the string types (a mode, an index string, a function name).
+pub fn is_string(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    )
+}
+
+/// The text of a non-NULL string literal.
+pub fn string_literal(value: &ScalarValue) -> Option<&str> {
+    match value {
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// For every element of a `target`-shaped result, row-major, the offset of the element of a
+/// row-major `values` tensor of `values_shape` broadcast to it; or numpy's assignment error.
+pub fn broadcast_values_offsets(
+    name: &str,
+    values_shape: &[usize],
+    target: &[usize],
+) -> Result<Vec<usize>> {
+    if !crate::shape::broadcasts_to(values_shape, target) {
+        return plan_err!(
+            "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+            crate::shape::format_shape(values_shape),
+            crate::shape::format_shape(target)
+        );
+    }
+    Ok(crate::shape::strided_offsets(
+        target,
+        &crate::shape::broadcast_strides(
+            values_shape,
+            &crate::shape::row_major_strides(values_shape),
+            target,
+        ),
+    ))
+}
+
 /// Checks the argument count against `min..=max` with DataFusion's wording.
 pub fn check_arity(name: &str, arg_types: &[DataType], min: usize, max: usize) -> Result<()> {
     let n = arg_types.len();
