@@ -164,25 +164,10 @@ fn plan_along_axis(
                     );
                 }
             };
-            let v_shape = values.logical_shape();
-            if crate::shape::broadcast_shapes(&[&v_shape, &shape])
-                .ok()
-                .as_deref()
-                != Some(&shape[..])
-            {
-                return plan_err!(
-                    "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-                    format_shape(&v_shape),
-                    format_shape(&shape)
-                );
-            }
-            let offsets = strided_offsets(
-                &shape,
-                &broadcast_strides(&v_shape, &values.logical_strides(), &shape),
-            )
-            .into_iter()
-            .map(|o| o as u32)
-            .collect();
+            let offsets = super::broadcast_values_offsets(name, &values.logical_shape(), &shape)?
+                .into_iter()
+                .map(|o| o as u32)
+                .collect();
             Some((values, offsets))
         }
     };
