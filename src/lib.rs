@@ -30,6 +30,7 @@ pub mod dtype;
 pub mod error;
 pub mod index;
 pub mod kernels;
+pub mod limits;
 pub mod planner;
 pub mod shape;
 pub mod tensor_type;

@@ -5,9 +5,10 @@
 
 use crate::error::TensorError;
 
-/// Number of elements of `shape`, or an error when the product overflows `usize`.
+/// Number of elements of `shape`, or an error when the product overflows `usize` or exceeds
+/// [`crate::limits::max_tensor_elements`].
 pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
-    shape
+    let size = shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .ok_or_else(|| {
@@ -15,7 +16,15 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
                 "tensor shape {} has more elements than fit in memory (the product overflows)",
                 format_shape(shape)
             ))
-        })
+        })?;
+    let limit = crate::limits::max_tensor_elements();
+    if size > limit {
+        return Err(TensorError::Shape(format!(
+            "tensor shape {} has {size} elements, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
+            format_shape(shape)
+        )));
+    }
+    Ok(size)
 }
 
 /// Row-major (C order) element strides of `shape`.

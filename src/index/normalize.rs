@@ -577,7 +577,11 @@ pub fn normalize_with(
 /// numpy's broadcast of index arrays, with its error: "shape mismatch: indexing arrays could
 /// not be broadcast together with shapes (2,) (3,) ".
 fn broadcast_index_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, IndexError> {
-    crate::shape::broadcast_shapes(shapes).map_err(|_| {
+    crate::shape::broadcast_shapes(shapes).map_err(|e| {
+        if !e.to_string().starts_with("shape mismatch") {
+            // The shapes broadcast, to more elements than the limit allows.
+            return IndexError(e.to_string());
+        }
         let listed: Vec<String> = shapes.iter().map(|s| format_shape(s)).collect();
         IndexError(format!(
             "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",

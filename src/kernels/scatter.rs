@@ -289,10 +289,13 @@ pub struct FailedRow(pub usize);
 
 /// Combines `y` into `out` (`rows` rows of `row_len` elements) at every occurrence of
 /// `targets`, in order; rows where `skip` is true are left alone. `combine(current, y)`
-/// returns the new element, or `None` to fail at that row.
+/// returns the new element, or `None` to fail at that row — unless `ignore` marks the element
+/// (flat position in `out`) as one whose value does not matter (it ends NULL), in which case it
+/// keeps its value. The failure branch is the cold one: `ignore` costs nothing in the loop.
 ///
 /// # Errors
-/// The first row where `combine` returned `None`.
+/// The first row where `combine` returned `None` for an element `ignore` does not mark.
+#[allow(clippy::too_many_arguments)]
 pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     out: &mut [T],
     row_len: usize,
@@ -301,10 +304,19 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     targets: Targets<'_>,
     y: Values<'_, T>,
     combine: F,
+    ignore: Option<&[bool]>,
 ) -> Result<(), FailedRow> {
     if row_len == 0 {
         return Ok(());
     }
+    let combine = |row: usize, at: usize, slot: &mut T, v: T| -> Result<(), FailedRow> {
+        match combine(*slot, v) {
+            Some(r) => *slot = r,
+            None if ignore.is_some_and(|i| i[row * row_len + at]) => {}
+            None => return Err(FailedRow(row)),
+        }
+        Ok(())
+    };
     for (row, dst) in out.chunks_exact_mut(row_len).take(rows).enumerate() {
         if skip(row) {
             continue;
@@ -312,15 +324,13 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
         match (targets, y) {
             (Targets::Static { targets, .. }, Values::Scalar(v)) => {
                 for &t in targets {
-                    let slot = &mut dst[t as usize];
-                    *slot = combine(*slot, v).ok_or(FailedRow(row))?;
+                    combine(row, t as usize, &mut dst[t as usize], v)?;
                 }
             }
             (Targets::Static { targets, sources }, Values::Rows { values, len }) => {
                 let src = &values[row * len..(row + 1) * len];
                 for (&t, &s) in targets.iter().zip(sources) {
-                    let slot = &mut dst[t as usize];
-                    *slot = combine(*slot, src[s as usize]).ok_or(FailedRow(row))?;
+                    combine(row, t as usize, &mut dst[t as usize], src[s as usize])?;
                 }
             }
             (
@@ -341,15 +351,15 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
                     match y {
                         Values::Scalar(v) => {
                             for &w in window {
-                                let slot = &mut dst[w as usize];
-                                *slot = combine(*slot, v).ok_or(FailedRow(row))?;
+                                let at = start + w as usize;
+                                combine(row, at, &mut dst[w as usize], v)?;
                             }
                         }
                         Values::Rows { values, len } => {
                             let src = &values[row * len + j * y_step..];
                             for (&w, &s) in window.iter().zip(y_window) {
-                                let slot = &mut dst[w as usize];
-                                *slot = combine(*slot, src[s as usize]).ok_or(FailedRow(row))?;
+                                let at = start + w as usize;
+                                combine(row, at, &mut dst[w as usize], src[s as usize])?;
                             }
                         }
                     }
@@ -436,6 +446,7 @@ mod tests {
                 len: 3,
             },
             i32::add,
+            None,
         )
         .unwrap();
         assert_eq!(out, vec![3, 0, 3, 19, 10, 16]);
@@ -455,6 +466,7 @@ mod tests {
                 len: 3,
             },
             |_, y| Some(y),
+            None,
         )
         .unwrap();
         assert_eq!(out, vec![2, 0, 3]);
@@ -474,6 +486,7 @@ mod tests {
             },
             Values::Scalar(10),
             i8::add,
+            None,
         );
         assert_eq!(result, Err(FailedRow(1)));
     }
@@ -496,6 +509,7 @@ mod tests {
             },
             Values::Scalar(1.0),
             f32::add,
+            None,
         )
         .unwrap();
         assert_eq!(out, vec![1.0, 1.0, 0.0, 1.0, 2.0, 1.0]);

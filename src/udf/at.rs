@@ -1229,9 +1229,14 @@ fn update(
         ValuesPlan::Literal(Some(value)) => Some(to_storage(&value.to_array_of_size(1)?)?),
         _ => None,
     };
+    // Element NULLs: x's stay; y's make their targets NULL (set) or keep them NULL. Known
+    // before the values: a failure (overflow) in an element that ends NULL does not count.
+    let valid = final_validity(plan, x_values, rows, &skip, targets, y);
+    let ends_null: Option<Vec<bool>> = valid.as_ref().map(|v| v.iter().map(|b| !b).collect());
+    let ignore = ends_null.as_deref();
     let run = |base: &ArrayRef, op: AtOp| -> Result<ArrayRef> {
         crate::with_primitive_type!(&work_type, P => {
-            update_typed::<P>(name, base, rows, in_len, &skip, targets, y_scalar.as_ref(), y, op, plan.apply)
+            update_typed::<P>(name, base, rows, in_len, &skip, targets, y_scalar.as_ref(), y, op, plan.apply, ignore)
         }, _ => exec_err!("{name}: unsupported element type {work_type}"))
     };
     let x_type = storage(plan.x.element_type());
@@ -1239,6 +1244,8 @@ fn update(
         if *values.data_type() == x_type {
             return Ok(values);
         }
+        // Elements that end NULL may hold anything: the checked cast skips them.
+        let values = with_validity(values, valid.as_deref())?;
         cast_with_options(&values, &x_type, &strict()).map_err(|e| {
             exec_datafusion_err!(
                 "{name}: the result does not fit the tensor's element type {}: {e}",
@@ -1261,17 +1268,27 @@ fn update(
                 // Integer true division gives Float64.
                 let x64 = cast(&x_own, &DataType::Float64)?;
                 let f64s = cast(&factors, &DataType::Float64)?;
-                finish::<Float64Type>(name, &x64, &f64s, AtOp::Divide)?
+                finish::<Float64Type>(name, &x64, &f64s, AtOp::Divide, ignore)?
             } else {
-                crate::with_primitive_type!(&x_type, P => finish::<P>(name, &x_own, &factors, plan.op)?,
+                crate::with_primitive_type!(&x_type, P => finish::<P>(name, &x_own, &factors, plan.op, ignore)?,
                     _ => return exec_err!("{name}: unsupported element type {x_type}"))
             }
         }
         op => back(run(&x_work, op)?)?,
     };
     let out = from_storage(out, &plan.output_element)?;
-    // Element NULLs: x's stay; y's make their targets NULL (set) or keep them NULL.
-    element_validity(plan, x_values, rows, &skip, targets, y, out)
+    with_validity(out, valid.as_deref())
+}
+
+/// `values` with element validity `valid` (none: as they are, without NULLs).
+fn with_validity(values: ArrayRef, valid: Option<&[bool]>) -> Result<ArrayRef> {
+    let Some(valid) = valid else {
+        return Ok(values);
+    };
+    let nulls = NullBuffer::new(BooleanBuffer::from(valid));
+    Ok(arrow::array::make_array(
+        values.to_data().into_builder().nulls(Some(nulls)).build()?,
+    ))
 }
 
 fn ones<P: ArrowPrimitiveType>(len: usize) -> ArrayRef
@@ -1290,6 +1307,7 @@ fn finish<P: ArrowPrimitiveType>(
     x: &ArrayRef,
     factors: &ArrayRef,
     op: AtOp,
+    ignore: Option<&[bool]>,
 ) -> Result<ArrayRef>
 where
     P::Native: Element,
@@ -1298,8 +1316,9 @@ where
     let fs = factors.as_primitive::<P>().values();
     let one = <P::Native as Element>::ONE;
     let mut out = Vec::with_capacity(xs.len());
-    for (&a, &f) in xs.iter().zip(fs.iter()) {
-        if f == one {
+    for (i, (&a, &f)) in xs.iter().zip(fs.iter()).enumerate() {
+        if f == one || ignore.is_some_and(|n| n[i]) {
+            // Unchanged, or ends NULL (whatever it holds).
             out.push(a);
             continue;
         }
@@ -1336,6 +1355,7 @@ fn update_typed<P: ArrowPrimitiveType>(
     y: Option<&(ArrayRef, usize)>,
     op: AtOp,
     apply: Option<ApplyFn>,
+    ignore: Option<&[bool]>,
 ) -> Result<ArrayRef>
 where
     P::Native: Element,
@@ -1352,25 +1372,76 @@ where
         (None, None) => Values::Scalar(N::<P>::default()),
     };
     let result = match (op, apply) {
-        (AtOp::Set, _) => scatter(&mut out, in_len, rows, skip, targets, values, |_, y| {
-            Some(y)
-        }),
-        (AtOp::Add, _) => scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::add),
-        (AtOp::Subtract, _) => scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::sub),
-        (AtOp::Multiply | AtOp::Divide | AtOp::Power, _) => {
-            scatter(&mut out, in_len, rows, skip, targets, values, N::<P>::mul)
-        }
-        (AtOp::Min, _) => scatter(&mut out, in_len, rows, skip, targets, values, |a, b| {
-            Some(<N<P> as Element>::min(a, b))
-        }),
-        (AtOp::Max, _) => scatter(&mut out, in_len, rows, skip, targets, values, |a, b| {
-            Some(<N<P> as Element>::max(a, b))
-        }),
-        (AtOp::Apply, Some(ApplyFn::Named(f))) => {
-            scatter(&mut out, in_len, rows, skip, targets, values, |a, _| {
-                f.apply(a)
-            })
-        }
+        (AtOp::Set, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            |_, y| Some(y),
+            ignore,
+        ),
+        (AtOp::Add, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            N::<P>::add,
+            ignore,
+        ),
+        (AtOp::Subtract, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            N::<P>::sub,
+            ignore,
+        ),
+        (AtOp::Multiply | AtOp::Divide | AtOp::Power, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            N::<P>::mul,
+            ignore,
+        ),
+        (AtOp::Min, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            |a, b| Some(<N<P> as Element>::min(a, b)),
+            ignore,
+        ),
+        (AtOp::Max, _) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            |a, b| Some(<N<P> as Element>::max(a, b)),
+            ignore,
+        ),
+        (AtOp::Apply, Some(ApplyFn::Named(f))) => scatter(
+            &mut out,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            |a, _| f.apply(a),
+            ignore,
+        ),
         _ => return internal_err!("{name}: no combination for this call"),
     };
     if let Err(FailedRow(row)) = result {
@@ -1385,42 +1456,58 @@ where
     )))
 }
 
-/// Element validity of an update's output, when `x` or `y` has element NULLs.
-fn element_validity(
+/// Element validity of an update's output, when `x` or `y` has element NULLs: x's NULLs stay,
+/// other ops keep a target NULL where y is NULL, `set` gives a target y's validity.
+fn final_validity(
     plan: &AtPlan,
     x_values: &ArrayRef,
     rows: usize,
     skip: &dyn Fn(usize) -> bool,
     targets: Targets<'_>,
     y: Option<&(ArrayRef, usize)>,
-    out: ArrayRef,
-) -> Result<ArrayRef> {
+) -> Option<Vec<bool>> {
     let y_nulls = y.and_then(|(values, _)| values.logical_nulls());
     let x_nulls = x_values.logical_nulls();
     if x_nulls.is_none() && y_nulls.is_none() {
-        return Ok(out);
+        return None;
     }
     let in_len = plan.x.size();
     let mut valid: Vec<bool> = match &x_nulls {
         Some(n) => n.iter().collect(),
-        None => vec![true; out.len()],
+        None => vec![true; x_values.len()],
     };
+    let set = plan.op == AtOp::Set;
     if let (Some(y_nulls), Some((_, len))) = (y_nulls, y) {
         let y_valid: Vec<bool> = y_nulls.iter().collect();
         let values = Values::Rows {
             values: &y_valid,
             len: *len,
         };
-        let set = plan.op == AtOp::Set;
         // Never fails.
-        let _ = scatter(&mut valid, in_len, rows, skip, targets, values, |a, b| {
-            Some(if set { b } else { a && b })
-        });
+        let _ = scatter(
+            &mut valid,
+            in_len,
+            rows,
+            skip,
+            targets,
+            values,
+            |a, b| Some(if set { b } else { a && b }),
+            None,
+        );
+    } else if set {
+        // `set` replaces the element, NULL or not, with a valid y.
+        let _ = scatter(
+            &mut valid,
+            in_len,
+            rows,
+            skip,
+            targets,
+            Values::Scalar(true),
+            |_, b| Some(b),
+            None,
+        );
     }
-    let nulls = NullBuffer::new(BooleanBuffer::from(valid));
-    Ok(arrow::array::make_array(
-        out.to_data().into_builder().nulls(Some(nulls)).build()?,
-    ))
+    Some(valid)
 }
 
 /// `apply` with a lambda: the lambda runs over all the occurrences of a round at once; an
@@ -1444,6 +1531,7 @@ fn apply_lambda(
         targets,
         Values::Scalar(0u32),
         |a, _| a.checked_add(1),
+        None,
     );
     let mut out = Arc::clone(x_values);
     let mut round = 1u32;

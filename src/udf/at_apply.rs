@@ -191,6 +191,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
+        super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
         let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
         let mut values = Vec::with_capacity(args.args.len());
         let mut lambda = None;

@@ -700,9 +700,11 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
                 // Each choice reads the same buffer `i * stride` further on.
                 let shifted: Vec<Option<NullBuffer>> = (0..*count)
                     .map(|i| {
-                        valid
-                            .as_ref()
-                            .map(|v| v.slice(i * stride, v.len() - i * stride))
+                        // Empty past the end (no rows, or a 0-size choice).
+                        valid.as_ref().map(|v| {
+                            let start = (i * stride).min(v.len());
+                            v.slice(start, v.len() - start)
+                        })
                     })
                     .collect();
                 let refs: Vec<ValiditySource<'_>> = shifted

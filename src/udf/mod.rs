@@ -266,6 +266,11 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        check_batch_bytes(
+            self.function.name(),
+            args.return_field.data_type(),
+            args.number_rows,
+        )?;
         if let Some(plan) = &self.plan {
             return self.function.invoke(plan, &args.args, args.number_rows);
         }
@@ -285,6 +290,27 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
 
     fn documentation(&self) -> Option<&Documentation> {
         self.function.documentation()
+    }
+}
+
+/// Refuses a tensor result whose batch would take more than [`crate::limits::max_batch_bytes`]
+/// (before anything is allocated: an allocation that large would abort the process).
+pub fn check_batch_bytes(name: &str, result: &DataType, rows: usize) -> Result<()> {
+    let DataType::FixedSizeList(item, size) = result else {
+        return Ok(());
+    };
+    let width = item.data_type().primitive_width().unwrap_or(1);
+    let limit = crate::limits::max_batch_bytes();
+    let bytes = rows
+        .checked_mul(*size as usize)
+        .and_then(|n| n.checked_mul(width));
+    match bytes {
+        Some(bytes) if bytes <= limit => Ok(()),
+        _ => exec_err!(
+            "{name}: the result of this batch would take {} bytes ({rows} rows of {size} {} elements), more than the limit of {limit} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with DATAFUSION_TENSOR_MAX_BATCH_BYTES or datafusion_tensor::limits::set_max_batch_bytes",
+            bytes.map_or_else(|| "more than usize::MAX".to_string(), |b| b.to_string()),
+            item.data_type()
+        ),
     }
 }
 

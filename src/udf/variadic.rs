@@ -137,6 +137,7 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
+        super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
         let fields = values(&args.arg_fields)?;
         let values = args
             .args

@@ -1,0 +1,570 @@
+//! What the fuzz targets run, shared by `cargo fuzz` (fuzz/fuzz_targets/*.rs) and by
+//! `cargo test`'s replay of the committed regression corpus (tests/fuzz_replay.rs).
+//!
+//! Each target turns the fuzzer's bytes into inputs deterministically: [`parse_index`] into an
+//! index string (parsed, printed back and parsed again, then normalised against a small shape
+//! under every bounds rule), the SQL targets into a small in-memory table (random element type,
+//! shape up to 6 dims with 0-size dims, permutation, NULL rows and elements, extreme values)
+//! and a few queries built from the function's argument forms with random pieces (index
+//! strings, literals, columns, modes, options, raw text). A query may succeed or fail with an
+//! error; the process must not panic (cargo fuzz builds with debug assertions and overflow
+//! checks, so an arithmetic overflow is a panic too) and must not allocate without bound.
+
+#![allow(dead_code, clippy::pedantic)]
+
+use std::sync::Arc;
+
+use arrow::array::{
+    ArrayRef, FixedSizeListArray, Float64Array, Int64Array, ListArray, RecordBatch,
+};
+use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow::datatypes::{DataType, Field, Schema};
+use datafusion::prelude::SessionContext;
+use datafusion_tensor::TensorType;
+use datafusion_tensor::index::normalize::{BoundsRule, DROPPED, OutOfBounds, normalize_with};
+use datafusion_tensor::index::parse::parse_index as parse;
+
+/// The fuzzer's bytes, read front to back; zeros once they run out.
+pub struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Self { data, pos: 0 }
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::from(self.byte()) % n
+    }
+
+    pub fn flag(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+
+    pub fn pick<T: Copy>(&mut self, options: &[T]) -> T {
+        options[self.below(options.len())]
+    }
+
+    /// Mostly small integers, sometimes the edges of the integer types.
+    pub fn int(&mut self) -> i64 {
+        match self.byte() {
+            0..=199 => i64::from(self.byte() % 9) - 4,
+            200..=219 => i64::from(self.byte()) - 128,
+            220 => i64::MAX,
+            221 => i64::MIN,
+            222 => i64::from(i32::MAX),
+            223 => i64::from(i32::MIN),
+            224 => 1 << 32,
+            225 => i64::from(u8::MAX) + 1,
+            226 => -(1 << 53),
+            227 => i64::from(i16::MAX) + 1,
+            _ => i64::from(self.byte() % 5),
+        }
+    }
+
+    /// Raw text: up to `max` bytes, lossily UTF-8.
+    pub fn text(&mut self, max: usize) -> String {
+        let len = self.below(max + 1);
+        let start = self.pos.min(self.data.len());
+        let end = (start + len).min(self.data.len());
+        self.pos += len;
+        String::from_utf8_lossy(&self.data[start..end]).into_owned()
+    }
+}
+
+/// An index string: mostly well-formed numpy syntax, sometimes raw text.
+pub fn index_string(b: &mut Bytes) -> String {
+    if b.byte() < 24 {
+        return b.text(24);
+    }
+    let items = 1 + b.below(4);
+    let mut parts = Vec::new();
+    for _ in 0..items {
+        let part = match b.below(10) {
+            0 | 1 => b.int().to_string(),
+            2 | 3 => {
+                let mut s = String::new();
+                if b.flag() {
+                    s += &b.int().to_string();
+                }
+                s.push(':');
+                if b.flag() {
+                    s += &b.int().to_string();
+                }
+                if b.flag() {
+                    s.push(':');
+                    if b.flag() {
+                        s += &b.int().to_string();
+                    }
+                }
+                s
+            }
+            4 => "...".into(),
+            5 => b
+                .pick(&["None", "newaxis", "np.newaxis", "True", "False"])
+                .into(),
+            6 | 7 => {
+                let depth = 1 + b.below(3);
+                int_list(b, depth)
+            }
+            8 => {
+                let n = b.below(5);
+                let v: Vec<&str> = (0..n).map(|_| b.pick(&["True", "False"])).collect();
+                format!("[{}]", v.join(", "))
+            }
+            _ => b.text(6),
+        };
+        parts.push(part);
+    }
+    parts.join(b.pick(&[", ", ",", " , "]))
+}
+
+/// A (possibly ragged) nested integer list of depth `depth`.
+pub fn int_list(b: &mut Bytes, depth: usize) -> String {
+    let n = b.below(4);
+    let items: Vec<String> = (0..n)
+        .map(|_| {
+            if depth <= 1 {
+                b.int().to_string()
+            } else {
+                int_list(b, depth - 1)
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The parser target: any text parses or fails cleanly; what parses prints back to text that
+/// parses to the same expression; normalising it against a small shape under numpy's and JAX's
+/// bounds rules fails cleanly or gives offsets inside the tensor.
+pub fn parse_index(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let ndim = b.below(5);
+    let shape: Vec<usize> = (0..ndim).map(|_| b.below(5)).collect();
+    let text = if b.flag() {
+        String::from_utf8_lossy(&data[b.pos.min(data.len())..]).into_owned()
+    } else {
+        index_string(&mut b)
+    };
+    let Ok(expr) = parse(&text) else { return };
+    let printed = expr.to_string();
+    let reparsed = parse(&printed)
+        .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, which does not parse: {e}"));
+    assert_eq!(reparsed, expr, "{text:?} printed as {printed:?}");
+
+    let size: usize = shape.iter().product();
+    let mut strides = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * shape[i + 1];
+    }
+    let rules = [
+        BoundsRule::NUMPY,
+        BoundsRule {
+            wrap_negative: true,
+            out_of_bounds: OutOfBounds::Clip,
+        },
+        BoundsRule {
+            wrap_negative: false,
+            out_of_bounds: OutOfBounds::Drop,
+        },
+    ];
+    for rule in rules {
+        if let Ok(selection) = normalize_with(&expr, &shape, &strides, rule) {
+            let offsets = selection.offsets();
+            assert_eq!(offsets.len(), selection.size(), "{text:?} on {shape:?}");
+            for &o in &offsets {
+                assert!(
+                    o == DROPPED || o < size,
+                    "{text:?} on {shape:?}: offset {o}"
+                );
+            }
+        }
+    }
+}
+
+/// Which function family a SQL target exercises.
+#[derive(Debug, Clone, Copy)]
+pub enum Family {
+    Choose,
+    Get,
+    At,
+}
+
+const ELEMENT_TYPES: &[DataType] = &[
+    DataType::Int8,
+    DataType::Int16,
+    DataType::Int32,
+    DataType::Int64,
+    DataType::UInt8,
+    DataType::UInt16,
+    DataType::UInt32,
+    DataType::UInt64,
+    DataType::Float16,
+    DataType::Float32,
+    DataType::Float64,
+    DataType::Boolean,
+];
+
+/// A tensor column of `rows` rows: element type, shape and permutation from the bytes (or the
+/// ones given), values from the bytes, some NULL rows and NULL elements.
+fn tensor_column(
+    b: &mut Bytes,
+    rows: usize,
+    element: Option<DataType>,
+    shape: Option<Vec<usize>>,
+) -> (Field, ArrayRef) {
+    let element = element.unwrap_or_else(|| ELEMENT_TYPES[b.below(ELEMENT_TYPES.len())].clone());
+    let shape = shape.unwrap_or_else(|| {
+        let ndim = match b.byte() {
+            0..=9 => 0,
+            10..=249 => 1 + b.below(3),
+            _ => 4 + b.below(3),
+        };
+        (0..ndim)
+            .map(|_| if b.byte() < 16 { 0 } else { 1 + b.below(4) })
+            .collect()
+    });
+    let mut tensor = TensorType::new(element.clone(), shape.clone()).expect("small shape");
+    if shape.len() > 1 && b.flag() {
+        let mut perm: Vec<usize> = (0..shape.len()).collect();
+        for i in (1..perm.len()).rev() {
+            let j = b.below(i + 1);
+            perm.swap(i, j);
+        }
+        tensor = tensor.with_permutation(Some(perm)).expect("a permutation");
+    }
+    let size = tensor.size();
+    let values: Vec<Option<i64>> = (0..rows * size)
+        .map(|_| if b.byte() < 8 { None } else { Some(b.int()) })
+        .collect();
+    let child: ArrayRef = if element.is_floating() {
+        Arc::new(Float64Array::from(
+            values
+                .iter()
+                .map(|v| v.map(|v| v as f64 / 2.0))
+                .collect::<Vec<_>>(),
+        ))
+    } else {
+        Arc::new(Int64Array::from(values))
+    };
+    let child = arrow::compute::cast(&child, &element).expect("cast");
+    let nulls = NullBuffer::from((0..rows).map(|_| b.byte() >= 16).collect::<Vec<_>>());
+    let field = tensor.to_field("t");
+    let DataType::FixedSizeList(item, _) = tensor.storage_type() else {
+        unreachable!()
+    };
+    let array = FixedSizeListArray::new(item, size as i32, child, Some(nulls));
+    (field, Arc::new(array))
+}
+
+fn int_column(b: &mut Bytes, rows: usize) -> ArrayRef {
+    Arc::new(Int64Array::from(
+        (0..rows)
+            .map(|_| if b.byte() < 16 { None } else { Some(b.int()) })
+            .collect::<Vec<_>>(),
+    ))
+}
+
+fn list_column(b: &mut Bytes, rows: usize) -> ArrayRef {
+    let mut lens = Vec::new();
+    let mut values = Vec::new();
+    for _ in 0..rows {
+        let n = b.below(5);
+        lens.push(n);
+        values.extend((0..n).map(|_| b.int()));
+    }
+    let field = Arc::new(Field::new("item", DataType::Int64, true));
+    Arc::new(ListArray::new(
+        field,
+        OffsetBuffer::from_lengths(lens),
+        Arc::new(Int64Array::from(values)),
+        None,
+    ))
+}
+
+/// The table every query reads: `x`, `c` (a second tensor, same or other shape), `a` (an
+/// integer tensor of `x`'s logical shape, small values), `idx` (an integer tensor [m] or
+/// [m, k]), `i`, `j` (integer columns), `y` (Float64), `l` (a list of integers per row).
+pub fn table(b: &mut Bytes) -> RecordBatch {
+    let rows = b.below(5);
+    let (xf, x) = tensor_column(b, rows, None, None);
+    let x_type = TensorType::from_field(&xf).unwrap().unwrap();
+    let (cf, c) = if b.flag() {
+        tensor_column(
+            b,
+            rows,
+            Some(x_type.element_type().clone()),
+            Some(x_type.logical_shape()),
+        )
+    } else {
+        tensor_column(b, rows, None, None)
+    };
+    let a_type = [
+        DataType::Int8,
+        DataType::Int32,
+        DataType::Int64,
+        DataType::UInt8,
+    ][b.below(4)]
+    .clone();
+    let (af, a) = tensor_column(b, rows, Some(a_type), Some(x_type.logical_shape()));
+    let idx_shape = if b.flag() {
+        vec![b.below(4)]
+    } else {
+        vec![b.below(4), 1 + b.below(3)]
+    };
+    let (idxf, idx) = tensor_column(b, rows, Some(DataType::Int64), Some(idx_shape));
+    let y: ArrayRef = Arc::new(Float64Array::from(
+        (0..rows)
+            .map(|_| {
+                if b.byte() < 16 {
+                    None
+                } else {
+                    Some(b.int() as f64)
+                }
+            })
+            .collect::<Vec<_>>(),
+    ));
+    let fields = vec![
+        xf.with_name("x"),
+        cf.with_name("c"),
+        af.with_name("a"),
+        idxf.with_name("idx"),
+        Field::new("i", DataType::Int64, true),
+        Field::new("j", DataType::Int64, true),
+        Field::new("y", DataType::Float64, true),
+        Field::new("l", DataType::new_list(DataType::Int64, true), true),
+    ];
+    let i = int_column(b, rows);
+    let j = int_column(b, rows);
+    let l = list_column(b, rows);
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        vec![x, c, a, idx, i, j, y, l],
+    )
+    .expect("a consistent batch")
+}
+
+fn number(b: &mut Bytes) -> String {
+    match b.below(8) {
+        0 => "NULL".into(),
+        1 => format!("{}.5", b.int()),
+        2 => "1e308".into(),
+        3 => "'nan'::double".into(),
+        4 => "true".into(),
+        _ => b.int().to_string(),
+    }
+}
+
+fn mode(b: &mut Bytes, modes: &[&str]) -> String {
+    match b.below(6) {
+        0 => String::new(),
+        1 => ", NULL".into(),
+        2 => format!(", '{}'", b.text(8).replace('\'', "")),
+        3 => format!(", mode => '{}'", b.pick(modes)),
+        _ => format!(", '{}'", b.pick(modes)),
+    }
+}
+
+fn tensor_arg(b: &mut Bytes) -> String {
+    b.pick(&["x", "c", "a", "idx", "i", "y", "l", "NULL", "1", "[1, 2]"])
+        .into()
+}
+
+fn index_arg(b: &mut Bytes) -> String {
+    match b.below(8) {
+        0 => b.int().to_string(),
+        1 => int_list(b, 1),
+        2 => int_list(b, 2),
+        3 => b.pick(&["i", "l", "idx", "a", "x", "NULL", "y"]).into(),
+        _ => format!("'{}'", index_string(b).replace('\'', "")),
+    }
+}
+
+/// The queries of one input.
+pub fn queries(b: &mut Bytes, family: Family) -> Vec<String> {
+    let count = 1 + b.below(3);
+    (0..count)
+        .map(|_| {
+            let call = match family {
+                Family::Choose => {
+                    let a = b.pick(&["a", "a", "x", "i", "idx", "2", "NULL", "c", "[0, 1]"]);
+                    let n = if b.byte() == 255 { 300 } else { 1 + b.below(4) };
+                    let choices: Vec<String> = (0..n)
+                        .map(|_| match b.below(3) {
+                            0 => number(b),
+                            _ => tensor_arg(b),
+                        })
+                        .collect();
+                    format!(
+                        "tensor_choose({a}, {}{})",
+                        choices.join(", "),
+                        mode(b, &["raise", "wrap", "clip"])
+                    )
+                }
+                Family::Get => match b.below(9) {
+                    0..=2 => format!(
+                        "tensor_get({}, '{}')",
+                        tensor_arg(b),
+                        index_string(b).replace('\'', "")
+                    ),
+                    3 => {
+                        let n = 1 + b.below(3);
+                        let args: Vec<String> = (0..n)
+                            .map(|_| b.pick(&["i", "j", "NULL", "y", "0", "-1", "l"]).to_string())
+                            .collect();
+                        format!("tensor_get({}, {})", tensor_arg(b), args.join(", "))
+                    }
+                    4 => format!(
+                        "tensor_take_along_axis({}, {}, {})",
+                        tensor_arg(b),
+                        tensor_arg(b),
+                        b.pick(&[
+                            "0",
+                            "1",
+                            "-1",
+                            "2",
+                            "NULL",
+                            "i",
+                            "99",
+                            "-9223372036854775808"
+                        ])
+                    ),
+                    5 => format!(
+                        "tensor_put_along_axis({}, {}, {}, {})",
+                        tensor_arg(b),
+                        tensor_arg(b),
+                        number(b),
+                        b.pick(&["0", "1", "-1", "NULL", "3"])
+                    ),
+                    6 => format!("tensor_reshape({}, {})", tensor_arg(b), int_list(b, 1)),
+                    7 => format!(
+                        "tensor({}, {})",
+                        b.pick(&["l", "[1, 2, 3, 4]", "[]", "NULL"]),
+                        int_list(b, 1)
+                    ),
+                    _ => format!(
+                        "{}({})",
+                        b.pick(&[
+                            "tensor_to_list",
+                            "tensor_to_string",
+                            "tensor_shape",
+                            "tensor_ndim",
+                            "tensor_size"
+                        ]),
+                        tensor_arg(b)
+                    ),
+                },
+                Family::At => {
+                    let op = b.pick(&[
+                        "set", "add", "subtract", "multiply", "divide", "power", "min", "max",
+                        "get", "apply",
+                    ]);
+                    let x = b.pick(&["x", "x", "c", "a", "NULL", "i"]);
+                    let idx = index_arg(b);
+                    let modes = ["promise_in_bounds", "clip", "drop", "fill", "raise"];
+                    let m = mode(b, &modes);
+                    let tail = match b.below(4) {
+                        0 => format!(
+                            ", {}, {}",
+                            b.pick(&["true", "false", "NULL"]),
+                            b.pick(&["true", "false", "NULL", "1"])
+                        ),
+                        _ => String::new(),
+                    };
+                    let opts = if m.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{m}{tail}")
+                    };
+                    match op {
+                        "get" => {
+                            let fill = if m.is_empty() || !b.flag() {
+                                String::new()
+                            } else if m.contains("=>") {
+                                format!(", fill_value => {}", number(b))
+                            } else {
+                                format!(", {}", number(b))
+                            };
+                            format!("tensor_at_get({x}, {idx}{m}{fill})")
+                        }
+                        "apply" => {
+                            let f = b.pick(&[
+                                "'negative'",
+                                "'abs'",
+                                "'square'",
+                                "'sqrt'",
+                                "'log'",
+                                "'exp'",
+                                "'round'",
+                                "v -> v * 2",
+                                "v -> v + y",
+                                "'nope'",
+                                "NULL",
+                            ]);
+                            let m = m.replace("mode => ", "");
+                            format!("tensor_at_apply({x}, {idx}, {f}{m})")
+                        }
+                        _ => {
+                            let y = match b.below(3) {
+                                0 => number(b),
+                                _ => tensor_arg(b),
+                            };
+                            format!("tensor_at_{op}({x}, {idx}, {y}{opts})")
+                        }
+                    }
+                }
+            };
+            format!("SELECT {call} FROM t")
+        })
+        .collect()
+}
+
+thread_local! {
+    static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a tokio runtime");
+    static CONTEXT: SessionContext = {
+        let config = datafusion_tensor::session_config().with_target_partitions(1);
+        datafusion_tensor::tensor_session_context_with_config(config).expect("a context")
+    };
+}
+
+/// The SQL targets: the table and queries of `data`, each run to a result or an error.
+/// Returns each query with its outcome (`Ok` row count or the error's text), for the replay.
+pub fn run_sql(data: &[u8], family: Family) -> Vec<(String, Result<usize, String>)> {
+    let mut b = Bytes::new(data);
+    let batch = table(&mut b);
+    let queries = queries(&mut b, family);
+    CONTEXT.with(|ctx| {
+        RUNTIME.with(|rt| {
+            let _ = ctx.deregister_table("t");
+            ctx.register_batch("t", batch).expect("register the table");
+            queries
+                .into_iter()
+                .map(|sql| {
+                    let outcome = rt.block_on(async {
+                        let df = ctx.sql(&sql).await?;
+                        let batches = df.collect().await?;
+                        Ok::<_, datafusion::error::DataFusionError>(
+                            batches.iter().map(RecordBatch::num_rows).sum(),
+                        )
+                    });
+                    (sql, outcome.map_err(|e| e.to_string()))
+                })
+                .collect()
+        })
+    })
+}

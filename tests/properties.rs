@@ -1,0 +1,409 @@
+//! Property tests: random shapes (up to 6 dims, 0-size dims), element types, permuted layouts,
+//! NULL rows and elements, index expressions (valid and invalid), modes and options, run through
+//! SQL on in-memory tables, must agree exactly with the element-by-element reference in
+//! `tests/reference/` — or fail with the error the reference names.
+
+// Test code: nested row types and local helper enums read better inline.
+#![allow(clippy::type_complexity, clippy::items_after_statements)]
+
+mod reference;
+
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, AsArray, FixedSizeListArray, Int64Array, RecordBatch, new_empty_array,
+};
+use arrow::buffer::NullBuffer;
+use arrow::compute::cast;
+use arrow::datatypes::{DataType, Field, Int64Type, Schema};
+use datafusion::prelude::SessionContext;
+use datafusion_tensor::TensorType;
+use proptest::prelude::*;
+use reference::{Bounds, Error, Item, Op};
+
+/// One tensor column: element type, logical shape, permutation, per row its logical values
+/// (`None` row: NULL).
+#[derive(Debug, Clone)]
+struct Column {
+    element: DataType,
+    shape: Vec<usize>,
+    permutation: Option<Vec<usize>>,
+    rows: Vec<Option<Vec<Option<i64>>>>,
+}
+
+impl Column {
+    /// The Arrow field and array, stored in the permuted layout.
+    fn arrow(&self, name: &str) -> (Field, ArrayRef) {
+        let n = self.shape.len();
+        let perm = self.permutation.clone().unwrap_or_else(|| (0..n).collect());
+        // logical = stored.transpose(perm): logical axis k is stored axis perm[k].
+        let mut stored_shape = vec![0; n];
+        for k in 0..n {
+            stored_shape[perm[k]] = self.shape[k];
+        }
+        let mut tensor = TensorType::new(self.element.clone(), stored_shape.clone()).unwrap();
+        if self.permutation.is_some() {
+            tensor = tensor.with_permutation(Some(perm.clone())).unwrap();
+        }
+        let size = reference::size(&self.shape);
+        let mut values: Vec<Option<i64>> = Vec::new();
+        for row in &self.rows {
+            let logical = row.clone().unwrap_or_else(|| vec![Some(0); size]);
+            for j in 0..size {
+                let stored = reference::unravel(j, &stored_shape);
+                let logical_index: Vec<usize> = (0..n).map(|k| stored[perm[k]]).collect();
+                values.push(logical[reference::ravel(&logical_index, &self.shape)]);
+            }
+        }
+        let child = cast(
+            &(Arc::new(Int64Array::from(values)) as ArrayRef),
+            &self.element,
+        )
+        .unwrap();
+        let DataType::FixedSizeList(item, _) = tensor.storage_type() else {
+            unreachable!()
+        };
+        let nulls = NullBuffer::from(self.rows.iter().map(Option::is_some).collect::<Vec<_>>());
+        let array = FixedSizeListArray::new(item, size as i32, child, Some(nulls));
+        (tensor.to_field(name), Arc::new(array))
+    }
+}
+
+fn element_range(element: &DataType) -> (i64, i64) {
+    match element {
+        DataType::Boolean => (0, 1),
+        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64 => (0, 4),
+        _ => (-4, 4),
+    }
+}
+
+fn any_element() -> impl Strategy<Value = DataType> {
+    prop::sample::select(vec![
+        DataType::Int8,
+        DataType::Int16,
+        DataType::Int32,
+        DataType::Int64,
+        DataType::UInt8,
+        DataType::UInt16,
+        DataType::UInt32,
+        DataType::UInt64,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Float64,
+        DataType::Boolean,
+    ])
+}
+
+fn any_shape(max_ndim: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(prop_oneof![1 => Just(0usize), 8 => 1usize..4], 0..=max_ndim)
+        .prop_filter("at most 256 elements", |s| {
+            s.iter().product::<usize>() <= 256
+        })
+}
+
+/// A column of `element` and `shape`: 0 to 3 rows, some NULL, some NULL elements, maybe
+/// permuted.
+fn column(element: DataType, shape: Vec<usize>) -> impl Strategy<Value = Column> {
+    let n = shape.len();
+    let size: usize = shape.iter().product();
+    let (lo, hi) = element_range(&element);
+    let value = prop_oneof![1 => Just(None), 12 => (lo..=hi).prop_map(Some)];
+    let row = prop_oneof![
+        1 => Just(None),
+        6 => prop::collection::vec(value, size).prop_map(Some),
+    ];
+    let permutation = prop_oneof![
+        Just(None),
+        Just((0..n).collect::<Vec<_>>())
+            .prop_shuffle()
+            .prop_map(Some),
+    ];
+    (prop::collection::vec(row, 0..=3), permutation).prop_map(move |(rows, permutation)| Column {
+        element: element.clone(),
+        shape: shape.clone(),
+        permutation,
+        rows,
+    })
+}
+
+fn any_item() -> impl Strategy<Value = Item> {
+    let small = -4i64..4;
+    let part = prop::option::of(-5i64..5);
+    let step = prop::option::of(prop_oneof![1 => Just(0i64), 10 => -3i64..=3]);
+    prop_oneof![
+        4 => small.clone().prop_map(Item::Int),
+        5 => (part.clone(), part, step).prop_map(|(a, b, c)| Item::Slice(a, b, c)),
+        1 => Just(Item::Ellipsis),
+        1 => Just(Item::NewAxis),
+        2 => prop::collection::vec(small.clone(), 0..4).prop_map(|v| Item::Ints(vec![v.len()], v)),
+        1 => (1usize..3, 0usize..3).prop_flat_map(move |(r, c)| {
+            prop::collection::vec(-4i64..4, r * c).prop_map(move |v| Item::Ints(vec![r, c], v))
+        }),
+        2 => prop::collection::vec(any::<bool>(), 1..4).prop_map(Item::Bools),
+    ]
+}
+
+fn any_index() -> impl Strategy<Value = Vec<Item>> {
+    prop::collection::vec(any_item(), 0..5)
+}
+
+fn context() -> SessionContext {
+    let config = datafusion_tensor::session_config().with_target_partitions(1);
+    datafusion_tensor::tensor_session_context_with_config(config).unwrap()
+}
+
+/// Runs `sql` over a table of `columns`: the result's field (its metadata is the output
+/// tensor type) and column, or the error's text.
+fn run(columns: &[(&str, (Field, ArrayRef))], sql: &str) -> Result<(Field, ArrayRef), String> {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(n, (f, _))| f.clone().with_name(*n))
+        .collect();
+    let arrays: Vec<ArrayRef> = columns.iter().map(|(_, (_, a))| a.clone()).collect();
+    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let ctx = context();
+        ctx.register_batch("t", batch).unwrap();
+        let result = async {
+            let df = ctx.sql(sql).await?;
+            let field = df.schema().field(0).as_ref().clone();
+            let batches = df.collect().await?;
+            let column = if batches.is_empty() {
+                new_empty_array(field.data_type())
+            } else {
+                arrow::compute::concat_batches(&batches[0].schema(), &batches)?
+                    .column(0)
+                    .clone()
+            };
+            Ok::<_, datafusion::error::DataFusionError>((field, column))
+        };
+        result.await.map_err(|e| e.to_string())
+    })
+}
+
+/// The rows of a result: its logical shape and, per row, its values as i64 (`None` row: NULL).
+fn rows_of((field, column): &(Field, ArrayRef)) -> (Vec<usize>, Vec<Option<Vec<Option<i64>>>>) {
+    match TensorType::from_field(field).unwrap() {
+        Some(tensor) => {
+            assert!(!tensor.is_permuted(), "outputs are row-major");
+            let list = column.as_fixed_size_list();
+            let size = tensor.size();
+            let values = cast(list.values(), &DataType::Int64).unwrap();
+            let values = values.as_primitive::<Int64Type>();
+            let rows = (0..list.len())
+                .map(|r| {
+                    list.is_valid(r).then(|| {
+                        (r * size..(r + 1) * size)
+                            .map(|k| values.is_valid(k).then(|| values.value(k)))
+                            .collect()
+                    })
+                })
+                .collect();
+            (tensor.logical_shape(), rows)
+        }
+        None => {
+            // A 0-d result is a plain column.
+            let values = cast(column, &DataType::Int64).unwrap();
+            let values = values.as_primitive::<Int64Type>();
+            let rows = (0..values.len())
+                .map(|r| values.is_valid(r).then(|| vec![Some(values.value(r))]))
+                .collect();
+            (vec![], rows)
+        }
+    }
+}
+
+/// A 0-d result is a plain column: a NULL element and a NULL row are the same NULL.
+fn zero_d(shape: &[usize], rows: Vec<Option<Vec<Option<i64>>>>) -> Vec<Option<Vec<Option<i64>>>> {
+    if !shape.is_empty() {
+        return rows;
+    }
+    rows.into_iter()
+        .map(|r| r.filter(|v| v[0].is_some()))
+        .collect()
+}
+
+fn assert_error(got: &Result<(Field, ArrayRef), String>, expected: &[Error], sql: &str) {
+    match got {
+        Ok(_) => panic!("{sql}: expected an error with {expected:?}, got a result"),
+        Err(message) => assert!(
+            expected.iter().any(|e| message.contains(e.words())),
+            "{sql}: expected one of {:?}, got: {message}",
+            expected.iter().map(|e| e.words()).collect::<Vec<_>>()
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// tensor_get(x, 'index') is numpy's x[index], row by row.
+    #[test]
+    fn tensor_get_matches_numpy_indexing(
+        x in (any_element(), any_shape(6)).prop_flat_map(|(e, s)| column(e, s)),
+        items in any_index(),
+    ) {
+        let index = reference::render(&items);
+        let sql = format!("SELECT tensor_get(x, '{index}') FROM t");
+        let got = run(&[("x", x.arrow("x"))], &sql);
+        match reference::index(&x.shape, &items, Bounds::Raise, true) {
+            Err(errors) => assert_error(&got, &errors, &sql),
+            Ok((shape, positions)) => {
+                let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let (got_shape, rows) = rows_of(&column);
+                prop_assert_eq!(&got_shape, &shape, "{}", sql);
+                let want: Vec<_> = x.rows.iter().map(|row| row.as_ref().map(|values| {
+                    positions.iter().map(|p| values[p.unwrap()]).collect::<Vec<_>>()
+                })).collect();
+                prop_assert_eq!(rows, zero_d(&shape, want), "{}", sql);
+            }
+        }
+    }
+
+    /// tensor_choose(a, c0, ...) is numpy's choose(a, [c0, ...], mode), row by row.
+    #[test]
+    fn tensor_choose_matches_numpy(
+        (a, choices, mode) in (any_shape(4), 2usize..5, any_element()).prop_flat_map(|(shape, n, element)| {
+            let a_element = prop::sample::select(vec![DataType::Int8, DataType::Int32, DataType::Int64, DataType::UInt8]);
+            let a = (a_element, Just(shape.clone())).prop_flat_map(move |(e, s)| {
+                let lo = if e == DataType::UInt8 { 0 } else { -1 };
+                column(e, s).prop_map(move |mut c| {
+                    // indices around [0, n): some out of range for raise/wrap/clip
+                    for row in c.rows.iter_mut().flatten() {
+                        for v in row.iter_mut().flatten() {
+                            *v = (*v).clamp(lo, n as i64);
+                        }
+                    }
+                    c
+                })
+            });
+            // Each choice: a's shape, a trailing part of it, with 1s, or another shape.
+            let choice_shape = {
+                let s = shape.clone();
+                prop_oneof![
+                    3 => Just(s.clone()),
+                    1 => (0..=s.len()).prop_map({ let s = s.clone(); move |k| s[k..].to_vec() }),
+                    1 => Just(s.iter().map(|&d| if d > 1 { 1 } else { d }).collect::<Vec<_>>()),
+                    1 => any_shape(3),
+                ]
+            };
+            let choices = prop::collection::vec(choice_shape.prop_flat_map(move |s| column(element.clone(), s)), n);
+            (a, choices, prop::sample::select(vec!["raise", "wrap", "clip"]))
+        })
+    ) {
+        // Every column has as many rows as `a`.
+        let rows = a.rows.len();
+        let choices: Vec<Column> = choices.into_iter().map(|mut c| { c.rows.resize(rows, None); c.rows.truncate(rows); c }).collect();
+        let mut columns = vec![("a", a.arrow("a"))];
+        let names: Vec<String> = (0..choices.len()).map(|k| format!("c{k}")).collect();
+        for (name, c) in names.iter().zip(&choices) {
+            columns.push((name.as_str(), c.arrow(name)));
+        }
+        let sql = format!("SELECT tensor_choose(a, {}, '{mode}') FROM t", names.join(", "));
+        let got = run(&columns, &sql);
+
+        let mut shapes = vec![a.shape.clone()];
+        shapes.extend(choices.iter().map(|c| c.shape.clone()));
+        if reference::broadcast(&shapes).is_none() {
+            assert_error(&got, &[Error::BroadcastMismatch], &sql);
+            return Ok(());
+        }
+        let mut expected = Vec::new();
+        let mut failure = None;
+        for r in 0..rows {
+            let row_choices: Option<Vec<(Vec<usize>, Vec<Option<i64>>)>> = choices
+                .iter()
+                .map(|c| c.rows[r].clone().map(|v| (c.shape.clone(), v)))
+                .collect();
+            match (&a.rows[r], row_choices) {
+                (Some(av), Some(cs)) => match reference::choose((&a.shape, av), &cs, mode) {
+                    Ok((_, values)) => expected.push(Some(values)),
+                    Err(e) => failure = Some(e),
+                },
+                _ => expected.push(None),
+            }
+        }
+        if let Some(e) = failure {
+            assert_error(&got, &[e], &sql);
+            return Ok(());
+        }
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let (got_shape, got_rows) = rows_of(&column);
+        let shape = reference::broadcast(&shapes).unwrap();
+        prop_assert_eq!(&got_shape, &shape, "{}", sql);
+        prop_assert_eq!(got_rows, zero_d(&shape, expected), "{}", sql);
+    }
+
+    /// tensor_at_<op>(x, 'index', y, mode, wrap_negative_indices) is JAX's
+    /// x.at[index].<op>(y, mode=..., wrap_negative_indices=...), row by row.
+    #[test]
+    fn tensor_at_matches_jax(
+        x in (prop::sample::select(vec![DataType::Int8, DataType::Int32, DataType::Int64, DataType::UInt8, DataType::Float32, DataType::Float64]), any_shape(4))
+            .prop_flat_map(|(e, s)| column(e, s)),
+        items in any_index(),
+        op in prop::sample::select(vec![Op::Set, Op::Add, Op::Subtract, Op::Multiply, Op::Min, Op::Max]),
+        y in -3i64..=3,
+        mode in prop::sample::select(vec!["promise_in_bounds", "clip", "drop", "raise"]),
+        wrap in any::<bool>(),
+    ) {
+        let unsigned = x.element == DataType::UInt8;
+        let y = if unsigned { y.abs() } else { y };
+        let index = reference::render(&items);
+        let sql = format!(
+            "SELECT tensor_at_{}(x, '{index}', {y}, '{mode}', {wrap}) FROM t",
+            op.name()
+        );
+        let got = run(&[("x", x.arrow("x"))], &sql);
+        let bounds = match mode {
+            "clip" => Bounds::Clip,
+            "raise" => Bounds::Raise,
+            _ => Bounds::Drop,
+        };
+        // The index alone decides plan errors, whatever the rows.
+        if let Err(errors) = reference::index(&x.shape, &items, bounds, wrap) {
+            assert_error(&got, &errors, &sql);
+            return Ok(());
+        }
+        let (min, max): (i128, i128) = match x.element {
+            DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+            DataType::UInt8 => (0, u8::MAX.into()),
+            DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            _ => (i64::MIN.into(), i64::MAX.into()),
+        };
+        let float = x.element.is_floating();
+        let mut expected = Vec::new();
+        let mut failure = None;
+        for row in &x.rows {
+            let Some(values) = row else { expected.push(None); continue };
+            let result = if float {
+                let single = x.element == DataType::Float32;
+                let wrapf = |v: i64| reference::Float { value: v as f64, single };
+                let xs: Vec<_> = values.iter().map(|v| v.map(wrapf)).collect();
+                reference::at(&x.shape, &xs, &items, op, wrapf(y), bounds, wrap).map(|out| {
+                    out.iter().map(|v| v.map(|v| v.value as i64)).collect::<Vec<_>>()
+                })
+            } else {
+                let wrapi = |v: i64| reference::Int { value: v.into(), min, max };
+                let xs: Vec<_> = values.iter().map(|v| v.map(wrapi)).collect();
+                reference::at(&x.shape, &xs, &items, op, wrapi(y), bounds, wrap).map(|out| {
+                    out.iter().map(|v| v.map(|v| v.value as i64)).collect::<Vec<_>>()
+                })
+            };
+            match result {
+                Ok(values) => expected.push(Some(values)),
+                Err(e) => failure = Some(e),
+            }
+        }
+        if let Some(e) = failure {
+            assert_error(&got, &e, &sql);
+            return Ok(());
+        }
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let (got_shape, got_rows) = rows_of(&column);
+        prop_assert_eq!(&got_shape, &x.shape, "{}", sql);
+        prop_assert_eq!(got_rows, expected, "{}", sql);
+    }
+}

@@ -1,0 +1,534 @@
+//! A deliberately simple reference for the property tests: numpy indexing, numpy `choose` and
+//! JAX's `x.at[idx].op(y)`, element by element, on logical row-major tensors of `i64` (or
+//! `f64`) values with `Option` for NULL elements. Nothing here is shared with the crate: the
+//! index is the generator's structured items, not a parsed string, and every output element is
+//! found by decoding its multi-index and walking the rules one by one.
+
+#![allow(dead_code)]
+
+use std::fmt;
+
+/// One index item, as the generator builds it (rendered to numpy syntax for SQL).
+#[derive(Debug, Clone)]
+pub enum Item {
+    Int(i64),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
+    Ellipsis,
+    NewAxis,
+    /// An integer array of `shape` (1-d or 2-d), row-major values.
+    Ints(Vec<usize>, Vec<i64>),
+    /// A 1-d boolean mask.
+    Bools(Vec<bool>),
+}
+
+impl fmt::Display for Item {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |v: &Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+        match self {
+            Item::Int(i) => write!(f, "{i}"),
+            Item::Slice(a, b, None) => write!(f, "{}:{}", opt(a), opt(b)),
+            Item::Slice(a, b, c) => write!(f, "{}:{}:{}", opt(a), opt(b), opt(c)),
+            Item::Ellipsis => write!(f, "..."),
+            Item::NewAxis => write!(f, "None"),
+            Item::Ints(shape, values) if shape.len() == 1 => write!(f, "{values:?}"),
+            Item::Ints(shape, values) => {
+                let rows: Vec<String> = values
+                    .chunks(shape[1].max(1))
+                    .take(shape[0])
+                    .map(|r| format!("{r:?}"))
+                    .collect();
+                if shape[1] == 0 {
+                    write!(f, "[{}]", vec!["[]"; shape[0]].join(", "))
+                } else {
+                    write!(f, "[{}]", rows.join(", "))
+                }
+            }
+            Item::Bools(mask) => {
+                let words: Vec<&str> = mask
+                    .iter()
+                    .map(|&b| if b { "True" } else { "False" })
+                    .collect();
+                write!(f, "[{}]", words.join(", "))
+            }
+        }
+    }
+}
+
+/// The numpy-syntax string of an index.
+pub fn render(items: &[Item]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Which of numpy's errors (the key words of its message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Error {
+    TooManyIndices,
+    SingleEllipsis,
+    ZeroStep,
+    BooleanMismatch,
+    OutOfBounds,
+    BroadcastMismatch,
+    InvalidChoice,
+    Overflow,
+}
+
+impl Error {
+    /// Words numpy's message (and so the crate's) contains.
+    pub fn words(self) -> &'static str {
+        match self {
+            Error::TooManyIndices => "too many indices",
+            Error::SingleEllipsis => "single ellipsis",
+            Error::ZeroStep => "slice step cannot be zero",
+            Error::BooleanMismatch => "boolean index did not match",
+            Error::OutOfBounds => "out of bounds",
+            Error::BroadcastMismatch => "be broadcast",
+            Error::InvalidChoice => "invalid entry in choice array",
+            Error::Overflow => "overflow",
+        }
+    }
+}
+
+pub fn size(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// The multi-index of flat position `flat` in a row-major `shape`.
+pub fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for axis in (0..shape.len()).rev() {
+        index[axis] = flat % shape[axis];
+        flat /= shape[axis];
+    }
+    index
+}
+
+/// The flat row-major position of `index` in `shape`.
+pub fn ravel(index: &[usize], shape: &[usize]) -> usize {
+    index.iter().zip(shape).fold(0, |acc, (&i, &d)| acc * d + i)
+}
+
+/// numpy's broadcast of several shapes.
+pub fn broadcast(shapes: &[Vec<usize>]) -> Option<Vec<usize>> {
+    let ndim = shapes.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = vec![1; ndim];
+    for shape in shapes {
+        for (k, &d) in shape.iter().enumerate() {
+            let axis = ndim - shape.len() + k;
+            if out[axis] == 1 {
+                out[axis] = d;
+            } else if d != 1 && d != out[axis] {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The position in a tensor of `shape` that the element at `index` of its broadcast to
+/// `target` reads.
+pub fn broadcast_position(index: &[usize], shape: &[usize], target: &[usize]) -> usize {
+    let lead = target.len() - shape.len();
+    let own: Vec<usize> = shape
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| if d == 1 { 0 } else { index[lead + k] })
+        .collect();
+    ravel(&own, shape)
+}
+
+/// Python's `slice(start, stop, step).indices(len)`, listed.
+pub fn slice_positions(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+    len: usize,
+) -> Vec<usize> {
+    let len = len as i64;
+    let step = step.unwrap_or(1);
+    let (lower, upper) = if step < 0 { (-1, len - 1) } else { (0, len) };
+    let clamp = |v: i64| {
+        if v < 0 {
+            (v + len).max(lower)
+        } else {
+            v.min(upper)
+        }
+    };
+    let start = start.map_or(if step < 0 { upper } else { lower }, clamp);
+    let stop = stop.map_or(if step < 0 { lower } else { upper }, clamp);
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(i as usize);
+        i += step;
+    }
+    out
+}
+
+/// How an integer index out of `[-dim, dim)` is treated: numpy raises; JAX's modes clip or
+/// drop; `wrap_negative` says whether negatives count from the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bounds {
+    Raise,
+    Clip,
+    Drop,
+}
+
+/// A resolved integer index: a position, or dropped.
+fn resolve(
+    value: i64,
+    dim: usize,
+    bounds: Bounds,
+    wrap_negative: bool,
+) -> Result<Option<usize>, Error> {
+    let d = dim as i64;
+    let v = if wrap_negative && value < 0 {
+        value + d
+    } else {
+        value
+    };
+    if (0..d).contains(&v) {
+        return Ok(Some(v as usize));
+    }
+    match bounds {
+        Bounds::Raise => Err(Error::OutOfBounds),
+        Bounds::Drop => Ok(None),
+        Bounds::Clip if dim == 0 => Ok(None),
+        Bounds::Clip => Ok(Some(v.clamp(0, d - 1) as usize)),
+    }
+}
+
+/// numpy's `x[items]` on a tensor of logical `shape`: the output shape and, per output element
+/// row-major, the input position it reads (`None`: dropped by a JAX mode). An invalid index
+/// gives every error that applies (numpy reports one of them; which one depends on the order
+/// of its checks, which this reference does not model).
+pub fn index(
+    shape: &[usize],
+    items: &[Item],
+    bounds: Bounds,
+    wrap_negative: bool,
+) -> Result<(Vec<usize>, Vec<Option<usize>>), Vec<Error>> {
+    let ndim = shape.len();
+    if items.iter().filter(|i| matches!(i, Item::Ellipsis)).count() > 1 {
+        return Err(vec![Error::SingleEllipsis]);
+    }
+    let consumed = items
+        .iter()
+        .filter(|i| !matches!(i, Item::Ellipsis | Item::NewAxis))
+        .count();
+    if consumed > ndim {
+        return Err(vec![Error::TooManyIndices]);
+    }
+    let mut errors = Vec::new();
+    // Expand the ellipsis (or the implicit one at the end) into full slices.
+    let mut expanded = Vec::new();
+    let mut seen = false;
+    for item in items {
+        if matches!(item, Item::Ellipsis) {
+            seen = true;
+            expanded.extend((0..ndim - consumed).map(|_| Item::Slice(None, None, None)));
+        } else {
+            expanded.push(item.clone());
+        }
+    }
+    if !seen {
+        expanded.extend((0..ndim - consumed).map(|_| Item::Slice(None, None, None)));
+    }
+    let advanced_present = expanded
+        .iter()
+        .any(|i| matches!(i, Item::Ints(..) | Item::Bools(_)));
+
+    // Each item: its input axis, and what it becomes.
+    enum Part {
+        Basic(Vec<usize>, Option<usize>), // slice positions; input axis (None: new axis)
+        Fixed(usize, Option<usize>),      // an integer outside advanced indexing
+        Adv(usize, Vec<usize>, Vec<Option<usize>>), // input axis, array shape, positions
+    }
+    let mut parts = Vec::new();
+    let mut axis = 0;
+    for item in &expanded {
+        match item {
+            Item::Slice(a, b, c) => {
+                if *c == Some(0) {
+                    errors.push(Error::ZeroStep);
+                    parts.push(Part::Basic(vec![], Some(axis)));
+                } else {
+                    parts.push(Part::Basic(
+                        slice_positions(*a, *b, *c, shape[axis]),
+                        Some(axis),
+                    ));
+                }
+                axis += 1;
+            }
+            Item::NewAxis => parts.push(Part::Basic(vec![0], None)),
+            Item::Int(v) => {
+                let p = resolve(*v, shape[axis], bounds, wrap_negative).unwrap_or_else(|e| {
+                    errors.push(e);
+                    None
+                });
+                if advanced_present {
+                    parts.push(Part::Adv(axis, vec![], vec![p]));
+                } else {
+                    parts.push(Part::Fixed(axis, p));
+                }
+                axis += 1;
+            }
+            Item::Ints(s, values) => {
+                let p = values
+                    .iter()
+                    .map(|&v| {
+                        resolve(v, shape[axis], bounds, wrap_negative).unwrap_or_else(|e| {
+                            errors.push(e);
+                            None
+                        })
+                    })
+                    .collect();
+                parts.push(Part::Adv(axis, s.clone(), p));
+                axis += 1;
+            }
+            Item::Bools(mask) => {
+                if mask.len() != shape[axis] {
+                    errors.push(Error::BooleanMismatch);
+                }
+                let p: Vec<Option<usize>> = mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b)
+                    .map(|(k, _)| Some(k))
+                    .collect();
+                parts.push(Part::Adv(axis, vec![p.len()], p));
+                axis += 1;
+            }
+            Item::Ellipsis => unreachable!(),
+        }
+    }
+    let adv_shapes: Vec<Vec<usize>> = parts
+        .iter()
+        .filter_map(|p| {
+            if let Part::Adv(_, s, _) = p {
+                Some(s.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let Some(block) = broadcast(&adv_shapes) else {
+        errors.push(Error::BroadcastMismatch);
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let adv_at: Vec<usize> = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p, Part::Adv(..)))
+        .map(|(k, _)| k)
+        .collect();
+    let adjacent = adv_at.windows(2).all(|w| w[1] == w[0] + 1);
+
+    // Output dims: basic parts in order, the advanced block in place (adjacent) or first.
+    enum Dim {
+        Basic(usize), // index into parts
+        Block,
+    }
+    let mut dims = Vec::new();
+    if !adv_at.is_empty() && !adjacent {
+        dims.push(Dim::Block);
+    }
+    for (k, p) in parts.iter().enumerate() {
+        match p {
+            Part::Basic(..) => dims.push(Dim::Basic(k)),
+            Part::Adv(..) if adjacent && k == adv_at[0] => dims.push(Dim::Block),
+            _ => {}
+        }
+    }
+    let mut out_shape = Vec::new();
+    for d in &dims {
+        match d {
+            Dim::Basic(k) => {
+                let Part::Basic(pos, _) = &parts[*k] else {
+                    unreachable!()
+                };
+                out_shape.push(pos.len());
+            }
+            Dim::Block => out_shape.extend(&block),
+        }
+    }
+
+    let in_strides: Vec<usize> = (0..ndim).map(|a| size(&shape[a + 1..])).collect();
+    let mut positions = Vec::new();
+    for flat in 0..size(&out_shape) {
+        let out_index = unravel(flat, &out_shape);
+        let mut coords: Vec<Option<usize>> = vec![Some(0); ndim];
+        let mut o = 0;
+        let mut block_index = Vec::new();
+        for d in &dims {
+            match d {
+                Dim::Basic(k) => {
+                    let Part::Basic(pos, axis) = &parts[*k] else {
+                        unreachable!()
+                    };
+                    if let Some(a) = axis {
+                        coords[*a] = Some(pos[out_index[o]]);
+                    }
+                    o += 1;
+                }
+                Dim::Block => {
+                    block_index = out_index[o..o + block.len()].to_vec();
+                    o += block.len();
+                }
+            }
+        }
+        for p in &parts {
+            match p {
+                Part::Fixed(a, v) => coords[*a] = *v,
+                Part::Adv(a, s, values) => {
+                    coords[*a] = values[broadcast_position(&block_index, s, &block)];
+                }
+                Part::Basic(..) => {}
+            }
+        }
+        positions.push(
+            coords
+                .iter()
+                .zip(&in_strides)
+                .try_fold(0, |acc, (c, s)| c.map(|c| acc + c * s)),
+        );
+    }
+    Ok((out_shape, positions))
+}
+
+/// numpy's `choose(a, choices, mode)` on logical tensors (`a` and each choice a shape and its
+/// values); `mode` is `raise`, `wrap` or `clip`.
+pub fn choose(
+    a: (&[usize], &[Option<i64>]),
+    choices: &[(Vec<usize>, Vec<Option<i64>>)],
+    mode: &str,
+) -> Result<(Vec<usize>, Vec<Option<i64>>), Error> {
+    let mut shapes = vec![a.0.to_vec()];
+    shapes.extend(choices.iter().map(|c| c.0.clone()));
+    let shape = broadcast(&shapes).ok_or(Error::BroadcastMismatch)?;
+    let n = choices.len() as i64;
+    let mut out = Vec::new();
+    for flat in 0..size(&shape) {
+        let index = unravel(flat, &shape);
+        let Some(k) = a.1[broadcast_position(&index, a.0, &shape)] else {
+            out.push(None);
+            continue;
+        };
+        let k = match mode {
+            "wrap" => k.rem_euclid(n),
+            "clip" => k.clamp(0, n - 1),
+            _ if (0..n).contains(&k) => k,
+            _ => return Err(Error::InvalidChoice),
+        };
+        let (s, values) = &choices[k as usize];
+        out.push(values[broadcast_position(&index, s, &shape)]);
+    }
+    Ok((shape, out))
+}
+
+/// JAX's update ops, applied once per occurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Set,
+    Add,
+    Subtract,
+    Multiply,
+    Min,
+    Max,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Set => "set",
+            Op::Add => "add",
+            Op::Subtract => "subtract",
+            Op::Multiply => "multiply",
+            Op::Min => "min",
+            Op::Max => "max",
+        }
+    }
+}
+
+/// A number of the tensor's element type: integers exact (checked against the type's range
+/// after every step), floats rounded to the type after every step.
+pub trait Num: Copy + PartialEq + fmt::Debug {
+    fn apply(self, op: Op, y: Self) -> Result<Self, Error>;
+}
+
+/// An integer element type by its range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Int {
+    pub value: i128,
+    pub min: i128,
+    pub max: i128,
+}
+
+impl Num for Int {
+    fn apply(self, op: Op, y: Self) -> Result<Self, Error> {
+        let v = match op {
+            Op::Set => y.value,
+            Op::Add => self.value + y.value,
+            Op::Subtract => self.value - y.value,
+            Op::Multiply => self.value * y.value,
+            Op::Min => self.value.min(y.value),
+            Op::Max => self.value.max(y.value),
+        };
+        if v < self.min || v > self.max {
+            return Err(Error::Overflow);
+        }
+        Ok(Int { value: v, ..self })
+    }
+}
+
+/// A float element type: `single` rounds to f32 after every step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Float {
+    pub value: f64,
+    pub single: bool,
+}
+
+impl Num for Float {
+    fn apply(self, op: Op, y: Self) -> Result<Self, Error> {
+        let v = match op {
+            Op::Set => y.value,
+            Op::Add => self.value + y.value,
+            Op::Subtract => self.value - y.value,
+            Op::Multiply => self.value * y.value,
+            Op::Min => self.value.min(y.value),
+            Op::Max => self.value.max(y.value),
+        };
+        let v = if self.single { f64::from(v as f32) } else { v };
+        Ok(Float { value: v, ..self })
+    }
+}
+
+/// JAX's `x.at[items].op(y)` with a scalar `y`, on one row (logical values): occurrences in
+/// row-major order of `x[items]`, each applied in turn; NULL elements stay NULL except under
+/// `set`.
+pub fn at<T: Num>(
+    shape: &[usize],
+    x: &[Option<T>],
+    items: &[Item],
+    op: Op,
+    y: T,
+    bounds: Bounds,
+    wrap_negative: bool,
+) -> Result<Vec<Option<T>>, Vec<Error>> {
+    let (_, positions) = index(shape, items, bounds, wrap_negative)?;
+    let mut out = x.to_vec();
+    for p in positions.into_iter().flatten() {
+        out[p] = match (out[p], op) {
+            (_, Op::Set) => Some(y),
+            (None, _) => None,
+            (Some(v), _) => Some(v.apply(op, y).map_err(|e| vec![e])?),
+        };
+    }
+    Ok(out)
+}
