@@ -548,6 +548,10 @@ pub fn run_sql(data: &[u8], family: Family) -> Vec<(String, Result<usize, String
     let mut b = Bytes::new(data);
     let batch = table(&mut b);
     let queries = queries(&mut b, family);
+    if std::env::var_os("FUZZ_SHOW").is_some() {
+        // What an input means: FUZZ_SHOW=1 cargo test --test fuzz_replay
+        eprintln!("{batch:?}\n{queries:#?}");
+    }
     CONTEXT.with(|ctx| {
         RUNTIME.with(|rt| {
             let _ = ctx.deregister_table("t");

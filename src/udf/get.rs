@@ -223,7 +223,11 @@ fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Resu
                 *start = row * plan.input.size();
             }
         }
-        if plan.input.size() == 0 || plan.gather.out_len == 0 {
+        if plan.input.size() == 0 && plan.gather.out_len > 0 {
+            // Indexing an empty axis: only NULL rows got here (any other row's index is out
+            // of bounds), and there is nothing to read for them.
+            arrow::array::new_null_array(values.data_type(), rows * plan.gather.out_len)
+        } else if plan.input.size() == 0 || plan.gather.out_len == 0 {
             gather_values(&values, rows, &plan.gather, None)?
         } else {
             gather_values(&values, rows, &plan.gather, Some(&starts))?
