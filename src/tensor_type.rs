@@ -539,7 +539,7 @@ mod tests {
             (
                 r#"{"shape":[65536,65536]}"#,
                 0,
-                "more than an Arrow FixedSizeList holds",
+                "more than the limit of 67108864 elements per tensor",
             ),
         ];
         for (json, size, expected) in cases {
