@@ -21,6 +21,9 @@ pub enum TensorError {
     /// A shape, permutation or dim-names list that is inconsistent in itself or with the storage.
     #[error("{0}")]
     Shape(String),
+    /// A shape with more elements than [`crate::limits::max_tensor_elements`] allows.
+    #[error("{0}")]
+    Limit(String),
     /// The element type is not one a tensor may hold.
     #[error(
         "tensor element type {0} is not supported: expected an integer (Int8..Int64, UInt8..UInt64), floating-point (Float16, Float32, Float64) or Boolean type"

@@ -19,7 +19,7 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
         })?;
     let limit = crate::limits::max_tensor_elements();
     if size > limit {
-        return Err(TensorError::Shape(format!(
+        return Err(TensorError::Limit(format!(
             "tensor shape {} has {size} elements, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
             format_shape(shape)
         )));

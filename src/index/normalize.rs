@@ -5,6 +5,7 @@
 //! Applying it to data is the plan's business ([`super::plan`]); nothing here sees Arrow.
 
 use super::parse::{IndexArray, IndexExpr, IndexItem};
+use crate::error::TensorError;
 use crate::shape::{checked_size, format_shape};
 
 /// One output dimension group and how it walks the input.
@@ -578,7 +579,7 @@ pub fn normalize_with(
 /// not be broadcast together with shapes (2,) (3,) ".
 fn broadcast_index_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, IndexError> {
     crate::shape::broadcast_shapes(shapes).map_err(|e| {
-        if !e.to_string().starts_with("shape mismatch") {
+        if matches!(e, TensorError::Limit(_)) {
             // The shapes broadcast, to more elements than the limit allows.
             return IndexError(e.to_string());
         }

@@ -289,12 +289,12 @@ pub struct FailedRow(pub usize);
 
 /// Combines `y` into `out` (`rows` rows of `row_len` elements) at every occurrence of
 /// `targets`, in order; rows where `skip` is true are left alone. `combine(current, y)`
-/// returns the new element, or `None` to fail at that row — unless `ignore` marks the element
-/// (flat position in `out`) as one whose value does not matter (it ends NULL), in which case it
-/// keeps its value. The failure branch is the cold one: `ignore` costs nothing in the loop.
+/// returns the new element, or `None` to fail at that row — unless `valid` (the final validity
+/// of `out`, by flat position) says the element ends NULL, in which case its value does not
+/// matter and it keeps it. The failure branch is the cold one: `valid` costs nothing in the loop.
 ///
 /// # Errors
-/// The first row where `combine` returned `None` for an element `ignore` does not mark.
+/// The first row where `combine` returned `None` for an element that ends valid.
 #[allow(clippy::too_many_arguments)]
 pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     out: &mut [T],
@@ -304,7 +304,7 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     targets: Targets<'_>,
     y: Values<'_, T>,
     combine: F,
-    ignore: Option<&[bool]>,
+    valid: Option<&[bool]>,
 ) -> Result<(), FailedRow> {
     if row_len == 0 {
         return Ok(());
@@ -312,7 +312,7 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     let combine = |row: usize, at: usize, slot: &mut T, v: T| -> Result<(), FailedRow> {
         match combine(*slot, v) {
             Some(r) => *slot = r,
-            None if ignore.is_some_and(|i| i[row * row_len + at]) => {}
+            None if valid.is_some_and(|v| !v[row * row_len + at]) => {}
             None => return Err(FailedRow(row)),
         }
         Ok(())

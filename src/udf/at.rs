@@ -1232,11 +1232,9 @@ fn update(
     // Element NULLs: x's stay; y's make their targets NULL (set) or keep them NULL. Known
     // before the values: a failure (overflow) in an element that ends NULL does not count.
     let valid = final_validity(plan, x_values, rows, &skip, targets, y);
-    let ends_null: Option<Vec<bool>> = valid.as_ref().map(|v| v.iter().map(|b| !b).collect());
-    let ignore = ends_null.as_deref();
     let run = |base: &ArrayRef, op: AtOp| -> Result<ArrayRef> {
         crate::with_primitive_type!(&work_type, P => {
-            update_typed::<P>(name, base, rows, in_len, &skip, targets, y_scalar.as_ref(), y, op, plan.apply, ignore)
+            update_typed::<P>(name, base, rows, in_len, &skip, targets, y_scalar.as_ref(), y, op, plan.apply, valid.as_deref())
         }, _ => exec_err!("{name}: unsupported element type {work_type}"))
     };
     let x_type = storage(plan.x.element_type());
@@ -1268,9 +1266,9 @@ fn update(
                 // Integer true division gives Float64.
                 let x64 = cast(&x_own, &DataType::Float64)?;
                 let f64s = cast(&factors, &DataType::Float64)?;
-                finish::<Float64Type>(name, &x64, &f64s, AtOp::Divide, ignore)?
+                finish::<Float64Type>(name, &x64, &f64s, AtOp::Divide, valid.as_deref())?
             } else {
-                crate::with_primitive_type!(&x_type, P => finish::<P>(name, &x_own, &factors, plan.op, ignore)?,
+                crate::with_primitive_type!(&x_type, P => finish::<P>(name, &x_own, &factors, plan.op, valid.as_deref())?,
                     _ => return exec_err!("{name}: unsupported element type {x_type}"))
             }
         }
@@ -1307,7 +1305,7 @@ fn finish<P: ArrowPrimitiveType>(
     x: &ArrayRef,
     factors: &ArrayRef,
     op: AtOp,
-    ignore: Option<&[bool]>,
+    valid: Option<&[bool]>,
 ) -> Result<ArrayRef>
 where
     P::Native: Element,
@@ -1317,7 +1315,7 @@ where
     let one = <P::Native as Element>::ONE;
     let mut out = Vec::with_capacity(xs.len());
     for (i, (&a, &f)) in xs.iter().zip(fs.iter()).enumerate() {
-        if f == one || ignore.is_some_and(|n| n[i]) {
+        if f == one || valid.is_some_and(|v| !v[i]) {
             // Unchanged, or ends NULL (whatever it holds).
             out.push(a);
             continue;
@@ -1355,7 +1353,7 @@ fn update_typed<P: ArrowPrimitiveType>(
     y: Option<&(ArrayRef, usize)>,
     op: AtOp,
     apply: Option<ApplyFn>,
-    ignore: Option<&[bool]>,
+    valid: Option<&[bool]>,
 ) -> Result<ArrayRef>
 where
     P::Native: Element,
@@ -1371,77 +1369,22 @@ where
         // apply: no y.
         (None, None) => Values::Scalar(N::<P>::default()),
     };
+    // One scatter per op; only the combination differs.
+    macro_rules! scatter_with {
+        ($combine:expr) => {
+            scatter(
+                &mut out, in_len, rows, skip, targets, values, $combine, valid,
+            )
+        };
+    }
     let result = match (op, apply) {
-        (AtOp::Set, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            |_, y| Some(y),
-            ignore,
-        ),
-        (AtOp::Add, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            N::<P>::add,
-            ignore,
-        ),
-        (AtOp::Subtract, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            N::<P>::sub,
-            ignore,
-        ),
-        (AtOp::Multiply | AtOp::Divide | AtOp::Power, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            N::<P>::mul,
-            ignore,
-        ),
-        (AtOp::Min, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            |a, b| Some(<N<P> as Element>::min(a, b)),
-            ignore,
-        ),
-        (AtOp::Max, _) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            |a, b| Some(<N<P> as Element>::max(a, b)),
-            ignore,
-        ),
-        (AtOp::Apply, Some(ApplyFn::Named(f))) => scatter(
-            &mut out,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            |a, _| f.apply(a),
-            ignore,
-        ),
+        (AtOp::Set, _) => scatter_with!(|_, y| Some(y)),
+        (AtOp::Add, _) => scatter_with!(N::<P>::add),
+        (AtOp::Subtract, _) => scatter_with!(N::<P>::sub),
+        (AtOp::Multiply | AtOp::Divide | AtOp::Power, _) => scatter_with!(N::<P>::mul),
+        (AtOp::Min, _) => scatter_with!(|a, b| Some(<N<P> as Element>::min(a, b))),
+        (AtOp::Max, _) => scatter_with!(|a, b| Some(<N<P> as Element>::max(a, b))),
+        (AtOp::Apply, Some(ApplyFn::Named(f))) => scatter_with!(|a, _| f.apply(a)),
         _ => return internal_err!("{name}: no combination for this call"),
     };
     if let Err(FailedRow(row)) = result {
@@ -1477,36 +1420,27 @@ fn final_validity(
         None => vec![true; x_values.len()],
     };
     let set = plan.op == AtOp::Set;
-    if let (Some(y_nulls), Some((_, len))) = (y_nulls, y) {
-        let y_valid: Vec<bool> = y_nulls.iter().collect();
-        let values = Values::Rows {
-            values: &y_valid,
+    let y_valid: Option<Vec<bool>> = y_nulls.map(|n| n.iter().collect());
+    let values = match (&y_valid, y) {
+        (Some(y_valid), Some((_, len))) => Values::Rows {
+            values: y_valid,
             len: *len,
-        };
-        // Never fails.
-        let _ = scatter(
-            &mut valid,
-            in_len,
-            rows,
-            skip,
-            targets,
-            values,
-            |a, b| Some(if set { b } else { a && b }),
-            None,
-        );
-    } else if set {
+        },
         // `set` replaces the element, NULL or not, with a valid y.
-        let _ = scatter(
-            &mut valid,
-            in_len,
-            rows,
-            skip,
-            targets,
-            Values::Scalar(true),
-            |_, b| Some(b),
-            None,
-        );
-    }
+        _ if set => Values::Scalar(true),
+        _ => return Some(valid),
+    };
+    // Never fails.
+    let _ = scatter(
+        &mut valid,
+        in_len,
+        rows,
+        skip,
+        targets,
+        values,
+        |a, b| Some(if set { b } else { a && b }),
+        None,
+    );
     Some(valid)
 }
 
