@@ -16,6 +16,7 @@ use datafusion::logical_expr::{Expr, ScalarUDF, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::display::tensor_extension_type;
+use crate::parquet_format::TensorParquetFormatFactory;
 use crate::planner::LiteralListPlanner;
 use crate::tensor_type::{EXTENSION_NAME, TensorType};
 use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
@@ -75,6 +76,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     // `register_expr_planner` appends: rebuild the planner list with it first.
     let state = ctx.state_ref();
     let mut state = state.write();
+    // Parquet tables whose errors name file and column, with tensor metadata checked across
+    // files (`parquet_format`).
+    state.register_file_format(Arc::new(TensorParquetFormatFactory::new()), true)?;
     if !state
         .expr_planners()
         .iter()

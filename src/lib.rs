@@ -31,6 +31,8 @@ pub mod error;
 pub mod index;
 pub mod kernels;
 pub mod limits;
+pub mod parquet_format;
+pub mod parquet_scan;
 pub mod planner;
 pub mod shape;
 pub mod tensor_type;
@@ -44,4 +46,5 @@ pub use context::{
     tensor_session_context, tensor_session_context_with_config,
 };
 pub use error::TensorError;
+pub use parquet_format::{TensorParquetFormat, TensorParquetFormatFactory};
 pub use tensor_type::TensorType;

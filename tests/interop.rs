@@ -334,3 +334,56 @@ async fn functions_are_documented_in_information_schema() {
         ]
     );
 }
+
+/// A tensor column whose metadata lies, from an embedder's in-memory table (no file to name):
+/// the error names the function and the argument.
+#[tokio::test]
+async fn invalid_metadata_in_memory_names_function_and_argument() {
+    use arrow::array::{FixedSizeListArray, Float32Array};
+    use arrow::datatypes::{Field, Schema};
+    use datafusion::datasource::MemTable;
+
+    let item = Arc::new(Field::new("item", DataType::Float32, true));
+    let values = FixedSizeListArray::new(
+        Arc::clone(&item),
+        4,
+        Arc::new(Float32Array::from(vec![0.0_f32, 1.0, 2.0, 3.0])),
+        None,
+    );
+    let field =
+        Field::new("x", DataType::FixedSizeList(item, 4), true).with_metadata(HashMap::from([
+            (
+                "ARROW:extension:name".to_string(),
+                "arrow.fixed_shape_tensor".to_string(),
+            ),
+            (
+                "ARROW:extension:metadata".to_string(),
+                r#"{"shape":[3,3]}"#.to_string(),
+            ),
+        ]));
+    let schema = Arc::new(Schema::new(vec![field]));
+    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(values)]).unwrap();
+    let ctx = context();
+    ctx.register_table(
+        "t",
+        Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap()),
+    )
+    .unwrap();
+    for (sql, function) in [
+        ("SELECT tensor_get(x, '0') FROM t", "tensor_get"),
+        ("SELECT tensor_choose(0, x, x) FROM t", "tensor_choose"),
+        ("SELECT tensor_at_add(x, 0, 1) FROM t", "tensor_at_add"),
+    ] {
+        let err = match ctx.sql(sql).await {
+            Ok(df) => df.collect().await.unwrap_err(),
+            Err(err) => err,
+        }
+        .to_string();
+        assert!(
+            err.contains(&format!(
+                "{function}: argument 'x': arrow.fixed_shape_tensor shape (3, 3) has 9 elements but the column's FixedSizeList holds 4"
+            )),
+            "{sql}: {err}"
+        );
+    }
+}

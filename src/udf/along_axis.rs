@@ -146,7 +146,7 @@ fn plan_along_axis(
     let values = match values_arg {
         None => None,
         Some(i) => {
-            let values = match TensorType::from_field(&args.fields[i])? {
+            let values = match super::tensor_of(&args.fields[i])? {
                 Some(tensor) => tensor,
                 None if args.fields[i].data_type().is_numeric()
                     || *args.fields[i].data_type() == DataType::Boolean =>

@@ -548,7 +548,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
                 };
                 (ValuesPlan::Literal(Some(cast)), element.clone(), vec![])
             }
-        } else if let Some(y) = TensorType::from_field(field)? {
+        } else if let Some(y) = super::tensor_of(field)? {
             let work = work_type(name, op, &element, y.element_type())?;
             let y_shape = y.logical_shape();
             (ValuesPlan::Tensor(y), work, y_shape)
@@ -747,7 +747,7 @@ fn plan_dynamic(
     field: &FieldRef,
     y_shape: &[usize],
 ) -> Result<IndexPlanParts> {
-    let (kind, index, k, m) = if let Some(index) = TensorType::from_field(field)? {
+    let (kind, index, k, m) = if let Some(index) = super::tensor_of(field)? {
         if !index.element_type().is_integer() {
             return plan_err!(
                 "{name}: an index tensor must hold integers, got {}",

@@ -23,7 +23,6 @@ use datafusion::logical_expr::{
 
 use super::PlanArgs;
 use super::at::{ApplyFn, AtOp, AtPlan, apply_by_name, documentation, invoke_at, plan_at};
-use crate::tensor_type::TensorType;
 
 /// The last plan compiled, with the argument fields and literals it was compiled for.
 type CachedPlan = Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<AtPlan>)>;
@@ -163,7 +162,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let Some(ValueOrLambda::Value(x)) = fields.first() else {
                     return plan_err!("{NAME}: argument x must come first");
                 };
-                let Some(x) = TensorType::from_field(x)? else {
+                let Some(x) = super::tensor_of(x)? else {
                     return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
                 // The lambda sees one element of x.
@@ -179,7 +178,9 @@ impl HigherOrderUDFImpl for TensorAtApply {
 
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
         let (fields, lambda) = flatten_fields(args.arg_fields)?;
-        let plan = self.plan(&fields, args.scalar_arguments, lambda)?;
+        let plan = self
+            .plan(&fields, args.scalar_arguments, lambda)
+            .map_err(|err| super::name_plan_error(NAME, err))?;
         Ok(match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(NAME)),
             None => Arc::new(Field::new(NAME, plan.output_element.clone(), true)),
@@ -212,7 +213,9 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 _ => None,
             })
             .collect();
-        let plan = self.plan(&fields, &scalars, is_lambda)?;
+        let plan = self
+            .plan(&fields, &scalars, is_lambda)
+            .map_err(|err| super::name_plan_error(NAME, err))?;
         match lambda {
             None => invoke_at(&plan, &values, args.number_rows, None),
             Some(lambda) => {

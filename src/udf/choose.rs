@@ -179,7 +179,7 @@ impl TensorChoose {
     /// `a`: a tensor or a scalar of an integer or boolean type.
     fn plan_index(args: &PlanArgs<'_>) -> Result<Operand> {
         let field = &args.fields[0];
-        let (operand, element) = match TensorType::from_field(field)? {
+        let (operand, element) = match super::tensor_of(field)? {
             Some(tensor) => {
                 let element = tensor.element_type().clone();
                 (Operand::Tensor(tensor), element)
@@ -216,7 +216,7 @@ impl TensorChoose {
     /// A choice argument, before the result type is known (literals uncast).
     fn plan_choice(args: &PlanArgs<'_>, i: usize) -> Result<Operand> {
         let field = &args.fields[i];
-        if let Some(tensor) = TensorType::from_field(field)? {
+        if let Some(tensor) = super::tensor_of(field)? {
             return Ok(Operand::Tensor(tensor));
         }
         let data_type = field.data_type();
@@ -268,7 +268,7 @@ impl TensorFunction for TensorChoose {
         // The form of the choices.
         let form = if data_args == 2 {
             let field = &args.fields[1];
-            match (TensorType::from_field(field)?, field.data_type()) {
+            match (super::tensor_of(field)?, field.data_type()) {
                 (Some(tensor), _) => Form::Stacked(tensor),
                 (None, DataType::List(item) | DataType::LargeList(item)) => {
                     let element = item.data_type().clone();

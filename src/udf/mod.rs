@@ -63,9 +63,9 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, FixedSizeListArray};
-use arrow::datatypes::{DataType, FieldRef};
+use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
-use datafusion::error::Result;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
 use datafusion::logical_expr::{
@@ -147,6 +147,65 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
     ) -> Result<ColumnarValue>;
 }
 
+/// The tensor type of an argument's field (`None`: not a `FixedSizeList`); an invalid one is a
+/// plan error naming the argument (the function's name is put in front by [`name_plan_error`]).
+pub(crate) fn tensor_of(field: &Field) -> Result<Option<TensorType>> {
+    TensorType::from_field(field)
+        .map_err(|err| DataFusionError::Plan(format!("argument '{}': {err}", field.name())))
+}
+
+/// A plan error that does not yet say which function it comes from (a tensor type's own error,
+/// an Arrow or shape error passed through) with `name: ` in front; other errors as they are.
+pub(crate) fn name_plan_error(name: &str, err: DataFusionError) -> DataFusionError {
+    match err {
+        DataFusionError::Plan(message) if !message.starts_with(name) => {
+            DataFusionError::Plan(format!("{name}: {message}"))
+        }
+        other => other,
+    }
+}
+
+/// A shape or dimension error about a call with a plain `FixedSizeList` argument (no tensor
+/// metadata: a 1-d tensor, SPEC §1), with a note saying so: the metadata may have been lost on
+/// the way (a file written without it, a `CASE` or cast that dropped it), and the 1-d shape is
+/// then a surprise.
+pub(crate) fn explain_plain_lists(err: DataFusionError, fields: &[FieldRef]) -> DataFusionError {
+    let DataFusionError::Plan(message) = err else {
+        return err;
+    };
+    if !(message.contains("dimension") || message.contains("shape")) {
+        return DataFusionError::Plan(message);
+    }
+    let plain: Vec<String> = fields
+        .iter()
+        .filter(|field| {
+            matches!(field.data_type(), DataType::FixedSizeList(..))
+                && field
+                    .metadata()
+                    .get(crate::tensor_type::EXTENSION_NAME_KEY)
+                    .map(String::as_str)
+                    != Some(crate::tensor_type::EXTENSION_NAME)
+        })
+        .map(|field| match field.data_type() {
+            DataType::FixedSizeList(_, size) => {
+                format!("'{}' (a FixedSizeList of {size})", field.name())
+            }
+            _ => unreachable!("filtered to FixedSizeList"),
+        })
+        .collect();
+    if plain.is_empty() {
+        return DataFusionError::Plan(message);
+    }
+    DataFusionError::Plan(format!(
+        "{message} (note: {} no arrow.fixed_shape_tensor metadata, so 1-d tensors; restore the shape with tensor(values, shape), or read Parquet with datafusion.execution.parquet.skip_metadata = false)",
+        if plain.len() == 1 {
+            format!("argument {} has", plain[0])
+        } else {
+            format!("arguments {} have", plain.join(", "))
+        }
+    ))
+}
+
 /// The arguments of a call as the planner sees them.
 #[derive(Debug)]
 pub struct PlanArgs<'a> {
@@ -164,7 +223,7 @@ impl PlanArgs<'_> {
         let Some(field) = self.fields.get(i) else {
             return plan_err!("{}: argument {arg_name} is missing", self.name);
         };
-        match TensorType::from_field(field)? {
+        match tensor_of(field)? {
             Some(tensor) => Ok(tensor),
             None => plan_err!(
                 "{}: argument {arg_name} must be a tensor (an arrow.fixed_shape_tensor or FixedSizeList column), got {}; if a CASE, COALESCE or cast dropped its tensor type, restore it with tensor(values, shape)",
@@ -204,11 +263,13 @@ impl<F: TensorFunction> TensorUdf<F> {
         // Argument count and kinds first, whoever calls: plans may then index their arguments.
         let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
         self.function.coerce_types(&types)?;
-        self.function.plan(&PlanArgs {
-            name: self.function.name(),
-            fields,
-            scalars,
-        })
+        self.function
+            .plan(&PlanArgs {
+                name: self.function.name(),
+                fields,
+                scalars,
+            })
+            .map_err(|err| explain_plain_lists(name_plan_error(self.function.name(), err), fields))
     }
 }
 

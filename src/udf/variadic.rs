@@ -63,11 +63,20 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         }
         let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
         self.function.coerce_types(&types)?;
-        let plan = Arc::new(self.function.plan(&PlanArgs {
-            name: self.function.name(),
-            fields,
-            scalars,
-        })?);
+        let plan = Arc::new(
+            self.function
+                .plan(&PlanArgs {
+                    name: self.function.name(),
+                    fields,
+                    scalars,
+                })
+                .map_err(|err| {
+                    super::explain_plain_lists(
+                        super::name_plan_error(self.function.name(), err),
+                        fields,
+                    )
+                })?,
+        );
         if let Ok(mut cache) = self.cache.lock() {
             *cache = Some((fields.to_vec(), owned, Arc::clone(&plan)));
         }

@@ -1,0 +1,422 @@
+//! Parquet files as tables of tensors: DataFusion's Parquet format with errors that name the file
+//! and the column.
+//!
+//! [`TensorParquetFormat`] is DataFusion's [`ParquetFormat`] with one change, in schema
+//! inference (what `FROM 'dir/'`, `CREATE EXTERNAL TABLE` and listing tables do before a query
+//! is planned): every file's schema is read on its own, so that
+//! - a file that is not Parquet, truncated or with a corrupt footer is named in the error;
+//! - a tensor column whose `arrow.fixed_shape_tensor` metadata is invalid, or lies about the
+//!   shape (`shape` [3, 3] over a `FixedSizeList` of 4), is refused naming file and column,
+//!   before any function sees it;
+//! - the files of one table must agree on each tensor column: the same element type, shape,
+//!   `dim_names` and permutation, and all of them tensors or none (a file whose column lost its
+//!   extension metadata holds a 1-d tensor, SPEC §1, which is another shape). Otherwise the
+//!   error names the column and the two files. Metadata that says the same in different JSON
+//!   text (key order, spacing) is one tensor type, where Arrow's schema merge would refuse it.
+//!
+//! Errors found while the data is read (a corrupt page) name the file too: the scan is
+//! DataFusion's own, wrapped by [`crate::parquet_scan`] so that each error says which file it
+//! read.
+//!
+//! [`crate::register_all`] installs the format for the `parquet` extension (SQL paths:
+//! `FROM 'file.parquet'`, `CREATE EXTERNAL TABLE ... STORED AS PARQUET`, `COPY`).
+//! `SessionContext::register_parquet` and `read_parquet` build DataFusion's format directly;
+//! use `ListingOptions::new(Arc::new(TensorParquetFormat::default()))` for the same checks
+//! there.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fmt;
+use std::sync::Arc;
+
+use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use async_trait::async_trait;
+use datafusion::catalog::Session;
+use datafusion::common::{GetExt, Statistics};
+use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
+use datafusion::datasource::file_format::parquet::{ParquetFormat, ParquetFormatFactory};
+use datafusion::datasource::file_format::{FileFormat, FileFormatFactory, FileMeta};
+use datafusion::datasource::physical_plan::{FileScanConfig, FileSinkConfig, FileSource};
+use datafusion::datasource::table_schema::TableSchema;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::object_store::path::Path;
+use datafusion::object_store::{ObjectMeta, ObjectStore};
+use datafusion::physical_expr::LexOrdering;
+use datafusion::physical_expr_common::sort_expr::LexRequirement;
+use datafusion::physical_plan::ExecutionPlan;
+use futures::{StreamExt, TryStreamExt};
+
+use crate::tensor_type::{EXTENSION_METADATA_KEY, EXTENSION_NAME, EXTENSION_NAME_KEY, TensorType};
+
+/// Creates [`TensorParquetFormat`]s for the `parquet` extension, with the session's and the
+/// statement's Parquet options (as DataFusion's `ParquetFormatFactory`).
+#[derive(Debug)]
+pub struct TensorParquetFormatFactory {
+    inner: ParquetFormatFactory,
+}
+
+impl Default for TensorParquetFormatFactory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TensorParquetFormatFactory {
+    /// The factory over DataFusion's default Parquet factory.
+    pub fn new() -> Self {
+        Self {
+            inner: ParquetFormatFactory::new(),
+        }
+    }
+}
+
+impl GetExt for TensorParquetFormatFactory {
+    fn get_ext(&self) -> String {
+        self.inner.get_ext()
+    }
+}
+
+impl FileFormatFactory for TensorParquetFormatFactory {
+    fn create(
+        &self,
+        state: &dyn Session,
+        format_options: &HashMap<String, String>,
+    ) -> Result<Arc<dyn FileFormat>> {
+        Ok(Arc::new(TensorParquetFormat {
+            inner: self.inner.create(state, format_options)?,
+        }))
+    }
+
+    fn default(&self) -> Arc<dyn FileFormat> {
+        Arc::new(TensorParquetFormat::default())
+    }
+}
+
+/// DataFusion's Parquet format, with schema inference that names the file and column of every
+/// error and checks tensor metadata across files (module docs).
+#[derive(Debug)]
+pub struct TensorParquetFormat {
+    inner: Arc<dyn FileFormat>,
+}
+
+impl Default for TensorParquetFormat {
+    fn default() -> Self {
+        Self::new(ParquetFormat::default())
+    }
+}
+
+impl TensorParquetFormat {
+    /// The format over a configured DataFusion `ParquetFormat`.
+    pub fn new(inner: ParquetFormat) -> Self {
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+}
+
+/// `'path'` as errors print a file: the absolute path of a local file, the path inside its
+/// bucket for other object stores (whose root `store` prints, as `AmazonS3(bucket)`; the CLI
+/// wraps every store in an instrumented one that prints the store inside).
+fn quoted(store: &dyn ObjectStore, path: &Path) -> String {
+    let root = store.to_string();
+    if root.contains("LocalFileSystem(file:///)") {
+        format!("'/{path}'")
+    } else {
+        format!("'{path}' of {root}")
+    }
+}
+
+#[async_trait]
+impl FileFormat for TensorParquetFormat {
+    fn get_ext(&self) -> String {
+        self.inner.get_ext()
+    }
+
+    fn get_ext_with_compression(&self, compression: &FileCompressionType) -> Result<String> {
+        self.inner.get_ext_with_compression(compression)
+    }
+
+    fn compression_type(&self) -> Option<FileCompressionType> {
+        self.inner.compression_type()
+    }
+
+    async fn infer_schema(
+        &self,
+        state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        objects: &[ObjectMeta],
+    ) -> Result<SchemaRef> {
+        if objects.is_empty() {
+            return self.inner.infer_schema(state, store, objects).await;
+        }
+        // Each file's schema on its own (DataFusion's format with one file: the same options,
+        // the same metadata cache), as many at once as DataFusion fetches footers.
+        let concurrency = state
+            .config_options()
+            .execution
+            .meta_fetch_concurrency
+            .get();
+        let mut schemas: Vec<(Path, SchemaRef)> = futures::stream::iter(objects)
+            .map(|object| async move {
+                let schema = self
+                    .inner
+                    .infer_schema(state, store, std::slice::from_ref(object))
+                    .await
+                    .map_err(|err| {
+                        err.context(format!(
+                            "cannot read the schema of Parquet file {}",
+                            quoted(store.as_ref(), &object.location)
+                        ))
+                    })?;
+                Ok::<_, DataFusionError>((object.location.clone(), schema))
+            })
+            .boxed()
+            .buffer_unordered(concurrency)
+            .try_collect()
+            .await?;
+        // DataFusion merges in path order, for a deterministic schema.
+        schemas.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        let name = |path: &Path| quoted(store.as_ref(), path);
+        let schemas = check_tensor_columns(schemas, &name)?;
+        merge(&schemas, &name).map(Arc::new)
+    }
+
+    async fn infer_stats(
+        &self,
+        state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        table_schema: SchemaRef,
+        object: &ObjectMeta,
+    ) -> Result<Statistics> {
+        self.inner
+            .infer_stats(state, store, table_schema, object)
+            .await
+            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+    }
+
+    async fn infer_ordering(
+        &self,
+        state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        table_schema: SchemaRef,
+        object: &ObjectMeta,
+    ) -> Result<Option<LexOrdering>> {
+        self.inner
+            .infer_ordering(state, store, table_schema, object)
+            .await
+            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+    }
+
+    async fn infer_stats_and_ordering(
+        &self,
+        state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        table_schema: SchemaRef,
+        object: &ObjectMeta,
+    ) -> Result<FileMeta> {
+        self.inner
+            .infer_stats_and_ordering(state, store, table_schema, object)
+            .await
+            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+    }
+
+    async fn create_physical_plan(
+        &self,
+        state: &dyn Session,
+        conf: FileScanConfig,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let plan = self.inner.create_physical_plan(state, conf).await?;
+        Ok(crate::parquet_scan::name_files_in_errors(plan))
+    }
+
+    async fn create_writer_physical_plan(
+        &self,
+        input: Arc<dyn ExecutionPlan>,
+        state: &dyn Session,
+        conf: FileSinkConfig,
+        order_requirements: Option<LexRequirement>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        self.inner
+            .create_writer_physical_plan(input, state, conf, order_requirements)
+            .await
+    }
+
+    fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
+        self.inner.file_source(table_schema)
+    }
+}
+
+fn in_file(err: DataFusionError, store: &dyn ObjectStore, path: &Path) -> DataFusionError {
+    err.context(format!("in Parquet file {}", quoted(store, path)))
+}
+
+/// What one file says a column is.
+#[derive(Debug, PartialEq)]
+enum ColumnKind {
+    /// An `arrow.fixed_shape_tensor` column of this type.
+    Tensor(TensorType),
+    /// A `FixedSizeList` without the extension: a 1-d tensor (SPEC §1).
+    Plain(DataType),
+}
+
+impl fmt::Display for ColumnKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Tensor(tensor) => write!(f, "an {EXTENSION_NAME} {tensor}"),
+            Self::Plain(DataType::FixedSizeList(item, size)) => write!(
+                f,
+                "a plain FixedSizeList of {size} {} without {EXTENSION_NAME} metadata (a 1-d tensor)",
+                item.data_type()
+            ),
+            Self::Plain(data_type) => write!(f, "a plain {data_type}"),
+        }
+    }
+}
+
+fn is_tensor_extension(field: &Field) -> bool {
+    field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(EXTENSION_NAME)
+}
+
+/// Refuses a tensor column with invalid metadata (naming file and column) and files that
+/// disagree about a tensor column; gives every file the first file's metadata text for a
+/// tensor type they agree on, so that the merge compares types, not JSON spelling.
+fn check_tensor_columns(
+    schemas: Vec<(Path, SchemaRef)>,
+    quoted: &dyn Fn(&Path) -> String,
+) -> Result<Vec<(Path, SchemaRef)>> {
+    // column -> (first file that has it, what that file says, its metadata text)
+    let mut seen: HashMap<String, (usize, ColumnKind, Option<String>)> = HashMap::new();
+    let mut out = Vec::with_capacity(schemas.len());
+    for (file, (path, schema)) in schemas.into_iter().enumerate() {
+        let mut rewritten: Option<Vec<Arc<Field>>> = None;
+        for (i, field) in schema.fields().iter().enumerate() {
+            let kind = match TensorType::from_field(field) {
+                Ok(None) => continue,
+                Ok(Some(tensor)) if is_tensor_extension(field) => ColumnKind::Tensor(tensor),
+                Ok(Some(_)) => ColumnKind::Plain(field.data_type().clone()),
+                Err(err) => {
+                    return Err(DataFusionError::Plan(format!(
+                        "Parquet file {}, column '{}': {err}; to read the column as a plain FixedSizeList, SET datafusion.execution.parquet.skip_metadata = true",
+                        quoted(&path),
+                        field.name()
+                    )));
+                }
+            };
+            let text = field.metadata().get(EXTENSION_METADATA_KEY).cloned();
+            match seen.entry(field.name().clone()) {
+                Entry::Vacant(entry) => {
+                    entry.insert((file, kind, text));
+                }
+                Entry::Occupied(entry) => {
+                    let (first_file, first_kind, first_text) = entry.get();
+                    if *first_kind != kind {
+                        return Err(DataFusionError::Plan(format!(
+                            "column '{}' is {first_kind} in Parquet file {} but {kind} in Parquet file {}: every file of a table must give a tensor column the same element type, shape, dim_names and permutation",
+                            field.name(),
+                            quoted(&out_path(&out, *first_file, &path)),
+                            quoted(&path),
+                        )));
+                    }
+                    if *first_text != text {
+                        let fields = rewritten
+                            .get_or_insert_with(|| schema.fields().iter().cloned().collect());
+                        let mut metadata = field.metadata().clone();
+                        if let Some(first_text) = first_text {
+                            metadata.insert(EXTENSION_METADATA_KEY.to_string(), first_text.clone());
+                        }
+                        fields[i] = Arc::new(field.as_ref().clone().with_metadata(metadata));
+                    }
+                }
+            }
+        }
+        let schema = match rewritten {
+            Some(fields) => Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone())),
+            None => schema,
+        };
+        out.push((path, schema));
+    }
+    Ok(out)
+}
+
+/// The path of file `index`: already in `out`, or the current one.
+fn out_path(out: &[(Path, SchemaRef)], index: usize, current: &Path) -> Path {
+    out.get(index)
+        .map_or_else(|| current.clone(), |(path, _)| path.clone())
+}
+
+/// Arrow's merge of the files' schemas (what DataFusion's format does), file by file so that a
+/// conflict names the file that brings it.
+fn merge(schemas: &[(Path, SchemaRef)], quoted: &dyn Fn(&Path) -> String) -> Result<Schema> {
+    let mut merged = Schema::empty();
+    for (i, (path, schema)) in schemas.iter().enumerate() {
+        merged = Schema::try_merge([merged, schema.as_ref().clone()]).map_err(|err| {
+            DataFusionError::from(err).context(format!(
+                "Parquet file {} does not fit the schema of {}",
+                quoted(path),
+                match i {
+                    1 => format!("Parquet file {}", quoted(&schemas[0].0)),
+                    _ => format!("the {i} files before it (from {})", quoted(&schemas[0].0)),
+                }
+            ))
+        })?;
+    }
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tensor_field(json: &str, size: i32) -> Field {
+        Field::new(
+            "x",
+            DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), size),
+            true,
+        )
+        .with_metadata(HashMap::from([
+            (EXTENSION_NAME_KEY.to_string(), EXTENSION_NAME.to_string()),
+            (EXTENSION_METADATA_KEY.to_string(), json.to_string()),
+        ]))
+    }
+
+    fn name(path: &Path) -> String {
+        format!("'{path}'")
+    }
+
+    fn file(name: &str, fields: Vec<Field>) -> (Path, SchemaRef) {
+        (Path::from(name), Arc::new(Schema::new(fields)))
+    }
+
+    #[test]
+    fn same_tensor_type_in_other_json_text_merges() {
+        let schemas = check_tensor_columns(
+            vec![
+                file("a", vec![tensor_field(r#"{"shape":[2,2]}"#, 4)]),
+                file("b", vec![tensor_field(r#"{ "shape" : [2, 2] }"#, 4)]),
+            ],
+            &name,
+        )
+        .unwrap();
+        let merged = merge(&schemas, &name).unwrap();
+        assert_eq!(
+            merged.field(0).metadata()[EXTENSION_METADATA_KEY],
+            r#"{"shape":[2,2]}"#
+        );
+    }
+
+    #[test]
+    fn different_shapes_name_both_files() {
+        let err = check_tensor_columns(
+            vec![
+                file("a", vec![tensor_field(r#"{"shape":[2,2]}"#, 4)]),
+                file("b", vec![tensor_field(r#"{"shape":[4,1]}"#, 4)]),
+            ],
+            &name,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("column 'x'"), "{err}");
+        assert!(err.contains("(2, 2)> in Parquet file 'a'"), "{err}");
+        assert!(err.contains("(4, 1)> in Parquet file 'b'"), "{err}");
+    }
+}

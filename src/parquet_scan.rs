@@ -1,0 +1,311 @@
+//! Errors of a Parquet scan that name the file they come from.
+//!
+//! DataFusion's Parquet scan reports a corrupt page or a file that changed since planning with
+//! the decoder's words only ("Parquet error: Unexpected struct field type 15"); a table of many
+//! files leaves the user guessing which. [`name_files_in_errors`] puts the scan's own
+//! `FileSource` inside [`NamingSource`], which asks it for everything and adds
+//! "in Parquet file '...'" to each error its planners and streams give.
+//!
+//! Nothing else changes: the wrapped source is asked the same questions (filters, projection,
+//! sort and limit push-down, repartitioning, display) and every source it returns is wrapped
+//! again, so the optimizer sees the same scan. The cost is one `map_err` per batch.
+
+use std::fmt;
+use std::sync::Arc;
+
+use arrow::array::RecordBatch;
+use datafusion::common::Result;
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::datasource::physical_plan::{FileOpener, FileScanConfig, FileSource};
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::datasource::table_schema::TableSchema;
+use datafusion::error::DataFusionError;
+use datafusion::object_store::ObjectStore;
+use datafusion::physical_expr::projection::ProjectionExprs;
+use datafusion::physical_expr::{
+    EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr,
+};
+use datafusion::physical_plan::filter_pushdown::FilterPushdownPropagation;
+use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
+use datafusion::physical_plan::sort_pushdown::SortOrderPushdownResult;
+use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
+use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselizer};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+
+/// `plan` with its file scan's errors naming their file; any other plan as it is.
+pub fn name_files_in_errors(plan: Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPlan> {
+    let Some(exec) = plan.downcast_ref::<DataSourceExec>() else {
+        return plan;
+    };
+    let Some(config) = exec.data_source().downcast_ref::<FileScanConfig>() else {
+        return plan;
+    };
+    if config.file_source.downcast_ref::<NamingSource>().is_some() {
+        return plan;
+    }
+    let mut config = config.clone();
+    config.file_source = NamingSource::wrap(Arc::clone(&config.file_source));
+    DataSourceExec::from_data_source(config)
+}
+
+fn in_file(err: DataFusionError, path: &str) -> DataFusionError {
+    err.context(format!("in Parquet file '{path}'"))
+}
+
+/// How errors print a file: the absolute path of a local file, the URL of any other.
+fn file_name(store: &str, location: &str) -> Arc<str> {
+    if store == "file:///" {
+        format!("/{location}").into()
+    } else {
+        format!("{store}{location}").into()
+    }
+}
+
+/// A `FileSource` whose errors name their file (module docs).
+pub struct NamingSource {
+    inner: Arc<dyn FileSource>,
+}
+
+impl NamingSource {
+    fn wrap(inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
+        Arc::new(Self { inner })
+    }
+}
+
+impl fmt::Debug for NamingSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NamingSource")
+            .field("file_type", &self.inner.file_type())
+            .finish_non_exhaustive()
+    }
+}
+
+impl FileSource for NamingSource {
+    fn create_file_opener(
+        &self,
+        object_store: Arc<dyn ObjectStore>,
+        base_config: &FileScanConfig,
+        partition: usize,
+    ) -> Result<Arc<dyn FileOpener>> {
+        // Only reached for sources without a morselizer; their errors stay as they are.
+        self.inner
+            .create_file_opener(object_store, base_config, partition)
+    }
+
+    fn create_morselizer(
+        &self,
+        object_store: Arc<dyn ObjectStore>,
+        base_config: &FileScanConfig,
+        partition: usize,
+    ) -> Result<Box<dyn Morselizer>> {
+        let inner = self
+            .inner
+            .create_morselizer(object_store, base_config, partition)?;
+        Ok(Box::new(NamingMorselizer {
+            inner,
+            store: base_config.object_store_url.as_str().to_string(),
+        }))
+    }
+
+    fn table_schema(&self) -> &TableSchema {
+        self.inner.table_schema()
+    }
+
+    fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
+        Self::wrap(self.inner.with_batch_size(batch_size))
+    }
+
+    fn filter(&self) -> Option<Arc<dyn PhysicalExpr>> {
+        self.inner.filter()
+    }
+
+    fn projection(&self) -> Option<&ProjectionExprs> {
+        self.inner.projection()
+    }
+
+    fn metrics(&self) -> &ExecutionPlanMetricsSet {
+        self.inner.metrics()
+    }
+
+    fn file_type(&self) -> &str {
+        self.inner.file_type()
+    }
+
+    fn fmt_extra(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        self.inner.fmt_extra(t, f)
+    }
+
+    fn supports_repartitioning(&self) -> bool {
+        self.inner.supports_repartitioning()
+    }
+
+    fn repartitioned(
+        &self,
+        target_partitions: usize,
+        repartition_file_min_size: usize,
+        output_ordering: Option<LexOrdering>,
+        config: &FileScanConfig,
+    ) -> Result<Option<FileScanConfig>> {
+        // `config` holds this source; the inner one returns a copy of it with new groups.
+        self.inner.repartitioned(
+            target_partitions,
+            repartition_file_min_size,
+            output_ordering,
+            config,
+        )
+    }
+
+    fn try_pushdown_filters(
+        &self,
+        filters: Vec<Arc<dyn PhysicalExpr>>,
+        config: &ConfigOptions,
+    ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
+        let mut result = self.inner.try_pushdown_filters(filters, config)?;
+        result.updated_node = result.updated_node.map(Self::wrap);
+        Ok(result)
+    }
+
+    fn try_pushdown_sort(
+        &self,
+        order: &[PhysicalSortExpr],
+        eq_properties: &EquivalenceProperties,
+    ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
+        Ok(wrap_sort(
+            self.inner.try_pushdown_sort(order, eq_properties)?,
+        ))
+    }
+
+    #[allow(deprecated)]
+    fn try_reverse_output(
+        &self,
+        order: &[PhysicalSortExpr],
+        eq_properties: &EquivalenceProperties,
+    ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
+        Ok(wrap_sort(
+            self.inner.try_reverse_output(order, eq_properties)?,
+        ))
+    }
+
+    fn reorder_files(&self, files: Vec<PartitionedFile>) -> Vec<PartitionedFile> {
+        self.inner.reorder_files(files)
+    }
+
+    fn try_pushdown_projection(
+        &self,
+        projection: &ProjectionExprs,
+    ) -> Result<Option<Arc<dyn FileSource>>> {
+        Ok(self
+            .inner
+            .try_pushdown_projection(projection)?
+            .map(Self::wrap))
+    }
+
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        self.inner.apply_expressions(f)
+    }
+}
+
+fn wrap_sort(
+    result: SortOrderPushdownResult<Arc<dyn FileSource>>,
+) -> SortOrderPushdownResult<Arc<dyn FileSource>> {
+    match result {
+        SortOrderPushdownResult::Exact { inner } => SortOrderPushdownResult::Exact {
+            inner: NamingSource::wrap(inner),
+        },
+        SortOrderPushdownResult::Inexact { inner } => SortOrderPushdownResult::Inexact {
+            inner: NamingSource::wrap(inner),
+        },
+        other @ SortOrderPushdownResult::Unsupported => other,
+    }
+}
+
+#[derive(Debug)]
+struct NamingMorselizer {
+    inner: Box<dyn Morselizer>,
+    /// The object store's URL (`file:///`).
+    store: String,
+}
+
+impl Morselizer for NamingMorselizer {
+    fn plan_file(&self, file: PartitionedFile) -> Result<Box<dyn MorselPlanner>> {
+        let path = file_name(&self.store, file.object_meta.location.as_ref());
+        let inner = self
+            .inner
+            .plan_file(file)
+            .map_err(|err| in_file(err, &path))?;
+        Ok(Box::new(NamingPlanner { inner, path }))
+    }
+}
+
+#[derive(Debug)]
+struct NamingPlanner {
+    inner: Box<dyn MorselPlanner>,
+    path: Arc<str>,
+}
+
+impl NamingPlanner {
+    fn wrap(inner: Box<dyn MorselPlanner>, path: &Arc<str>) -> Box<dyn MorselPlanner> {
+        Box::new(Self {
+            inner,
+            path: Arc::clone(path),
+        })
+    }
+}
+
+impl MorselPlanner for NamingPlanner {
+    fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
+        let path = self.path;
+        let Some(mut plan) = self.inner.plan().map_err(|err| in_file(err, &path))? else {
+            return Ok(None);
+        };
+        let morsels = plan
+            .take_morsels()
+            .into_iter()
+            .map(|inner| {
+                Box::new(NamingMorsel {
+                    inner,
+                    path: Arc::clone(&path),
+                }) as Box<dyn Morsel>
+            })
+            .collect();
+        let planners = plan
+            .take_ready_planners()
+            .into_iter()
+            .map(|inner| NamingPlanner::wrap(inner, &path))
+            .collect();
+        let mut named = MorselPlan::new()
+            .with_morsels(morsels)
+            .with_planners(planners);
+        if let Some(pending) = plan.take_pending_planner() {
+            named.set_pending_planner(async move {
+                match pending.await {
+                    Ok(inner) => Ok(NamingPlanner::wrap(inner, &path)),
+                    Err(err) => Err(in_file(err, &path)),
+                }
+            });
+        }
+        Ok(Some(named))
+    }
+}
+
+#[derive(Debug)]
+struct NamingMorsel {
+    inner: Box<dyn Morsel>,
+    path: Arc<str>,
+}
+
+impl Morsel for NamingMorsel {
+    fn into_stream(self: Box<Self>) -> BoxStream<'static, Result<RecordBatch>> {
+        let path = self.path;
+        self.inner
+            .into_stream()
+            .map(move |batch| batch.map_err(|err| in_file(err, &path)))
+            .boxed()
+    }
+}
