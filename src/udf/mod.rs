@@ -178,19 +178,17 @@ pub(crate) fn explain_plain_lists(err: DataFusionError, fields: &[FieldRef]) -> 
     }
     let plain: Vec<String> = fields
         .iter()
-        .filter(|field| {
-            matches!(field.data_type(), DataType::FixedSizeList(..))
-                && field
+        .filter_map(|field| match field.data_type() {
+            DataType::FixedSizeList(_, size)
+                if field
                     .metadata()
                     .get(crate::tensor_type::EXTENSION_NAME_KEY)
                     .map(String::as_str)
-                    != Some(crate::tensor_type::EXTENSION_NAME)
-        })
-        .map(|field| match field.data_type() {
-            DataType::FixedSizeList(_, size) => {
-                format!("'{}' (a FixedSizeList of {size})", field.name())
+                    != Some(crate::tensor_type::EXTENSION_NAME) =>
+            {
+                Some(format!("'{}' (a FixedSizeList of {size})", field.name()))
             }
-            _ => unreachable!("filtered to FixedSizeList"),
+            _ => None,
         })
         .collect();
     if plain.is_empty() {
