@@ -137,7 +137,43 @@ impl Parser<'_> {
         }
     }
 
-    fn int(&mut self) -> Result<Option<i64>, ParseError> {
+    /// Whether the digits just read go on as a float literal (`1.5`, `1.`, `1e3`; not `1..`).
+    fn float_follows(&self) -> bool {
+        match self.chars.get(self.pos) {
+            Some('.') => self.chars.get(self.pos + 1) != Some(&'.'),
+            Some('e' | 'E') => self
+                .chars
+                .get(self.pos + 1)
+                .is_some_and(|c| c.is_ascii_digit() || *c == '+' || *c == '-'),
+            _ => false,
+        }
+    }
+
+    /// The position after the float literal whose digits end at `self.pos`.
+    fn float_end(&self) -> usize {
+        let mut end = self.pos;
+        let digits = |end: &mut usize| {
+            while self.chars.get(*end).is_some_and(char::is_ascii_digit) {
+                *end += 1;
+            }
+        };
+        if self.chars.get(end) == Some(&'.') {
+            end += 1;
+            digits(&mut end);
+        }
+        if matches!(self.chars.get(end), Some('e' | 'E')) {
+            end += 1;
+            if matches!(self.chars.get(end), Some('+' | '-')) {
+                end += 1;
+            }
+            digits(&mut end);
+        }
+        end
+    }
+
+    /// An integer, if one starts here. A float is numpy's error: in a slice (`in_slice`, or
+    /// a start followed by `:`) Python's `TypeError`, elsewhere numpy's `IndexError`.
+    fn int(&mut self, in_slice: bool) -> Result<Option<i64>, ParseError> {
         self.skip_ws();
         let start = self.pos;
         let mut negative = false;
@@ -155,6 +191,18 @@ impl Parser<'_> {
                 return Err(self.error("expected digits after the sign"));
             }
             return Ok(None);
+        }
+        if self.float_follows() {
+            let mut after = self.float_end();
+            while self.chars.get(after).is_some_and(|c| c.is_whitespace()) {
+                after += 1;
+            }
+            self.pos = start;
+            return Err(self.error(if in_slice || self.chars.get(after) == Some(&':') {
+                "slice indices must be integers or None or have an __index__ method"
+            } else {
+                "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
+            }));
         }
         let digits: String = self.chars[digits_start..self.pos].iter().collect();
         let text = if negative {
@@ -197,7 +245,7 @@ impl Parser<'_> {
         if self.peek() == Some('[') {
             return self.list();
         }
-        let start = self.int()?;
+        let start = self.int(false)?;
         if !self.eat(':') {
             return match start {
                 Some(v) => Ok(IndexItem::Int(v)),
@@ -207,8 +255,8 @@ impl Parser<'_> {
                 }
             };
         }
-        let stop = self.int()?;
-        let step = if self.eat(':') { self.int()? } else { None };
+        let stop = self.int(true)?;
+        let step = if self.eat(':') { self.int(true)? } else { None };
         Ok(IndexItem::Slice { start, stop, step })
     }
 
@@ -273,7 +321,7 @@ impl Parser<'_> {
         if self.keyword("False") {
             return Ok(Node::Bool(false, here));
         }
-        match self.int()? {
+        match self.int(false)? {
             Some(v) => Ok(Node::Int(v, here)),
             None => Err(self.error("expected an integer, True, False or a list")),
         }
@@ -485,6 +533,13 @@ mod tests {
             ("..", 0, "expected '...'"),
             ("99999999999999999999", 0, "does not fit"),
             ("-", 1, "expected digits"),
+            ("0.0", 0, "only integers, slices (`:`), ellipsis"),
+            ("0, -1.4", 3, "only integers, slices (`:`), ellipsis"),
+            ("[1, 2.5]", 4, "only integers, slices (`:`), ellipsis"),
+            ("1e3", 0, "only integers, slices (`:`), ellipsis"),
+            ("0.0 :", 0, "slice indices must be integers"),
+            (":, 0:4.0:2", 5, "slice indices must be integers"),
+            ("::1.", 2, "slice indices must be integers"),
             ("Nonesuch", 0, "expected an integer"),
         ];
         for (input, position, message) in cases {

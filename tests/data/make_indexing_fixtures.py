@@ -49,10 +49,12 @@ class Writer:
         call = f"tensor_get({tensor_sql(arr, perm)}, '{index}')"
         try:
             result = np.asarray(arr)[numpy_index(index)]
-        except (IndexError, ValueError) as e:
+        except (IndexError, ValueError, TypeError) as e:
             message = str(e).replace("too many indices for array: array is", "too many indices for tensor: tensor is")
             escaped = "".join("\\" + c if c in r"\.^$|?*+()[]{}" else c for c in message)
             escaped = escaped.replace("  ", "\\s+")
+            # What the index string alone shows to be wrong is reported at its position.
+            escaped = r"(invalid index expression at position \d+: )?" + escaped
             self.lines += [
                 "",
                 f"# x[{index}] raises {type(e).__name__}: {message} {note}".rstrip(),
@@ -131,9 +133,65 @@ def main():
     v = np.array([1.0, 2.0, 3.0])
     for index in ["[0, 2]", "0, 1, 2", "-1", "::-1", "[[0], [2]]", "[True, False, True]", "None, ..., None"]:
         w.case(v, index, note="(MegEngine's examples: x[[0, 2]], x[0, 1, 2])" if index in ("[0, 2]", "0, 1, 2") else "")
+    test_indexing(w)
     w.write()
     print(f"wrote {w.count} cases to {OUT}")
     along_axis()
+
+
+def test_indexing(w):
+    """numpy/_core/tests/test_indexing.py (numpy 2.4), TestIndexing, case by case: the arrays
+    and indices of each test whose index can be written as a string (assignment tests are the
+    tensor_at_* suites'). Left out: `a[0.0:, 0.0]` (numpy reports the integer position's
+    IndexError before the slice's TypeError; the parser reports the first in the string) and
+    `a[1 << 64]` (refused when parsed: "does not fit a 64-bit index")."""
+    w.comment("numpy test_indexing.py: test_index_no_floats (a = [[[5]]]).")
+    a = np.array([[[5]]])
+    for index in ["0.0", "0, 0.0", "0.0, 0", "0.0, :", ":, 0.0", ":, 0.0, :", "0.0, :, :", "0, 0, 0.0",
+                  "0.0, 0, 0", "0, 0.0, 0", "-1.4", "0, -1.4", "-1.4, 0", "-1.4, :", ":, -1.4",
+                  ":, -1.4, :", "-1.4, :, :", "0, 0, -1.4", "-1.4, 0, 0", "0, -1.4, 0"]:
+        w.case(a, index)
+    w.comment("numpy test_indexing.py: test_slicing_no_floats (a = [[5]]).")
+    a = np.array([[5]])
+    for index in ["0.0:", "0:, 0.0:2", "0.0::2, :0", "0.0:1:2, :", ":, 0.0:", ":0.0", ":0, 1:2.0",
+                  ":0.0:2, :0", ":0.0, :", ":, 0:4.0:2", "::1.0", "0:, :2:2.0", "1::4.0, :0", "::5.0, :",
+                  ":, 0:4:2.0", "1.0:2:2.0", "1.0::2.0", "0:, :2.0:2.0", "1.0:1:4.0, :0", "1.0:5.0:5.0, :",
+                  ":, 0.4:4.0:2.0", "::0.0"]:
+        w.case(a, index)
+    w.comment("numpy test_indexing.py: test_none_index, test_empty_tuple_index, test_empty_fancy_index.")
+    a = np.array([1, 2, 3])
+    for index in ["None", "np.newaxis", "", "[]", "..."]:
+        w.case(a, index)
+    w.case(np.array(0, dtype=np.int64), "")
+    w.case(np.array(0, dtype=np.int64), "...")
+    w.comment("numpy test_indexing.py: test_ellipsis_index, test_single_int_index, test_single_bool_index.")
+    a = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    for index in ["...", "0, ...", "..., 0", "0, :", ":, 0", "0, ..., 1", "0", "-1", "1073741824", "-4",
+                  "True", "False", "None"]:
+        w.case(a, index)
+    w.comment("numpy test_indexing.py: test_boolean_shape_mismatch (arr = ones((5, 4, 3))).")
+    arr = np.ones((5, 4, 3))
+    zeros44 = "[" + ", ".join(["[" + ", ".join(["False"] * 4) + "]"] * 4) + "]"
+    for index in ["[True]", "[" + ", ".join(["False"] * 6) + "]", zeros44, ":, " + zeros44]:
+        w.case(arr, index)
+    w.comment("numpy test_indexing.py: test_boolean_indexing_onedim, _twodim, _list.")
+    w.case(np.array([[0.0, 0.0, 0.0]]), "[True]")
+    a = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    for index in ["[[True, False, True], [False, True, False], [True, False, True]]", "[False, True, False]",
+                  "[True, False, True]"]:
+        w.case(a, index)
+    a = np.array([1, 2, 3])
+    for index in ["[True, False, True]", "None, [True, False, True]"]:
+        w.case(a, index)
+    w.comment("numpy test_indexing.py: test_broaderrors_indexing, test_trivial_fancy_out_of_bounds, "
+              "test_trivial_fancy_not_possible, test_reversed_strides_result_allocation.")
+    w.case(np.zeros((5, 5)), "[0, 1], [0, 1, 2]")
+    ones = [1] * 20
+    w.case(np.zeros(5), str(ones[:-1] + [10]))
+    w.case(np.zeros(5), str([11] + ones[1:]))
+    w.case(np.arange(6), "[[0], [3]]")
+    w.case(np.arange(10)[:, None], str(list(range(10))[::-1]))
+    w.case(np.arange(20).reshape(-1, 2), str(list(range(10))[::-1]))
 
 
 def along_axis():
