@@ -63,39 +63,72 @@ impl GatherPlan {
         !self.runs.is_empty() && self.out_len / self.runs.len() >= MIN_AVERAGE_RUN
     }
 
-    /// Applies the plan to `rows` rows of `input` (`in_len` elements each), into `out`
+    /// Appends the plan applied to `rows` rows of `input` (`in_len` elements each) to `out`
     /// (`rows * out_len` elements).
-    pub fn gather<T: Copy>(&self, input: &[T], rows: usize, out: &mut [T]) {
+    pub fn gather<T: Copy>(&self, input: &[T], rows: usize, out: &mut Vec<T>) {
         self.gather_from(input, (0..rows).map(|row| row * self.in_len), out);
     }
 
-    /// Applies the plan to the sub-tensors of `input` starting at each of `starts` (one per
-    /// output row), into `out`.
+    /// Appends the plan applied to the sub-tensors of `input` starting at each of `starts` (one
+    /// per output row) to `out`.
+    ///
+    /// The output is appended, not written into a zeroed buffer: runs and offsets are in
+    /// output order, and zeroing a batch's output first cost as much as the copy itself for
+    /// contiguous slices (`benches/indexing.rs`).
     pub fn gather_from<T: Copy>(
         &self,
         input: &[T],
         starts: impl Iterator<Item = usize>,
-        out: &mut [T],
+        out: &mut Vec<T>,
     ) {
         if self.out_len == 0 {
             return;
         }
-        let out_rows = out.chunks_exact_mut(self.out_len);
+        if let [run] = self.runs.as_slice() {
+            // One run per row (a contiguous slice such as '1:3'): for the common small lengths
+            // a copy whose length is known at compile time (a few vector moves, not a memcpy
+            // call per row).
+            let from = run.from as usize;
+            match run.len {
+                1 => return extend_fixed::<T, 1>(input, starts, from, out),
+                2 => return extend_fixed::<T, 2>(input, starts, from, out),
+                3 => return extend_fixed::<T, 3>(input, starts, from, out),
+                4 => return extend_fixed::<T, 4>(input, starts, from, out),
+                6 => return extend_fixed::<T, 6>(input, starts, from, out),
+                8 => return extend_fixed::<T, 8>(input, starts, from, out),
+                12 => return extend_fixed::<T, 12>(input, starts, from, out),
+                16 => return extend_fixed::<T, 16>(input, starts, from, out),
+                32 => return extend_fixed::<T, 32>(input, starts, from, out),
+                _ => {}
+            }
+        }
         if self.use_runs() {
-            for (start, dst) in starts.zip(out_rows) {
+            for start in starts {
                 let src = &input[start..];
                 for run in &self.runs {
-                    let (from, to, len) = (run.from as usize, run.to as usize, run.len as usize);
-                    dst[to..to + len].copy_from_slice(&src[from..from + len]);
+                    let (from, len) = (run.from as usize, run.len as usize);
+                    out.extend_from_slice(&src[from..from + len]);
                 }
             }
         } else {
-            for (start, dst) in starts.zip(out_rows) {
+            for start in starts {
                 let src = &input[start..];
-                for (d, &o) in dst.iter_mut().zip(&self.offsets) {
-                    *d = src[o as usize];
-                }
+                out.extend(self.offsets.iter().map(|&o| src[o as usize]));
             }
         }
+    }
+}
+
+/// Appends `N` elements from `start + from` of `input` per start.
+#[inline]
+fn extend_fixed<T: Copy, const N: usize>(
+    input: &[T],
+    starts: impl Iterator<Item = usize>,
+    from: usize,
+    out: &mut Vec<T>,
+) {
+    for start in starts {
+        let begin = start + from;
+        out.extend_from_slice(&input[begin..begin + N]);
     }
 }

@@ -48,7 +48,7 @@ fn typed<P: ArrowPrimitiveType>(
     validity: Option<NullBuffer>,
 ) -> ArrayRef {
     let input = values.as_primitive::<P>().values();
-    let mut out = vec![P::Native::default(); rows * plan.out_len];
+    let mut out = Vec::with_capacity(rows * plan.out_len);
     match starts {
         None => plan.gather(input, rows, &mut out),
         Some(starts) => plan.gather_from(input, starts.iter().copied(), &mut out),
