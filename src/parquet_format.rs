@@ -290,10 +290,14 @@ fn check_tensor_columns(
     for (file, (path, schema)) in schemas.into_iter().enumerate() {
         let mut rewritten: Option<Vec<Arc<Field>>> = None;
         for (i, field) in schema.fields().iter().enumerate() {
+            let claims_tensor = is_tensor_extension(field);
             let kind = match TensorType::from_field(field) {
                 Ok(None) => continue,
-                Ok(Some(tensor)) if is_tensor_extension(field) => ColumnKind::Tensor(tensor),
+                Ok(Some(tensor)) if claims_tensor => ColumnKind::Tensor(tensor),
                 Ok(Some(_)) => ColumnKind::Plain(field.data_type().clone()),
+                // A FixedSizeList that is no tensor (strings, nested lists) and does not
+                // claim to be one: not this format's business.
+                Err(_) if !claims_tensor => continue,
                 Err(err) => {
                     return Err(DataFusionError::Plan(format!(
                         "Parquet file {}, column '{}': {err}; to read the column as a plain FixedSizeList, SET datafusion.execution.parquet.skip_metadata = true",
@@ -402,6 +406,21 @@ mod tests {
             merged.field(0).metadata()[EXTENSION_METADATA_KEY],
             r#"{"shape":[2,2]}"#
         );
+    }
+
+    #[test]
+    fn lists_that_are_no_tensors_pass() {
+        let strings = Field::new(
+            "s",
+            DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Utf8, true)), 2),
+            true,
+        );
+        let schemas = check_tensor_columns(
+            vec![file("a", vec![strings.clone()]), file("b", vec![strings])],
+            &name,
+        )
+        .unwrap();
+        assert_eq!(merge(&schemas, &name).unwrap().fields().len(), 1);
     }
 
     #[test]
