@@ -370,7 +370,12 @@ fn rebase(plan: &AlongAxisPlan, offsets: &[usize]) -> Vec<usize> {
     for (logical_offset, &stored) in stored_of_logical.iter().enumerate() {
         inverse[stored] = logical_offset;
     }
-    offsets.iter().map(|&o| inverse[o]).collect()
+    // NULL rows carry placeholder offsets 0, which an empty tensor has no element for; they
+    // are never read.
+    offsets
+        .iter()
+        .map(|&o| inverse.get(o).copied().unwrap_or(0))
+        .collect()
 }
 
 /// `tensor_put_along_axis`.
