@@ -235,7 +235,13 @@ fn take_typed<P: ArrowPrimitiveType>(
     let out: Vec<P::Native> = offsets
         .chunks(n.max(1))
         .enumerate()
-        .flat_map(|(row, chunk)| chunk.iter().map(move |&o| input[row * in_len + o]))
+        // NULL rows carry placeholder offsets 0, which an empty tensor has no element for:
+        // their (never shown) values are the default.
+        .flat_map(|(row, chunk)| {
+            chunk
+                .iter()
+                .map(move |&o| input.get(row * in_len + o).copied().unwrap_or_default())
+        })
         .collect();
     Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
 }
