@@ -189,8 +189,10 @@ fn plan_along_axis(
     })
 }
 
-/// For each row, the checked axis index of every broadcast position (row-relative input offset
-/// with the axis term). Errors name the row and value with numpy's wording.
+/// For each row, the row-relative offset into `t`'s row-major (logical) values of every
+/// broadcast position, its axis index checked. NULL rows hold placeholders (0) that the kernels
+/// never read (an empty `t` has no element 0). Errors name the row and value with numpy's
+/// wording.
 fn element_offsets(
     name: &str,
     plan: &AlongAxisPlan,
@@ -205,6 +207,7 @@ fn element_offsets(
     let stride = plan.input.logical_strides()[plan.axis];
     let idx_len = plan.index.size();
     let n = plan.index_offsets.len();
+    let logical_of_stored = logical_of_stored(plan);
     let mut out = vec![0usize; rows * n];
     for row in 0..rows {
         if nulls.is_some_and(|nulls| nulls.is_null(row)) {
@@ -219,7 +222,10 @@ fn element_offsets(
                     plan.axis
                 );
             };
-            *target = plan.input_offsets[k] as usize + position * stride;
+            let stored = plan.input_offsets[k] as usize + position * stride;
+            *target = logical_of_stored
+                .as_ref()
+                .map_or(stored, |table| table[stored]);
         }
     }
     Ok(out)
@@ -230,17 +236,22 @@ fn take_typed<P: ArrowPrimitiveType>(
     in_len: usize,
     offsets: &[usize],
     n: usize,
+    nulls: Option<&NullBuffer>,
 ) -> ArrayRef {
     let input = values.as_primitive::<P>().values();
     let out: Vec<P::Native> = offsets
         .chunks(n.max(1))
         .enumerate()
-        // NULL rows carry placeholder offsets 0, which an empty tensor has no element for:
-        // their (never shown) values are the default.
         .flat_map(|(row, chunk)| {
-            chunk
-                .iter()
-                .map(move |&o| input.get(row * in_len + o).copied().unwrap_or_default())
+            // A NULL row's placeholders are not read: its (never shown) values are defaults.
+            let valid = nulls.is_none_or(|nulls| nulls.is_valid(row));
+            chunk.iter().map(move |&o| {
+                if valid {
+                    input[row * in_len + o]
+                } else {
+                    P::Native::default()
+                }
+            })
         })
         .collect();
     Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
@@ -349,9 +360,7 @@ impl TensorFunction for TensorTakeAlongAxis {
             } else {
                 values
             };
-            // Row-major input now: offsets computed with logical strides must be re-based.
-            let offsets = rebase(plan, &offsets);
-            let out = crate::with_primitive_type!(work.data_type(), P => take_typed::<P>(&work, in_len, &offsets, n),
+            let out = crate::with_primitive_type!(work.data_type(), P => take_typed::<P>(&work, in_len, &offsets, n, nulls.as_ref()),
                 _ => return exec_err!("{}: unsupported element type {}", self.name(), work.data_type()));
             let out = if boolean {
                 cast(&out, &DataType::Boolean)?
@@ -363,25 +372,20 @@ impl TensorFunction for TensorTakeAlongAxis {
     }
 }
 
-/// Offsets computed against `t`'s stored layout, turned into offsets into its row-major
-/// (logical) values, which is what the kernels read and write.
-fn rebase(plan: &AlongAxisPlan, offsets: &[usize]) -> Vec<usize> {
+/// For a permuted `t`, the row-major (logical) offset of each stored offset: offsets are
+/// computed with `t`'s stored strides, the kernels read and write its row-major values.
+/// `None` when the two layouts are the same.
+fn logical_of_stored(plan: &AlongAxisPlan) -> Option<Vec<usize>> {
     if !plan.input.is_permuted() {
-        return offsets.to_vec();
+        return None;
     }
-    // stored offset -> logical row-major offset
     let logical = plan.input.logical_shape();
     let stored_of_logical = strided_offsets(&logical, &plan.input.logical_strides());
     let mut inverse = vec![0usize; stored_of_logical.len()];
     for (logical_offset, &stored) in stored_of_logical.iter().enumerate() {
         inverse[stored] = logical_offset;
     }
-    // NULL rows carry placeholder offsets 0, which an empty tensor has no element for; they
-    // are never read.
-    offsets
-        .iter()
-        .map(|&o| inverse.get(o).copied().unwrap_or(0))
-        .collect()
+    Some(inverse)
 }
 
 /// `tensor_put_along_axis`.
@@ -451,7 +455,6 @@ impl TensorFunction for TensorPutAlongAxis {
             );
             nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
             let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
-            let offsets = rebase(plan, &offsets);
             let Some((value_type, value_offsets)) = &plan.values else {
                 return exec_err!("{}: values missing from the plan", self.name());
             };
