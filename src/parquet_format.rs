@@ -46,7 +46,9 @@ use datafusion::physical_expr_common::sort_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
 use futures::{StreamExt, TryStreamExt};
 
-use crate::tensor_type::{EXTENSION_METADATA_KEY, EXTENSION_NAME, EXTENSION_NAME_KEY, TensorType};
+use crate::tensor_type::{
+    EXTENSION_METADATA_KEY, EXTENSION_NAME, TensorType, has_tensor_extension,
+};
 
 /// Creates [`TensorParquetFormat`]s for the `parquet` extension, with the session's and the
 /// statement's Parquet options (as DataFusion's `ParquetFormatFactory`).
@@ -273,10 +275,6 @@ impl fmt::Display for ColumnKind {
     }
 }
 
-fn is_tensor_extension(field: &Field) -> bool {
-    field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(EXTENSION_NAME)
-}
-
 /// Refuses a tensor column with invalid metadata (naming file and column) and files that
 /// disagree about a tensor column; gives every file the first file's metadata text for a
 /// tensor type they agree on, so that the merge compares types, not JSON spelling.
@@ -285,12 +283,12 @@ fn check_tensor_columns(
     quoted: &dyn Fn(&Path) -> String,
 ) -> Result<Vec<(Path, SchemaRef)>> {
     // column -> (first file that has it, what that file says, its metadata text)
-    let mut seen: HashMap<String, (usize, ColumnKind, Option<String>)> = HashMap::new();
+    let mut seen: HashMap<String, (Path, ColumnKind, Option<String>)> = HashMap::new();
     let mut out = Vec::with_capacity(schemas.len());
-    for (file, (path, schema)) in schemas.into_iter().enumerate() {
+    for (path, schema) in schemas {
         let mut rewritten: Option<Vec<Arc<Field>>> = None;
         for (i, field) in schema.fields().iter().enumerate() {
-            let claims_tensor = is_tensor_extension(field);
+            let claims_tensor = has_tensor_extension(field);
             let kind = match TensorType::from_field(field) {
                 Ok(None) => continue,
                 Ok(Some(tensor)) if claims_tensor => ColumnKind::Tensor(tensor),
@@ -309,7 +307,7 @@ fn check_tensor_columns(
             let text = field.metadata().get(EXTENSION_METADATA_KEY).cloned();
             match seen.entry(field.name().clone()) {
                 Entry::Vacant(entry) => {
-                    entry.insert((file, kind, text));
+                    entry.insert((path.clone(), kind, text));
                 }
                 Entry::Occupied(entry) => {
                     let (first_file, first_kind, first_text) = entry.get();
@@ -317,7 +315,7 @@ fn check_tensor_columns(
                         return Err(DataFusionError::Plan(format!(
                             "column '{}' is {first_kind} in Parquet file {} but {kind} in Parquet file {}: every file of a table must give a tensor column the same element type, shape, dim_names and permutation",
                             field.name(),
-                            quoted(&out_path(&out, *first_file, &path)),
+                            quoted(first_file),
                             quoted(&path),
                         )));
                     }
@@ -342,12 +340,6 @@ fn check_tensor_columns(
     Ok(out)
 }
 
-/// The path of file `index`: already in `out`, or the current one.
-fn out_path(out: &[(Path, SchemaRef)], index: usize, current: &Path) -> Path {
-    out.get(index)
-        .map_or_else(|| current.clone(), |(path, _)| path.clone())
-}
-
 /// Arrow's merge of the files' schemas (what DataFusion's format does), file by file so that a
 /// conflict names the file that brings it.
 fn merge(schemas: &[(Path, SchemaRef)], quoted: &dyn Fn(&Path) -> String) -> Result<Schema> {
@@ -370,6 +362,7 @@ fn merge(schemas: &[(Path, SchemaRef)], quoted: &dyn Fn(&Path) -> String) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tensor_type::EXTENSION_NAME_KEY;
 
     fn tensor_field(json: &str, size: i32) -> Field {
         Field::new(

@@ -103,10 +103,10 @@ impl TensorType {
         let list_size = usize::try_from(*list_size).map_err(|_| {
             TensorError::Shape(format!("FixedSizeList has a negative size {list_size}"))
         })?;
-        let metadata = field.metadata();
-        if metadata.get(EXTENSION_NAME_KEY).map(String::as_str) != Some(EXTENSION_NAME) {
+        if !has_tensor_extension(field) {
             return Self::new(item.data_type().clone(), vec![list_size]).map(Some);
         }
+        let metadata = field.metadata();
         let json = metadata
             .get(EXTENSION_METADATA_KEY)
             .map_or("", String::as_str);
@@ -266,6 +266,11 @@ impl fmt::Display for TensorType {
         }
         f.write_str(">")
     }
+}
+
+/// Whether `field` carries the `arrow.fixed_shape_tensor` extension name (valid or not).
+pub fn has_tensor_extension(field: &Field) -> bool {
+    field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(EXTENSION_NAME)
 }
 
 /// Whether `element` may be a tensor's element type (SPEC §1).

@@ -180,11 +180,7 @@ pub(crate) fn explain_plain_lists(err: DataFusionError, fields: &[FieldRef]) -> 
         .iter()
         .filter_map(|field| match field.data_type() {
             DataType::FixedSizeList(_, size)
-                if field
-                    .metadata()
-                    .get(crate::tensor_type::EXTENSION_NAME_KEY)
-                    .map(String::as_str)
-                    != Some(crate::tensor_type::EXTENSION_NAME) =>
+                if !crate::tensor_type::has_tensor_extension(field) =>
             {
                 Some(format!("'{}' (a FixedSizeList of {size})", field.name()))
             }
