@@ -237,6 +237,125 @@ fn assert_error(got: &Result<(Field, ArrayRef), String>, expected: &[Error], sql
     }
 }
 
+/// Checks a result against the reference's: the error it names for some row, or else the
+/// shape and rows.
+fn check_rows(
+    got: Result<(Field, ArrayRef), String>,
+    failure: Option<Vec<Error>>,
+    shape: &[usize],
+    expected: Vec<Option<Vec<Option<i64>>>>,
+    sql: &str,
+) -> Result<(), TestCaseError> {
+    if let Some(errors) = failure {
+        assert_error(&got, &errors, sql);
+        return Ok(());
+    }
+    let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let (got_shape, got_rows) = rows_of(&column);
+    prop_assert_eq!(&got_shape, shape, "{}", sql);
+    prop_assert_eq!(got_rows, expected, "{}", sql);
+    Ok(())
+}
+
+/// `t`, `idx` and the axis of a take or put along an axis: the axis mostly valid, sometimes
+/// NULL (numpy's `axis=None`) or out of range; `idx` mostly `t`'s dimensions off the axis (some
+/// 1, a few another length) and any length along it, sometimes another number of dimensions.
+fn along_axis_args() -> impl Strategy<Value = (Column, Column, Option<i64>)> {
+    (any_element(), any_shape(4)).prop_flat_map(|(element, shape)| {
+        let n = shape.len() as i64;
+        let axis = prop_oneof![
+            2 => Just(None),
+            12 => (-n..n.max(1)).prop_map(Some),
+            1 => (-n - 1..=n).prop_map(Some),
+        ];
+        (column(element, shape.clone()), axis).prop_flat_map(move |(t, axis)| {
+            let idx_shape = match axis {
+                None => prop_oneof![
+                    8 => (0usize..6).prop_map(|k| vec![k]),
+                    1 => any_shape(3),
+                ]
+                .boxed(),
+                Some(a) => {
+                    let along = usize::try_from(if a < 0 { a + n } else { a }).ok();
+                    let dims: Vec<BoxedStrategy<usize>> = shape
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &d)| {
+                            if Some(k) == along {
+                                (0usize..4).boxed()
+                            } else {
+                                prop_oneof![6 => Just(d), 2 => Just(1usize), 1 => 0usize..4].boxed()
+                            }
+                        })
+                        .collect();
+                    prop_oneof![12 => dims, 1 => any_shape(3)].boxed()
+                }
+            };
+            let idx_element = prop::sample::select(vec![
+                DataType::Int8,
+                DataType::Int32,
+                DataType::Int64,
+                DataType::UInt8,
+            ]);
+            let idx = (idx_element, idx_shape).prop_flat_map(|(e, s)| column(e, s));
+            (Just(t), idx, Just(axis))
+        })
+    })
+}
+
+/// Makes `idx` mostly usable: as many rows as `t`, and unless `wild`, its values folded into
+/// the axis' range (negative ones too) and its NULL elements made 0, so that most cases reach
+/// the kernels instead of an out-of-bounds error or a NULL row.
+fn tame_index(idx: &mut Column, rows: usize, t_shape: &[usize], axis: Option<i64>, wild: bool) {
+    fit_rows(idx, rows);
+    if wild {
+        return;
+    }
+    let dim = match axis {
+        None => reference::size(t_shape),
+        Some(a) => {
+            let n = t_shape.len() as i64;
+            let a = if a < 0 { a + n } else { a };
+            if a < 0 || a >= n {
+                return;
+            }
+            t_shape[a as usize]
+        }
+    } as i64;
+    let unsigned = idx.element == DataType::UInt8;
+    for v in idx.rows.iter_mut().flatten().flat_map(|row| row.iter_mut()) {
+        let value = v.unwrap_or(0);
+        *v = Some(match () {
+            () if dim == 0 => value,
+            () if unsigned => value.rem_euclid(dim),
+            () => value.rem_euclid(2 * dim) - dim,
+        });
+    }
+}
+
+/// `rows` rows: the column's own, repeated or cut (NULL if it has none).
+fn fit_rows(column: &mut Column, rows: usize) {
+    let own = std::mem::take(&mut column.rows);
+    column.rows = (0..rows)
+        .map(|r| {
+            if own.is_empty() {
+                None
+            } else {
+                own[r % own.len()].clone()
+            }
+        })
+        .collect();
+}
+
+/// A row's values, unless the row or one of its elements is NULL.
+fn whole(row: Option<&Vec<Option<i64>>>) -> Option<Vec<i64>> {
+    row?.iter().copied().collect()
+}
+
+fn sql_axis(axis: Option<i64>) -> String {
+    axis.map_or_else(|| "NULL".to_string(), |a| a.to_string())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
 
@@ -326,15 +445,9 @@ proptest! {
                 _ => expected.push(None),
             }
         }
-        if let Some(e) = failure {
-            assert_error(&got, &[e], &sql);
-            return Ok(());
-        }
-        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        let (got_shape, got_rows) = rows_of(&column);
         let shape = reference::broadcast(&shapes).unwrap();
-        prop_assert_eq!(&got_shape, &shape, "{}", sql);
-        prop_assert_eq!(got_rows, zero_d(&shape, expected), "{}", sql);
+        let expected = zero_d(&shape, expected);
+        check_rows(got, failure.map(|e| vec![e]), &shape, expected, &sql)?;
     }
 
     /// tensor_at_<op>(x, 'index', y, mode, wrap_negative_indices) is JAX's
@@ -397,13 +510,112 @@ proptest! {
                 Err(e) => failure = Some(e),
             }
         }
-        if let Some(e) = failure {
-            assert_error(&got, &e, &sql);
+        check_rows(got, failure, &x.shape, expected, &sql)?;
+    }
+
+    /// tensor_take_along_axis(t, idx, axis) is numpy's take_along_axis(t, idx, axis), row by
+    /// row; an index with a NULL element gives a NULL row, NULL elements of t are taken as
+    /// they are.
+    #[test]
+    fn tensor_take_along_axis_matches_numpy(
+        (x, mut idx, axis) in along_axis_args(),
+        wild in prop::bool::weighted(0.2),
+    ) {
+        tame_index(&mut idx, x.rows.len(), &x.shape, axis, wild);
+        let sql = format!("SELECT tensor_take_along_axis(x, i, {}) FROM t", sql_axis(axis));
+        let got = run(&[("x", x.arrow("x")), ("i", idx.arrow("i"))], &sql);
+        let geometry = match reference::along_axis(&x.shape, &idx.shape, axis) {
+            Err(e) => {
+                assert_error(&got, &[e], &sql);
+                return Ok(());
+            }
+            Ok(geometry) => geometry,
+        };
+        let mut expected = Vec::new();
+        let mut failure = None;
+        for (row, idx_row) in x.rows.iter().zip(&idx.rows) {
+            let (Some(values), Some(idx_row)) = (row, whole(idx_row.as_ref())) else {
+                expected.push(None);
+                continue;
+            };
+            match reference::along_axis_positions(&geometry, &idx.shape, &idx_row) {
+                Ok(positions) => expected.push(Some(positions.iter().map(|&p| values[p]).collect())),
+                Err(e) => failure = Some(e),
+            }
+        }
+        check_rows(got, failure.map(|e| vec![e]), &geometry.shape, expected, &sql)?;
+    }
+
+    /// tensor_put_along_axis(t, idx, values, axis) is numpy's put_along_axis on a copy of t,
+    /// row by row: values broadcast to the index's shape, written in row-major order (the last
+    /// write wins), NULL values written as NULL.
+    #[test]
+    fn tensor_put_along_axis_matches_numpy(
+        ((x, mut idx, axis), values) in along_axis_args().prop_flat_map(|(x, idx, axis)| {
+            let target = reference::along_axis(&x.shape, &idx.shape, axis)
+                .map(|g| g.shape)
+                .unwrap_or_default();
+            let ones: Vec<usize> = target.iter().map(|&d| d.min(1)).collect();
+            let trailing = {
+                let target = target.clone();
+                (0..=target.len()).prop_map(move |k| target[k..].to_vec())
+            };
+            let shape = prop_oneof![3 => Just(target), 1 => trailing, 1 => Just(ones), 1 => any_shape(2)];
+            let element = x.element.clone();
+            let (lo, hi) = element_range(&element);
+            let values = prop_oneof![
+                1 => (lo..=hi).prop_map(Err),
+                3 => shape.prop_flat_map(move |s| column(element.clone(), s)).prop_map(Ok),
+            ];
+            (Just((x, idx, axis)), values)
+        }),
+        wild in prop::bool::weighted(0.2),
+    ) {
+        let rows = x.rows.len();
+        tame_index(&mut idx, rows, &x.shape, axis, wild);
+        let mut columns = vec![("x", x.arrow("x")), ("i", idx.arrow("i"))];
+        let (values_sql, values) = match values {
+            Err(v) if x.element == DataType::Boolean => ((v != 0).to_string(), (vec![], vec![Some(vec![Some(v.min(1))]); rows])),
+            Err(v) => (v.to_string(), (vec![], vec![Some(vec![Some(v)]); rows])),
+            Ok(mut v) => {
+                fit_rows(&mut v, rows);
+                columns.push(("v", v.arrow("v")));
+                ("v".to_string(), (v.shape, v.rows))
+            }
+        };
+        let sql = format!("SELECT tensor_put_along_axis(x, i, {values_sql}, {}) FROM t", sql_axis(axis));
+        let got = run(&columns, &sql);
+        let geometry = match reference::along_axis(&x.shape, &idx.shape, axis) {
+            Err(e) => {
+                assert_error(&got, &[e], &sql);
+                return Ok(());
+            }
+            Ok(geometry) => geometry,
+        };
+        // numpy's assignment rule: values broadcast to the target without growing it.
+        if reference::broadcast(&[values.0.clone(), geometry.shape.clone()]).as_ref() != Some(&geometry.shape) {
+            assert_error(&got, &[Error::BroadcastMismatch], &sql);
             return Ok(());
         }
-        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        let (got_shape, got_rows) = rows_of(&column);
-        prop_assert_eq!(&got_shape, &x.shape, "{}", sql);
-        prop_assert_eq!(got_rows, expected, "{}", sql);
+        let mut expected = Vec::new();
+        let mut failure = None;
+        for ((row, idx_row), value_row) in x.rows.iter().zip(&idx.rows).zip(&values.1) {
+            let (Some(t), Some(idx_row), Some(value_row)) = (row, whole(idx_row.as_ref()), value_row) else {
+                expected.push(None);
+                continue;
+            };
+            match reference::along_axis_positions(&geometry, &idx.shape, &idx_row) {
+                Ok(positions) => {
+                    let mut out = t.clone();
+                    for (k, &p) in positions.iter().enumerate() {
+                        let at = reference::unravel(k, &geometry.shape);
+                        out[p] = value_row[reference::broadcast_position(&at, &values.0, &geometry.shape)];
+                    }
+                    expected.push(Some(out));
+                }
+                Err(e) => failure = Some(e),
+            }
+        }
+        check_rows(got, failure.map(|e| vec![e]), &x.shape, expected, &sql)?;
     }
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, FixedSizeListArray, ListArray, UInt32Array, UInt64Array};
-use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow::buffer::{BooleanBuffer, NullBuffer, OffsetBuffer};
 use arrow::compute::take;
 use arrow::datatypes::Field;
 use arrow::error::ArrowError;
@@ -87,6 +87,26 @@ pub fn with_row_nulls(
     let nulls = NullBuffer::union(nulls, values.logical_nulls().as_ref());
     let data = values.to_data().into_builder().nulls(nulls).build()?;
     Ok(arrow::array::make_array(data))
+}
+
+/// `nulls` with every row also NULL that has a NULL among its elements of `values`
+/// (`span(row)`: the row's start and length in `values`). An index with a NULL element names
+/// no position, so its row has no result.
+pub fn null_rows_of_elements(
+    nulls: Option<NullBuffer>,
+    values: &dyn Array,
+    rows: usize,
+    span: impl Fn(usize) -> (usize, usize),
+) -> Option<NullBuffer> {
+    let Some(element_nulls) = values.logical_nulls().filter(|n| n.null_count() > 0) else {
+        return nulls;
+    };
+    let valid = BooleanBuffer::collect_bool(rows, |r| {
+        let (start, len) = span(r);
+        nulls.as_ref().is_none_or(|n| n.is_valid(r))
+            && (start..start + len).all(|i| element_nulls.is_valid(i))
+    });
+    Some(NullBuffer::new(valid))
 }
 
 /// A function's output rows from their row-major `values`: tensors of type `output` with the

@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
-use arrow::buffer::{NullBuffer, ScalarBuffer};
-use arrow::compute::{CastOptions, cast, cast_with_options};
+use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
+use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
+use arrow::compute::{CastOptions, cast, cast_with_options, take};
 use arrow::datatypes::{ArrowPrimitiveType, DataType, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
@@ -189,31 +189,47 @@ fn plan_along_axis(
     })
 }
 
-/// For each row, the row-relative offset into `t`'s row-major (logical) values of every
-/// broadcast position, its axis index checked. NULL rows hold placeholders (0) that the kernels
-/// never read (an empty `t` has no element 0). Errors name the row and value with numpy's
-/// wording.
+/// For each row, the offset into the batch's row-major (logical) values of `t` of every
+/// broadcast position, its axis index checked, and the rows' NULLs with those of rows whose
+/// `idx` has a NULL element (it names no position). NULL rows hold placeholders (0) that the
+/// kernels never read (an empty `t` has no element 0). Errors name the row and value with
+/// numpy's wording.
 fn element_offsets(
     name: &str,
     plan: &AlongAxisPlan,
     idx: &ArrayRef,
     rows: usize,
-    nulls: Option<&NullBuffer>,
-) -> Result<Vec<usize>> {
+    nulls: Option<NullBuffer>,
+) -> Result<(Vec<u64>, Option<NullBuffer>)> {
     let idx_list = tensor_array(name, idx)?;
-    let values = cast(idx_list.values(), &DataType::Int64)?;
+    let idx_len = plan.index.size();
+    let nulls =
+        layout::null_rows_of_elements(nulls, idx_list.values(), rows, |r| (r * idx_len, idx_len));
+    // A UInt64 index past i64::MAX is out of bounds for any axis: an error, not a NULL.
+    let strict = CastOptions {
+        safe: false,
+        ..Default::default()
+    };
+    let values = cast_with_options(idx_list.values(), &DataType::Int64, &strict).map_err(|_| {
+        datafusion::common::exec_datafusion_err!(
+            "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {} with size {}",
+            plan.axis,
+            plan.input.logical_shape()[plan.axis]
+        )
+    })?;
     let values = values.as_primitive::<Int64Type>().values();
     let dim = plan.input.logical_shape()[plan.axis];
     let stride = plan.input.logical_strides()[plan.axis];
-    let idx_len = plan.index.size();
+    let in_len = plan.input.size();
     let n = plan.index_offsets.len();
     let logical_of_stored = logical_of_stored(plan);
-    let mut out = vec![0usize; rows * n];
+    let mut out = vec![0u64; rows * n];
     for row in 0..rows {
-        if nulls.is_some_and(|nulls| nulls.is_null(row)) {
+        if nulls.as_ref().is_some_and(|nulls| nulls.is_null(row)) {
             continue;
         }
         let idx_row = &values[row * idx_len..(row + 1) * idx_len];
+        let base = row * in_len;
         for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
             let value = idx_row[plan.index_offsets[k] as usize];
             let Some(position) = wrap_index(value, dim) else {
@@ -223,50 +239,26 @@ fn element_offsets(
                 );
             };
             let stored = plan.input_offsets[k] as usize + position * stride;
-            *target = logical_of_stored
+            let logical = logical_of_stored
                 .as_ref()
                 .map_or(stored, |table| table[stored]);
+            *target = (base + logical) as u64;
         }
     }
-    Ok(out)
+    Ok((out, nulls))
 }
 
-fn take_typed<P: ArrowPrimitiveType>(
-    values: &ArrayRef,
-    in_len: usize,
-    offsets: &[usize],
-    n: usize,
-    nulls: Option<&NullBuffer>,
-) -> ArrayRef {
-    let input = values.as_primitive::<P>().values();
-    let out: Vec<P::Native> = offsets
-        .chunks(n.max(1))
-        .enumerate()
-        .flat_map(|(row, chunk)| {
-            // A NULL row's placeholders are not read: its (never shown) values are defaults.
-            let valid = nulls.is_none_or(|nulls| nulls.is_valid(row));
-            chunk.iter().map(move |&o| {
-                if valid {
-                    input[row * in_len + o]
-                } else {
-                    P::Native::default()
-                }
-            })
-        })
-        .collect();
-    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
-}
-
-/// Where a put writes, row by row.
+/// Where a put writes: the batch offset of each of the `n` index positions of every row.
 struct Scatter<'a> {
-    /// Row-relative output offset of each of the `n` index positions, for every row.
-    offsets: &'a [usize],
+    offsets: &'a [u64],
     n: usize,
-    in_len: usize,
     rows: usize,
     nulls: Option<&'a NullBuffer>,
 }
 
+/// `input`'s values with the writes of `scatter` done in order (numpy assigns in order: the
+/// last write to a position wins); each write also copies the value's validity when either
+/// side has NULL elements.
 fn put_typed<P: ArrowPrimitiveType>(
     input: &ArrayRef,
     scatter: &Scatter<'_>,
@@ -274,25 +266,47 @@ fn put_typed<P: ArrowPrimitiveType>(
     value_len: usize,
     value_offsets: &[u32],
 ) -> ArrayRef {
-    let mut out = input.as_primitive::<P>().values().to_vec();
-    let values = values.as_primitive::<P>().values();
-    let (n, in_len) = (scatter.n, scatter.in_len);
+    let input = input.as_primitive::<P>();
+    let values = values.as_primitive::<P>();
+    let mut out = input.values().to_vec();
+    let mut validity = (input.null_count() > 0 || values.null_count() > 0).then(|| {
+        let mut bits = BooleanBufferBuilder::new(out.len());
+        match input.nulls() {
+            Some(nulls) => bits.append_buffer(nulls.inner()),
+            None => bits.append_n(out.len(), true),
+        }
+        bits
+    });
+    let n = scatter.n;
     for row in 0..scatter.rows {
-        if scatter.nulls.is_some_and(|nulls| nulls.is_null(row)) || n == 0 {
+        if n == 0 || scatter.nulls.is_some_and(|nulls| nulls.is_null(row)) {
             continue;
         }
-        // numpy assigns in order: the last write to a position wins.
-        for (k, &o) in scatter.offsets[row * n..(row + 1) * n].iter().enumerate() {
-            out[row * in_len + o] = values[row * value_len + value_offsets[k] as usize];
+        let offsets = &scatter.offsets[row * n..(row + 1) * n];
+        let from = row * value_len;
+        match validity.as_mut() {
+            None => {
+                for (&o, &v) in offsets.iter().zip(value_offsets) {
+                    out[o as usize] = values.value(from + v as usize);
+                }
+            }
+            Some(bits) => {
+                for (&o, &v) in offsets.iter().zip(value_offsets) {
+                    let v = from + v as usize;
+                    out[o as usize] = values.value(v);
+                    bits.set_bit(o as usize, values.is_valid(v));
+                }
+            }
         }
     }
-    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), None))
+    let nulls = validity.map(|mut bits| NullBuffer::new(bits.finish()));
+    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), nulls))
 }
 
 /// `tensor_take_along_axis`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "numpy's take_along_axis (MegEngine's gather): along `axis`, the elements of `t` that `idx` names; off the axis, `t` and `idx` broadcast. `idx` has as many dimensions as `t`; negative indices count from the end; an index out of bounds fails the query naming the row.",
+    description = "numpy's take_along_axis (MegEngine's gather): along `axis`, the elements of `t` that `idx` names; off the axis, `t` and `idx` broadcast. `idx` has as many dimensions as `t`; negative indices count from the end; an index out of bounds fails the query naming the row. NULL elements of `t` are taken as NULL; an `idx` row with a NULL element gives a NULL row.",
     syntax_example = "tensor_take_along_axis(t, idx, axis)",
     sql_example = r"```sql
 > SELECT tensor_take_along_axis(tensor([10, 30, 20, 60, 40, 50], [2, 3]), tensor([0, 2, 1, 0], [2, 2]), 1) AS r;
@@ -350,23 +364,18 @@ impl TensorFunction for TensorTakeAlongAxis {
                 input.logical_nulls().as_ref(),
                 arrays[1].logical_nulls().as_ref(),
             );
-            let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
+            let (offsets, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
             let values = layout::row_major_values(&plan.stored, input)?;
-            let in_len = plan.input.size();
+            // arrow's take over every element at once (all types, NULL elements kept); a NULL
+            // row's positions are NULL indices, never read.
             let n = plan.index_offsets.len();
-            let boolean = *values.data_type() == DataType::Boolean;
-            let work = if boolean {
-                cast(&values, &DataType::UInt8)?
-            } else {
-                values
-            };
-            let out = crate::with_primitive_type!(work.data_type(), P => take_typed::<P>(&work, in_len, &offsets, n, nulls.as_ref()),
-                _ => return exec_err!("{}: unsupported element type {}", self.name(), work.data_type()));
-            let out = if boolean {
-                cast(&out, &DataType::Boolean)?
-            } else {
-                out
-            };
+            let index_nulls = nulls.as_ref().map(|nulls| {
+                NullBuffer::new(BooleanBuffer::collect_bool(rows * n, |i| {
+                    nulls.is_valid(i / n)
+                }))
+            });
+            let indices = UInt64Array::new(ScalarBuffer::from(offsets), index_nulls);
+            let out = take(&values, &indices, None)?;
             Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
         })
     }
@@ -391,7 +400,7 @@ fn logical_of_stored(plan: &AlongAxisPlan) -> Option<Vec<usize>> {
 /// `tensor_put_along_axis`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "numpy's put_along_axis (MegEngine's scatter), as a copy: `t` with the elements that `idx` names along `axis` replaced by `values` (broadcast to idx's shape). Where idx names a position twice, the last write wins, as in numpy.",
+    description = "numpy's put_along_axis (MegEngine's scatter), as a copy: `t` with the elements that `idx` names along `axis` replaced by `values` (broadcast to idx's shape). Where idx names a position twice, the last write wins, as in numpy. NULL elements of `values` are written as NULL; an `idx` row with a NULL element gives a NULL row.",
     syntax_example = "tensor_put_along_axis(t, idx, values, axis)",
     sql_example = r"```sql
 > SELECT tensor_put_along_axis(tensor([10, 30, 20, 60, 40, 50], [2, 3]), tensor([1, 0], [2, 1]), 99, 1) AS r;
@@ -454,7 +463,7 @@ impl TensorFunction for TensorPutAlongAxis {
                 arrays[1].logical_nulls().as_ref(),
             );
             nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
-            let offsets = element_offsets(self.name(), plan, &arrays[1], rows, nulls.as_ref())?;
+            let (offsets, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
             let Some((value_type, value_offsets)) = &plan.values else {
                 return exec_err!("{}: values missing from the plan", self.name());
             };
@@ -500,12 +509,9 @@ impl TensorFunction for TensorPutAlongAxis {
             } else {
                 base
             };
-            let in_len = plan.input.size();
-            let n = plan.index_offsets.len();
             let scatter = Scatter {
                 offsets: &offsets,
-                n,
-                in_len,
+                n: plan.index_offsets.len(),
                 rows,
                 nulls: nulls.as_ref(),
             };
@@ -516,7 +522,6 @@ impl TensorFunction for TensorPutAlongAxis {
             } else {
                 out
             };
-            let out = layout::with_row_nulls(out, None)?;
             Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
         })
     }

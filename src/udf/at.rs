@@ -934,16 +934,7 @@ fn window_starts(
         }
     };
     // An index element that is NULL makes its row NULL.
-    if let Some(element_nulls) = values.logical_nulls()
-        && element_nulls.null_count() > 0
-    {
-        let valid = BooleanBuffer::collect_bool(rows, |r| {
-            let (start, len) = spans[r];
-            nulls.as_ref().is_none_or(|n| n.is_valid(r))
-                && (start..start + len).all(|i| element_nulls.is_valid(i))
-        });
-        nulls = Some(NullBuffer::new(valid));
-    }
+    nulls = layout::null_rows_of_elements(nulls, &values, rows, |r| spans[r]);
     let values = cast_with_options(&values, &DataType::Int64, &strict())?;
     let values = values.as_primitive::<Int64Type>().values();
     let windows = match m {

@@ -74,6 +74,8 @@ pub enum Error {
     BroadcastMismatch,
     InvalidChoice,
     Overflow,
+    NdimMismatch,
+    AxisNoneNdim,
 }
 
 impl Error {
@@ -88,6 +90,8 @@ impl Error {
             Error::BroadcastMismatch => "be broadcast",
             Error::InvalidChoice => "invalid entry in choice array",
             Error::Overflow => "overflow",
+            Error::NdimMismatch => "must have the same number of dimensions",
+            Error::AxisNoneNdim => "when axis=None, `indices` must have a single dimension",
         }
     }
 }
@@ -529,6 +533,84 @@ pub fn at<T: Num>(
             (None, _) => None,
             (Some(v), _) => Some(v.apply(op, y).map_err(|e| vec![e])?),
         };
+    }
+    Ok(out)
+}
+
+/// What `take_along_axis` / `put_along_axis` index: `t`'s logical shape (flattened for
+/// `axis=None`), the axis, and the shape the index broadcasts to (the take's result).
+#[derive(Debug, Clone)]
+pub struct AlongAxis {
+    pub input: Vec<usize>,
+    pub axis: usize,
+    pub shape: Vec<usize>,
+}
+
+/// numpy's checks, in its order: `axis=None` wants a 1-d index, the index has `t`'s number
+/// of dimensions, the axis is in range, off the axis `t` and the index broadcast.
+pub fn along_axis(
+    t_shape: &[usize],
+    idx_shape: &[usize],
+    axis: Option<i64>,
+) -> Result<AlongAxis, Error> {
+    let input = match axis {
+        None if idx_shape.len() != 1 => return Err(Error::AxisNoneNdim),
+        None => vec![size(t_shape)],
+        Some(_) => t_shape.to_vec(),
+    };
+    let ndim = input.len();
+    if idx_shape.len() != ndim {
+        return Err(Error::NdimMismatch);
+    }
+    let axis = match axis {
+        None => 0,
+        Some(a) => {
+            let a = if a < 0 { a + ndim as i64 } else { a };
+            if a < 0 || a >= ndim as i64 {
+                return Err(Error::OutOfBounds);
+            }
+            a as usize
+        }
+    };
+    let mut shape = Vec::new();
+    for d in 0..ndim {
+        let (t, i) = (input[d], idx_shape[d]);
+        shape.push(match () {
+            () if d == axis => i,
+            () if t == i || i == 1 => t,
+            () if t == 1 => i,
+            () => return Err(Error::BroadcastMismatch),
+        });
+    }
+    Ok(AlongAxis { input, axis, shape })
+}
+
+/// For each position of the broadcast index, in row-major order, the flat position in `t`'s
+/// (logical, row-major) values that it names: the index value along the axis (negative from
+/// the end), the position itself off it.
+pub fn along_axis_positions(
+    geometry: &AlongAxis,
+    idx_shape: &[usize],
+    idx: &[i64],
+) -> Result<Vec<usize>, Error> {
+    let dim = geometry.input[geometry.axis] as i64;
+    let mut out = Vec::new();
+    for flat in 0..size(&geometry.shape) {
+        let at = unravel(flat, &geometry.shape);
+        let own = |shape: &[usize]| -> Vec<usize> {
+            at.iter()
+                .zip(shape)
+                .map(|(&i, &d)| if d == 1 { 0 } else { i })
+                .collect()
+        };
+        let value = idx[ravel(&own(idx_shape), idx_shape)];
+        let value = if value < 0 { value + dim } else { value };
+        if value < 0 || value >= dim {
+            return Err(Error::OutOfBounds);
+        }
+        let mut position = own(&geometry.input);
+        position[geometry.axis] = value as usize;
+        out.push(ravel(&position, &geometry.input));
     }
     Ok(out)
 }
