@@ -1,6 +1,7 @@
 //! `tensor_get` kernels, single-threaded, on the workload: 1,000,000 rows of 4x4
 //! float32, index strings `1:3, ::2` (strided) and `1:3` (one contiguous run per row), and for
-//! reference a plain `memcpy` of the same output bytes and a read of every input byte.
+//! reference a plain `memcpy` of the same output bytes, a read of every input byte, and the
+//! plainest hand loop for `1:3`.
 //!
 //! `cargo bench --bench indexing` (release) or `cargo bench --profile dev --bench indexing`;
 //! `benches/indexing_numpy.py` times numpy's `x[:, 1:3, ::2].copy()` on the same data.
@@ -102,6 +103,19 @@ fn indexing(c: &mut Criterion) {
         b.iter(|| {
             for chunk in black_box(&words[..]).chunks(BATCH * 16) {
                 black_box(chunk.iter().fold(0u32, |acc, v| acc ^ v.to_bits()));
+            }
+        });
+    });
+    // The plainest safe loop for `1:3` over the same rows (no UDF, no Arrow arrays): what the
+    // kernel is measured against besides the memcpy.
+    group.bench_function(BenchmarkId::new("hand_loop_contiguous_1:3", ROWS), |b| {
+        b.iter(|| {
+            for chunk in black_box(&words[..]).chunks(BATCH * 16) {
+                let mut out = Vec::with_capacity(chunk.len() / 2);
+                for row in chunk.chunks_exact(16) {
+                    out.extend_from_slice(&row[4..12]);
+                }
+                black_box(out);
             }
         });
     });

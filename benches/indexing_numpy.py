@@ -5,8 +5,8 @@
 
 1,000,000 rows of 4x4 float32 (the data of benches/indexing.rs). Times numpy's
 x[:, 1:3, ::2].copy() and x[:, 1:3].copy() (best of 5), runs the criterion bench (which also
-times a plain memcpy of the output bytes and a read of every input byte), and prints the
-ratios the issue asks for.
+times a plain memcpy of the output bytes, a read of every input byte and a plain hand loop),
+and prints the ratios the issue asks for.
 """
 
 import argparse
@@ -32,12 +32,15 @@ def main():
     contiguous = t[f"indexing/4x4_f32_contiguous_1:3_batches_8192/{ROWS}"]
     memcpy = t[f"indexing/memcpy_of_output_contiguous_1:3/{ROWS}"]
     read = t[f"indexing/read_of_input/{ROWS}"]
+    hand = t[f"indexing/hand_loop_contiguous_1:3/{ROWS}"]
     print(f"tensor_get, {ROWS:,} rows of 4x4 float32, single thread, 8192-row batches; numpy {np.__version__}; profile {args.profile}")
     print(f"'1:3, ::2'  tensor_get {strided:.4f} s   numpy x[:, 1:3, ::2].copy() {numpy_strided:.4f} s   ratio {strided / numpy_strided:.2f}x numpy")
     print(f"'1:3'       tensor_get {contiguous:.4f} s   memcpy of the output bytes {memcpy:.4f} s   ratio {contiguous / memcpy:.2f}x memcpy"
           f"   (numpy x[:, 1:3].copy() {numpy_contiguous:.4f} s)")
     print(f"            reading every input byte once (the floor for a kernel that touches every input cache line) {read:.4f} s"
           f"   ratio {contiguous / read:.2f}x that read; the read alone is {read / memcpy:.2f}x the memcpy")
+    print(f"            the plainest hand loop (row[4..12] of every 16-element row appended to a Vec) {hand:.4f} s"
+          f"   ratio {contiguous / hand:.2f}x that loop; the loop is {hand / memcpy:.2f}x the memcpy")
 
 
 if __name__ == "__main__":
