@@ -15,7 +15,7 @@ use arrow::array::{
 };
 use arrow::buffer::NullBuffer;
 use arrow::compute::cast;
-use arrow::datatypes::{DataType, Field, Int64Type, Schema};
+use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, Float64Type, Int64Type, Schema};
 use datafusion::prelude::SessionContext;
 use datafusion_tensor::TensorType;
 use proptest::prelude::*;
@@ -185,14 +185,21 @@ fn run(columns: &[(&str, (Field, ArrayRef))], sql: &str) -> Result<(Field, Array
 }
 
 /// The rows of a result: its logical shape and, per row, its values as i64 (`None` row: NULL).
-fn rows_of((field, column): &(Field, ArrayRef)) -> (Vec<usize>, Vec<Option<Vec<Option<i64>>>>) {
+fn rows_of(column: &(Field, ArrayRef)) -> (Vec<usize>, Vec<Option<Vec<Option<i64>>>>) {
+    rows_in::<Int64Type>(column)
+}
+
+/// The rows of a result with its values cast to `P`.
+fn rows_in<P: ArrowPrimitiveType>(
+    (field, column): &(Field, ArrayRef),
+) -> (Vec<usize>, Vec<Option<Vec<Option<P::Native>>>>) {
     match TensorType::from_field(field).unwrap() {
         Some(tensor) => {
             assert!(!tensor.is_permuted(), "outputs are row-major");
             let list = column.as_fixed_size_list();
             let size = tensor.size();
-            let values = cast(list.values(), &DataType::Int64).unwrap();
-            let values = values.as_primitive::<Int64Type>();
+            let values = cast(list.values(), &P::DATA_TYPE).unwrap();
+            let values = values.as_primitive::<P>();
             let rows = (0..list.len())
                 .map(|r| {
                     list.is_valid(r).then(|| {
@@ -206,14 +213,28 @@ fn rows_of((field, column): &(Field, ArrayRef)) -> (Vec<usize>, Vec<Option<Vec<O
         }
         None => {
             // A 0-d result is a plain column.
-            let values = cast(column, &DataType::Int64).unwrap();
-            let values = values.as_primitive::<Int64Type>();
+            let values = cast(column, &P::DATA_TYPE).unwrap();
+            let values = values.as_primitive::<P>();
             let rows = (0..values.len())
                 .map(|r| values.is_valid(r).then(|| vec![Some(values.value(r))]))
                 .collect();
             (vec![], rows)
         }
     }
+}
+
+/// Float rows as comparable bits (every NaN the same).
+fn bits(rows: Vec<Option<Vec<Option<f64>>>>) -> Vec<Option<Vec<Option<u64>>>> {
+    let key = |v: f64| {
+        if v.is_nan() {
+            f64::NAN.to_bits()
+        } else {
+            v.to_bits()
+        }
+    };
+    rows.into_iter()
+        .map(|r| r.map(|r| r.into_iter().map(|v| v.map(key)).collect()))
+        .collect()
 }
 
 /// A 0-d result is a plain column: a NULL element and a NULL row are the same NULL.
@@ -234,6 +255,43 @@ fn assert_error(got: &Result<(Field, ArrayRef), String>, expected: &[Error], sql
             "{sql}: expected one of {:?}, got: {message}",
             expected.iter().map(|e| e.words()).collect::<Vec<_>>()
         ),
+    }
+}
+
+/// The `x` of an at-update: the integer and float types, up to 4 dims.
+fn at_x() -> impl Strategy<Value = Column> {
+    let element = prop::sample::select(vec![
+        DataType::Int8,
+        DataType::Int32,
+        DataType::Int64,
+        DataType::UInt8,
+        DataType::Float32,
+        DataType::Float64,
+    ]);
+    (element, any_shape(4)).prop_flat_map(|(e, s)| column(e, s))
+}
+
+/// An update's mode (`fill` is get's).
+fn update_mode() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["promise_in_bounds", "clip", "drop", "raise"])
+}
+
+/// How an update's mode treats an out-of-bounds index.
+fn update_bounds(mode: &str) -> Bounds {
+    match mode {
+        "clip" => Bounds::Clip,
+        "raise" => Bounds::Raise,
+        _ => Bounds::Drop,
+    }
+}
+
+/// The range of an integer type of `at_x` (the widest for the others).
+fn int_range(element: &DataType) -> (i128, i128) {
+    match element {
+        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+        DataType::UInt8 => (0, u8::MAX.into()),
+        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
     }
 }
 
@@ -454,12 +512,11 @@ proptest! {
     /// x.at[index].<op>(y, mode=..., wrap_negative_indices=...), row by row.
     #[test]
     fn tensor_at_matches_jax(
-        x in (prop::sample::select(vec![DataType::Int8, DataType::Int32, DataType::Int64, DataType::UInt8, DataType::Float32, DataType::Float64]), any_shape(4))
-            .prop_flat_map(|(e, s)| column(e, s)),
+        x in at_x(),
         items in any_index(),
         op in prop::sample::select(vec![Op::Set, Op::Add, Op::Subtract, Op::Multiply, Op::Min, Op::Max]),
         y in -3i64..=3,
-        mode in prop::sample::select(vec!["promise_in_bounds", "clip", "drop", "raise"]),
+        mode in update_mode(),
         wrap in any::<bool>(),
     ) {
         let unsigned = x.element == DataType::UInt8;
@@ -470,22 +527,13 @@ proptest! {
             op.name()
         );
         let got = run(&[("x", x.arrow("x"))], &sql);
-        let bounds = match mode {
-            "clip" => Bounds::Clip,
-            "raise" => Bounds::Raise,
-            _ => Bounds::Drop,
-        };
+        let bounds = update_bounds(mode);
         // The index alone decides plan errors, whatever the rows.
         if let Err(errors) = reference::index(&x.shape, &items, bounds, wrap) {
             assert_error(&got, &errors, &sql);
             return Ok(());
         }
-        let (min, max): (i128, i128) = match x.element {
-            DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
-            DataType::UInt8 => (0, u8::MAX.into()),
-            DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
-            _ => (i64::MIN.into(), i64::MAX.into()),
-        };
+        let (min, max) = int_range(&x.element);
         let float = x.element.is_floating();
         let mut expected = Vec::new();
         let mut failure = None;
@@ -617,5 +665,112 @@ proptest! {
             }
         }
         check_rows(got, failure.map(|e| vec![e]), &x.shape, expected, &sql)?;
+    }
+
+    /// tensor_at_divide / _power / _apply(x, 'index', ...) are JAX's x.at[index].divide(y) /
+    /// .power(y) / .apply(f), row by row: per position the product of its occurrences' y
+    /// (checked in x's type), then x / product (integer x: Float64) or x ** product where the
+    /// product is not 1; apply runs f once per occurrence.
+    #[test]
+    fn tensor_at_divide_power_apply_match_jax(
+        x in at_x(),
+        items in any_index(),
+        op in prop::sample::select(vec!["divide", "power", "negative", "square", "abs"]),
+        y in -3i64..=3,
+        mode in update_mode(),
+        wrap in any::<bool>(),
+    ) {
+        let unsigned = x.element == DataType::UInt8;
+        let y = if unsigned { y.abs() } else { y };
+        let index = reference::render(&items);
+        let sql = match op {
+            "divide" | "power" => format!("SELECT tensor_at_{op}(x, '{index}', {y}, '{mode}', {wrap}) FROM t"),
+            f => format!("SELECT tensor_at_apply(x, '{index}', '{f}', '{mode}', {wrap}) FROM t"),
+        };
+        let got = run(&[("x", x.arrow("x"))], &sql);
+        let bounds = update_bounds(mode);
+        let positions = match reference::index(&x.shape, &items, bounds, wrap) {
+            Err(errors) => {
+                assert_error(&got, &errors, &sql);
+                return Ok(());
+            }
+            Ok((_, positions)) => positions,
+        };
+        let float = x.element.is_floating();
+        let single = x.element == DataType::Float32;
+        let (min, max) = int_range(&x.element);
+        let round = |v: f64| if single { f64::from(v as f32) } else { v };
+        let mut expected = Vec::new();
+        let mut failure = None;
+        for row in &x.rows {
+            let Some(values) = row else { expected.push(None); continue };
+            match reference::at_arith(values, &positions, op, y, float, single, (min, max)) {
+                Ok(out) => expected.push(Some(out.into_iter().map(|v| v.map(round)).collect())),
+                Err(e) => failure = Some(vec![e]),
+            }
+        }
+        if let Some(errors) = failure {
+            assert_error(&got, &errors, &sql);
+            return Ok(());
+        }
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let (got_shape, got_rows) = rows_in::<Float64Type>(&column);
+        prop_assert_eq!(&got_shape, &x.shape, "{}", sql);
+        prop_assert_eq!(bits(got_rows), bits(expected), "{}", sql);
+    }
+
+    /// tensor_at_get(x, 'index', mode, fill_value) is JAX's x.at[index].get(mode=...,
+    /// fill_value=...): x[index], out-of-bounds indices clamped (promise_in_bounds, clip),
+    /// filled (fill, drop: the default fill is NaN, the type's minimum or maximum) or an error
+    /// (raise).
+    #[test]
+    fn tensor_at_get_matches_jax(
+        x in at_x(),
+        items in any_index(),
+        mode in prop::sample::select(vec!["promise_in_bounds", "clip", "fill", "drop", "raise"]),
+        fill in prop::option::of(0i64..=3),
+        wrap in any::<bool>(),
+    ) {
+        let index = reference::render(&items);
+        let fill_sql = fill.map_or_else(|| "NULL".to_string(), |f| f.to_string());
+        let sql = format!("SELECT tensor_at_get(x, '{index}', '{mode}', {fill_sql}, {wrap}) FROM t");
+        let got = run(&[("x", x.arrow("x"))], &sql);
+        let bounds = match mode {
+            "fill" | "drop" => Bounds::Drop,
+            "raise" => Bounds::Raise,
+            _ => Bounds::Clip,
+        };
+        let (shape, positions) = match reference::index(&x.shape, &items, bounds, wrap) {
+            Err(errors) => {
+                assert_error(&got, &errors, &sql);
+                return Ok(());
+            }
+            Ok(found) => found,
+        };
+        let fill = fill.map_or_else(
+            || match x.element {
+                DataType::Int8 => f64::from(i8::MIN),
+                DataType::Int32 => f64::from(i32::MIN),
+                DataType::Int64 => i64::MIN as f64,
+                DataType::UInt8 => f64::from(u8::MAX),
+                _ => f64::NAN,
+            },
+            |f| f as f64,
+        );
+        let expected: Vec<_> = x.rows.iter().map(|row| row.as_ref().map(|values| {
+            positions.iter().map(|p| match p {
+                Some(p) => values[*p].map(|v| v as f64),
+                None => Some(fill),
+            }).collect::<Vec<_>>()
+        })).collect();
+        let expected = if shape.is_empty() {
+            expected.into_iter().map(|r| r.filter(|v| v[0].is_some())).collect()
+        } else {
+            expected
+        };
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let (got_shape, got_rows) = rows_in::<Float64Type>(&column);
+        prop_assert_eq!(&got_shape, &shape, "{}", sql);
+        prop_assert_eq!(bits(got_rows), bits(expected), "{}", sql);
     }
 }

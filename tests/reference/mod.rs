@@ -1,5 +1,5 @@
-//! A deliberately simple reference for the property tests: numpy indexing, numpy `choose` and
-//! JAX's `x.at[idx].op(y)`, element by element, on logical row-major tensors of `i64` (or
+//! A deliberately simple reference for the property tests: numpy indexing, numpy `choose`,
+//! numpy `take_along_axis` / `put_along_axis` and JAX's `x.at[idx].op(y)`, element by element, on logical row-major tensors of `i64` (or
 //! `f64`) values with `Option` for NULL elements. Nothing here is shared with the crate: the
 //! index is the generator's structured items, not a parsed string, and every output element is
 //! found by decoding its multi-index and walking the rules one by one.
@@ -76,6 +76,7 @@ pub enum Error {
     Overflow,
     NdimMismatch,
     AxisNoneNdim,
+    NegativePower,
 }
 
 impl Error {
@@ -91,6 +92,7 @@ impl Error {
             Error::InvalidChoice => "invalid entry in choice array",
             Error::Overflow => "overflow",
             Error::NdimMismatch => "must have the same number of dimensions",
+            Error::NegativePower => "Integers to negative integer powers are not allowed",
             Error::AxisNoneNdim => "when axis=None, `indices` must have a single dimension",
         }
     }
@@ -611,6 +613,106 @@ pub fn along_axis_positions(
         let mut position = own(&geometry.input);
         position[geometry.axis] = value as usize;
         out.push(ravel(&position, &geometry.input));
+    }
+    Ok(out)
+}
+
+/// JAX's `x.at[..].divide(y)`, `.power(y)` or `.apply(f)` (`op`: `divide`, `power`, or the
+/// function `negative`, `square`, `abs`) on one row of logical values, the index's
+/// `positions` given (`None`: dropped). divide/power: each position's factor is `y` to the
+/// number of its occurrences, multiplied out step by step (integers checked against
+/// `range`); where it is not 1, `x / factor` (integers: as f64) or `x ** factor`. apply: `f`
+/// once per occurrence. NULL elements stay NULL. Float results are f64 here; the caller
+/// rounds to f32 where the type is.
+#[allow(clippy::float_cmp)] // a factor of exactly 1 leaves x as it is, as in the crate
+pub fn at_arith(
+    values: &[Option<i64>],
+    positions: &[Option<usize>],
+    op: &str,
+    y: i64,
+    float: bool,
+    single: bool,
+    range: (i128, i128),
+) -> Result<Vec<Option<f64>>, Error> {
+    let in_range = |v: i128| -> Result<i128, Error> {
+        if v < range.0 || v > range.1 {
+            Err(Error::Overflow)
+        } else {
+            Ok(v)
+        }
+    };
+    let round = |v: f64| if single { f64::from(v as f32) } else { v };
+    let mut count = vec![0u32; values.len()];
+    for p in positions.iter().flatten() {
+        count[*p] += 1;
+    }
+    let mut out = Vec::new();
+    for (&value, &n) in values.iter().zip(&count) {
+        let Some(v) = value else {
+            out.push(None);
+            continue;
+        };
+        let result = match op {
+            "divide" | "power" if float => {
+                let mut factor = 1.0;
+                for _ in 0..n {
+                    factor = round(factor * y as f64);
+                }
+                let x = v as f64;
+                match op {
+                    _ if factor == 1.0 => x,
+                    "divide" => x / factor,
+                    _ if single => f64::from((x as f32).powf(factor as f32)),
+                    _ => x.powf(factor),
+                }
+            }
+            "divide" | "power" => {
+                let mut factor: i128 = 1;
+                for _ in 0..n {
+                    factor = in_range(factor * i128::from(y))?;
+                }
+                match op {
+                    _ if factor == 1 => v as f64,
+                    "divide" => v as f64 / factor as f64,
+                    _ if factor < 0 => return Err(Error::NegativePower),
+                    _ if factor == 0 => 1.0,
+                    // |v| <= 1 keeps its size under any exponent.
+                    _ if v == -1 => {
+                        if factor % 2 == 0 {
+                            1.0
+                        } else {
+                            -1.0
+                        }
+                    }
+                    _ if v == 0 || v == 1 => v as f64,
+                    _ => {
+                        // |v| >= 2 leaves every integer range within 128 steps.
+                        let mut p: i128 = 1;
+                        for _ in 0..factor.min(128) {
+                            p = in_range(p * i128::from(v))?;
+                        }
+                        p as f64
+                    }
+                }
+            }
+            f => {
+                let mut x = v as f64;
+                for _ in 0..n {
+                    x = match f {
+                        "negative" => -x,
+                        "square" => x * x,
+                        _ => x.abs(),
+                    };
+                    x = if float {
+                        round(x)
+                    } else {
+                        in_range(x as i128)? as f64
+                    };
+                }
+                x
+            }
+        };
+        out.push(Some(result));
     }
     Ok(out)
 }
