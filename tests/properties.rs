@@ -509,47 +509,90 @@ proptest! {
     }
 
     /// tensor_at_<op>(x, 'index', y, mode, wrap_negative_indices) is JAX's
-    /// x.at[index].<op>(y, mode=..., wrap_negative_indices=...), row by row.
+    /// x.at[index].<op>(y, mode=..., wrap_negative_indices=...), row by row; y a literal or a
+    /// tensor column broadcast to x[index]'s shape (as it is, a trailing part, 1s, or another
+    /// shape), NULL y elements making NULL.
     #[test]
     fn tensor_at_matches_jax(
         x in at_x(),
         items in any_index(),
         op in prop::sample::select(vec![Op::Set, Op::Add, Op::Subtract, Op::Multiply, Op::Min, Op::Max]),
         y in -3i64..=3,
+        y_tensor in prop_oneof![
+            2 => Just(None),
+            1 => (0usize..4, prop::collection::vec(prop_oneof![1 => Just(None), 8 => (-3i64..=3).prop_map(Some)], 1..32)).prop_map(Some),
+        ],
         mode in update_mode(),
         wrap in any::<bool>(),
     ) {
         let unsigned = x.element == DataType::UInt8;
         let y = if unsigned { y.abs() } else { y };
         let index = reference::render(&items);
+        let bounds = update_bounds(mode);
+        let found = reference::index(&x.shape, &items, bounds, wrap);
+        let out_shape = found.as_ref().map(|(s, _)| s.clone()).unwrap_or_default();
+        // A y column: every row its own cut of the pool.
+        let y_column = y_tensor.map(|(form, pool)| {
+            let shape = match form {
+                0 => out_shape.clone(),
+                1 => out_shape.get(1..).unwrap_or_default().to_vec(),
+                2 => out_shape.iter().map(|&d| d.min(1)).collect(),
+                _ => vec![2],
+            };
+            let size = reference::size(&shape);
+            let rows = (0..x.rows.len())
+                .map(|r| Some((0..size).map(|j| pool[(j + 5 * r) % pool.len()].map(|v| if unsigned { v.abs() } else { v })).collect()))
+                .collect();
+            Column { element: x.element.clone(), shape, permutation: None, rows }
+        });
+        let y_sql = if y_column.is_some() { "y".to_string() } else { y.to_string() };
         let sql = format!(
-            "SELECT tensor_at_{}(x, '{index}', {y}, '{mode}', {wrap}) FROM t",
+            "SELECT tensor_at_{}(x, '{index}', {y_sql}, '{mode}', {wrap}) FROM t",
             op.name()
         );
-        let got = run(&[("x", x.arrow("x"))], &sql);
-        let bounds = update_bounds(mode);
-        // The index alone decides plan errors, whatever the rows.
-        if let Err(errors) = reference::index(&x.shape, &items, bounds, wrap) {
+        let mut columns = vec![("x", x.arrow("x"))];
+        if let Some(column) = &y_column {
+            columns.push(("y", column.arrow("y")));
+        }
+        let got = run(&columns, &sql);
+        // The index alone decides plan errors, whatever the rows; then y's shape.
+        if let Err(errors) = found {
             assert_error(&got, &errors, &sql);
             return Ok(());
         }
+        if let Some(column) = &y_column
+            && reference::broadcast(&[column.shape.clone(), out_shape.clone()]).as_ref() != Some(&out_shape)
+        {
+            assert_error(&got, &[Error::BroadcastMismatch], &sql);
+            return Ok(());
+        }
+        // y for the k-th element of x[index] in row r.
+        let y_at = |r: usize, k: usize| -> Option<i64> {
+            match &y_column {
+                None => Some(y),
+                Some(column) => {
+                    let at = reference::unravel(k, &out_shape);
+                    column.rows[r].as_ref().unwrap()[reference::broadcast_position(&at, &column.shape, &out_shape)]
+                }
+            }
+        };
         let (min, max) = int_range(&x.element);
         let float = x.element.is_floating();
         let mut expected = Vec::new();
         let mut failure = None;
-        for row in &x.rows {
+        for (r, row) in x.rows.iter().enumerate() {
             let Some(values) = row else { expected.push(None); continue };
             let result = if float {
                 let single = x.element == DataType::Float32;
                 let wrapf = |v: i64| reference::Float { value: v as f64, single };
                 let xs: Vec<_> = values.iter().map(|v| v.map(wrapf)).collect();
-                reference::at(&x.shape, &xs, &items, op, wrapf(y), bounds, wrap).map(|out| {
+                reference::at(&x.shape, &xs, &items, op, &|k| y_at(r, k).map(wrapf), bounds, wrap).map(|out| {
                     out.iter().map(|v| v.map(|v| v.value as i64)).collect::<Vec<_>>()
                 })
             } else {
                 let wrapi = |v: i64| reference::Int { value: v.into(), min, max };
                 let xs: Vec<_> = values.iter().map(|v| v.map(wrapi)).collect();
-                reference::at(&x.shape, &xs, &items, op, wrapi(y), bounds, wrap).map(|out| {
+                reference::at(&x.shape, &xs, &items, op, &|k| y_at(r, k).map(wrapi), bounds, wrap).map(|out| {
                     out.iter().map(|v| v.map(|v| v.value as i64)).collect::<Vec<_>>()
                 })
             };

@@ -515,25 +515,26 @@ impl Num for Float {
     }
 }
 
-/// JAX's `x.at[items].op(y)` with a scalar `y`, on one row (logical values): occurrences in
-/// row-major order of `x[items]`, each applied in turn; NULL elements stay NULL except under
-/// `set`.
+/// JAX's `x.at[items].op(y)` on one row (logical values): occurrences in row-major order of
+/// `x[items]`, each applied in turn with `y(k)` for the k-th element of `x[items]` (`None`: a
+/// NULL y element); NULL elements stay NULL except under `set`, and a NULL y makes NULL.
 pub fn at<T: Num>(
     shape: &[usize],
     x: &[Option<T>],
     items: &[Item],
     op: Op,
-    y: T,
+    y: &dyn Fn(usize) -> Option<T>,
     bounds: Bounds,
     wrap_negative: bool,
 ) -> Result<Vec<Option<T>>, Vec<Error>> {
     let (_, positions) = index(shape, items, bounds, wrap_negative)?;
     let mut out = x.to_vec();
-    for p in positions.into_iter().flatten() {
-        out[p] = match (out[p], op) {
-            (_, Op::Set) => Some(y),
-            (None, _) => None,
-            (Some(v), _) => Some(v.apply(op, y).map_err(|e| vec![e])?),
+    for (k, p) in positions.into_iter().enumerate() {
+        let Some(p) = p else { continue };
+        out[p] = match (out[p], op, y(k)) {
+            (_, Op::Set, y) => y,
+            (None, _, _) | (_, _, None) => None,
+            (Some(v), _, Some(y)) => Some(v.apply(op, y).map_err(|e| vec![e])?),
         };
     }
     Ok(out)
