@@ -176,6 +176,15 @@ pub fn result_type(strong: &[DataType], literals: &[LiteralKind]) -> Option<Data
     }
 }
 
+/// Arrow cast options that fail instead of turning a value the target cannot hold into NULL
+/// (the default, "safe" cast would make a `UInt64` above `i64::MAX` a NULL, i.e. lose it).
+pub fn strict_cast() -> arrow::compute::CastOptions<'static> {
+    arrow::compute::CastOptions {
+        safe: false,
+        ..Default::default()
+    }
+}
+
 /// `value` converted to `target`, or `None` when it is not representable there: an integer
 /// out of the target integer type's range, a number into Boolean, a value overflowing a float
 /// type. Floats round to the nearest value of a narrower float type, as numpy's weak scalars
@@ -190,10 +199,7 @@ pub fn cast_literal(value: &ScalarValue, target: &DataType) -> Option<ScalarValu
     if *target == DataType::Boolean {
         return None;
     }
-    let strict = arrow::compute::CastOptions {
-        safe: false,
-        ..Default::default()
-    };
+    let strict = strict_cast();
     let cast = value.cast_to_with_options(target, &strict).ok()?;
     if target.is_integer() {
         // Exact: the value comes back unchanged (a strict cast already refuses overflow).

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
 use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow::compute::{CastOptions, cast, cast_with_options, take};
+use arrow::compute::{cast, cast_with_options, take};
 use arrow::datatypes::{ArrowPrimitiveType, DataType, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
@@ -18,6 +18,7 @@ use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::dtype::strict_cast;
 use crate::index::wrap_index;
 use crate::kernels::layout;
 use crate::shape::{broadcast_strides, format_shape, strided_offsets};
@@ -206,11 +207,7 @@ fn element_offsets(
     let nulls =
         layout::null_rows_of_elements(nulls, idx_list.values(), rows, |r| (r * idx_len, idx_len));
     // A UInt64 index past i64::MAX is out of bounds for any axis: an error, not a NULL.
-    let strict = CastOptions {
-        safe: false,
-        ..Default::default()
-    };
-    let values = cast_with_options(idx_list.values(), &DataType::Int64, &strict).map_err(|_| {
+    let values = cast_with_options(idx_list.values(), &DataType::Int64, &strict_cast()).map_err(|_| {
         datafusion::common::exec_datafusion_err!(
             "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {} with size {}",
             plan.axis,
@@ -486,10 +483,7 @@ impl TensorFunction for TensorPutAlongAxis {
                 element.clone()
             };
             // Values must fit t's type (no silent wraparound).
-            let strict = CastOptions {
-                safe: false,
-                ..Default::default()
-            };
+            let strict = strict_cast();
             let value_values = if boolean {
                 cast(
                     &cast_with_options(&value_values, &DataType::Boolean, &strict)?,

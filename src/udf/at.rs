@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, PrimitiveArray};
 use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow::compute::{CastOptions, cast, cast_with_options};
+use arrow::compute::{cast, cast_with_options};
 use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, FieldRef, Float64Type, Int64Type};
 use datafusion::common::{
     ScalarValue, exec_datafusion_err, exec_err, internal_err, plan_datafusion_err, plan_err,
@@ -24,7 +24,7 @@ use super::{
     PlanArgs, TensorFunction, broadcast_values_offsets, is_string, literal_int_list, map_arrays,
     string_literal, tensor_array,
 };
-use crate::dtype::{cast_literal, promote};
+use crate::dtype::{cast_literal, promote, strict_cast};
 use crate::index::{
     BoundsRule, DROPPED, IndexArray, IndexExpr, IndexItem, OutOfBounds, Resolved, normalize_with,
     parse_index,
@@ -869,13 +869,6 @@ fn plan_dynamic(
 // Execution
 // ---------------------------------------------------------------------------------------
 
-fn strict() -> CastOptions<'static> {
-    CastOptions {
-        safe: false,
-        ..Default::default()
-    }
-}
-
 /// Per-row window starts of a dynamic index (`m` per row, [`DROPPED`] where the rule drops or
 /// the row is NULL), the number of windows per row, each row's own count (lists), and the
 /// rows' NULLs with the index's.
@@ -935,7 +928,7 @@ fn window_starts(
     };
     // An index element that is NULL makes its row NULL.
     nulls = layout::null_rows_of_elements(nulls, &values, rows, |r| spans[r]);
-    let values = cast_with_options(&values, &DataType::Int64, &strict())?;
+    let values = cast_with_options(&values, &DataType::Int64, &strict_cast())?;
     let values = values.as_primitive::<Int64Type>().values();
     let windows = match m {
         Some(m) => *m,
@@ -996,7 +989,7 @@ fn values_array(
     let values = if *values.data_type() == DataType::Boolean && work == DataType::UInt8 {
         cast(&values, &DataType::UInt8)?
     } else {
-        cast_with_options(&values, &work, &strict()).map_err(|e| {
+        cast_with_options(&values, &work, &strict_cast()).map_err(|e| {
             exec_datafusion_err!("{name}: values of y do not fit {}: {e}", plan.work)
         })?
     };
@@ -1235,7 +1228,7 @@ fn update(
         }
         // Elements that end NULL may hold anything: the checked cast skips them.
         let values = with_validity(values, valid.as_deref())?;
-        cast_with_options(&values, &x_type, &strict()).map_err(|e| {
+        cast_with_options(&values, &x_type, &strict_cast()).map_err(|e| {
             exec_datafusion_err!(
                 "{name}: the result does not fit the tensor's element type {}: {e}",
                 plan.x.element_type()

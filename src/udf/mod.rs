@@ -424,12 +424,9 @@ pub fn literal_int_list(value: &ScalarValue) -> Option<Vec<i64>> {
         // `[]` is a list of the Null type; a non-empty list of NULLs is not a shape.
         return array.is_empty().then(Vec::new);
     }
-    // Not the default (safe) cast: that would turn a UInt64 above i64::MAX into NULL.
-    let strict = arrow::compute::CastOptions {
-        safe: false,
-        ..Default::default()
-    };
-    let values = arrow::compute::cast_with_options(&array, &DataType::Int64, &strict).ok()?;
+    let values =
+        arrow::compute::cast_with_options(&array, &DataType::Int64, &crate::dtype::strict_cast())
+            .ok()?;
     let values = values.as_any().downcast_ref::<arrow::array::Int64Array>()?;
     Some(values.values().to_vec())
 }
