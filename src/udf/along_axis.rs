@@ -190,9 +190,11 @@ fn plan_along_axis(
     })
 }
 
-/// For each row, the offset into the batch's row-major (logical) values of `t` of every
-/// broadcast position, its axis index checked, and the rows' NULLs with those of rows whose
-/// `idx` has a NULL element (it names no position). NULL rows hold placeholders (0) that the
+/// For each row, the offset of every broadcast position into the batch's values of `t` laid
+/// out as `plan.input` is (`row_major` false: as stored, or flattened for axis=None; the take
+/// reads them so) or in row-major (logical) order (`row_major`: the put writes a row-major
+/// copy), its axis index checked, and the rows'
+/// NULLs with those of rows whose `idx` has a NULL element (it names no position). NULL rows hold placeholders (0) that the
 /// kernels never read (an empty `t` has no element 0). Errors name the row and value with
 /// numpy's wording.
 fn element_offsets(
@@ -201,6 +203,7 @@ fn element_offsets(
     idx: &ArrayRef,
     rows: usize,
     nulls: Option<NullBuffer>,
+    row_major: bool,
 ) -> Result<(Vec<u64>, Option<NullBuffer>)> {
     let idx_list = tensor_array(name, idx)?;
     let idx_len = plan.index.size();
@@ -219,7 +222,11 @@ fn element_offsets(
     let stride = plan.input.logical_strides()[plan.axis];
     let in_len = plan.input.size();
     let n = plan.index_offsets.len();
-    let logical_of_stored = logical_of_stored(plan);
+    let logical_of_stored = if row_major {
+        logical_of_stored(plan)
+    } else {
+        None
+    };
     let mut out = vec![0u64; rows * n];
     for row in 0..rows {
         if nulls.as_ref().is_some_and(|nulls| nulls.is_null(row)) {
@@ -361,8 +368,15 @@ impl TensorFunction for TensorTakeAlongAxis {
                 input.logical_nulls().as_ref(),
                 arrays[1].logical_nulls().as_ref(),
             );
-            let (offsets, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
-            let values = layout::row_major_values(&plan.stored, input)?;
+            let (offsets, nulls) =
+                element_offsets(self.name(), plan, &arrays[1], rows, nulls, false)?;
+            // t laid out as the offsets address it: as stored (no row-major copy of a permuted
+            // t), or for axis=None its logical values flattened.
+            let values = if plan.input == plan.stored {
+                Arc::clone(input.values())
+            } else {
+                layout::row_major_values(&plan.stored, input)?
+            };
             // arrow's take over every element at once (all types, NULL elements kept); a NULL
             // row's positions are NULL indices, never read.
             let n = plan.index_offsets.len();
@@ -460,7 +474,8 @@ impl TensorFunction for TensorPutAlongAxis {
                 arrays[1].logical_nulls().as_ref(),
             );
             nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
-            let (offsets, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
+            let (offsets, nulls) =
+                element_offsets(self.name(), plan, &arrays[1], rows, nulls, true)?;
             let Some((value_type, value_offsets)) = &plan.values else {
                 return exec_err!("{}: values missing from the plan", self.name());
             };
