@@ -31,6 +31,7 @@ pub mod error;
 pub mod index;
 pub mod kernels;
 pub mod limits;
+pub mod parquet_fast;
 pub mod parquet_format;
 pub mod parquet_scan;
 pub mod planner;

@@ -1,0 +1,369 @@
+//! The tensor-column Parquet reader (`src/parquet_fast.rs`) against arrow-rs's own reader.
+//!
+//! Each file is written by arrow-rs's `ArrowWriter` (several row groups, small pages, with and
+//! without dictionaries, page format v1 and v2, compressed); the expected values are the file
+//! read back by arrow-rs's `ParquetRecordBatchReader`. The scan's metrics say how many row
+//! groups the fast reader read and how many it handed back to DataFusion's reader, so each
+//! case also checks which path ran.
+
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, FixedSizeListArray, Float16Array, Float32Array, Float64Array, Int32Array,
+    Int64Array, RecordBatch,
+};
+use arrow::buffer::NullBuffer;
+use arrow::compute::concat_batches;
+use arrow::datatypes::{DataType, Field, Schema};
+use datafusion::execution::context::SessionContext;
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::properties::{WriterProperties, WriterVersion};
+use datafusion::physical_plan::{ExecutionPlan, collect};
+use datafusion::prelude::SessionConfig;
+use datafusion_tensor::tensor_session_context_with_config;
+
+const ROWS: usize = 3500;
+const GROUP_ROWS: usize = 1000;
+
+fn list(values: ArrayRef, size: i32, nullable_child: bool, nulls: Option<NullBuffer>) -> ArrayRef {
+    let child = Arc::new(Field::new(
+        "item",
+        values.data_type().clone(),
+        nullable_child,
+    ));
+    Arc::new(FixedSizeListArray::new(child, size, values, nulls))
+}
+
+/// `n` rows of `size` float32 elements `(row * size + i) % 50 / 4` (few distinct values, so
+/// dictionary pages stay dictionary-encoded), optionally NULL at the given rows and elements.
+fn f32_tensors(size: usize, null_rows: &[usize], null_elements: &[usize]) -> ArrayRef {
+    let values: Float32Array = (0..ROWS * size)
+        .map(|i| (!null_elements.contains(&i)).then_some((i % 50) as f32 / 4.0))
+        .collect();
+    let nulls =
+        (!null_rows.is_empty()).then(|| (0..ROWS).map(|row| !null_rows.contains(&row)).collect());
+    list(Arc::new(values), size as i32, true, nulls)
+}
+
+fn properties(
+    version: WriterVersion,
+    compression: Compression,
+    dictionary: bool,
+) -> WriterProperties {
+    WriterProperties::builder()
+        .set_writer_version(version)
+        .set_compression(compression)
+        .set_dictionary_enabled(dictionary)
+        .set_max_row_group_row_count(Some(GROUP_ROWS))
+        .set_data_page_row_count_limit(100)
+        .set_write_batch_size(50)
+        .build()
+}
+
+fn write(
+    dir: &tempfile::TempDir,
+    name: &str,
+    batch: &RecordBatch,
+    props: WriterProperties,
+) -> String {
+    let path = dir.path().join(name);
+    let file = std::fs::File::create(&path).unwrap();
+    let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props)).unwrap();
+    writer.write(batch).unwrap();
+    writer.close().unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The whole file as arrow-rs reads it.
+fn arrow_rs_read(path: &str) -> RecordBatch {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
+    concat_batches(&batches[0].schema(), &batches).unwrap()
+}
+
+fn context(partitions: usize) -> SessionContext {
+    context_with_batch(partitions, 8192)
+}
+
+fn context_with_batch(partitions: usize, batch_size: usize) -> SessionContext {
+    let mut config = SessionConfig::new()
+        .with_target_partitions(partitions)
+        .with_batch_size(batch_size);
+    // Split even these small files into one byte range per partition.
+    config.options_mut().optimizer.repartition_file_min_size = 1;
+    tensor_session_context_with_config(config)
+        .unwrap()
+        .enable_url_table()
+}
+
+/// The plan's Parquet scan's count of row groups read by the fast reader and read again by
+/// DataFusion's (0 when the scan never used the fast reader).
+fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
+    if plan.name() == "DataSourceExec" {
+        let metrics = plan.metrics().unwrap_or_default();
+        let count = |name| metrics.sum_by_name(name).map_or(0, |v| v.as_usize());
+        return (
+            count("tensor_row_groups_fast"),
+            count("tensor_row_groups_fallback"),
+        );
+    }
+    plan.children()
+        .into_iter()
+        .map(row_groups)
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
+/// The query's result (one batch) and the scan's row-group counts.
+async fn query(ctx: &SessionContext, sql: &str) -> (RecordBatch, (usize, usize)) {
+    let plan = ctx
+        .sql(sql)
+        .await
+        .unwrap()
+        .create_physical_plan()
+        .await
+        .unwrap();
+    let batches = collect(Arc::clone(&plan), ctx.task_ctx())
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let batch = concat_batches(&plan.schema(), &batches).unwrap();
+    (batch, row_groups(&plan))
+}
+
+fn assert_columns(got: &RecordBatch, expected: &RecordBatch, columns: &[&str]) {
+    assert_eq!(got.num_columns(), columns.len());
+    for (i, name) in columns.iter().enumerate() {
+        let want = expected.column_by_name(name).unwrap();
+        assert_eq!(got.column(i).data_type(), want.data_type(), "column {name}");
+        assert_eq!(got.column(i).as_ref(), want.as_ref(), "column {name}");
+    }
+}
+
+fn table(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(name, array)| Field::new(*name, array.data_type().clone(), true))
+        .collect();
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        columns.into_iter().map(|(_, a)| a).collect(),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn full_tensors_are_read_fast_and_equal_arrow_rs() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(vec![
+        ("id", Arc::new(Int64Array::from_iter_values(0..ROWS as i64))),
+        ("x", f32_tensors(16, &[], &[])),
+    ]);
+    for (name, props) in [
+        (
+            "v1_dict.parquet",
+            properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+        ),
+        (
+            "v1_plain.parquet",
+            properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, false),
+        ),
+        (
+            "v2_dict.parquet",
+            properties(
+                WriterVersion::PARQUET_2_0,
+                Compression::ZSTD(ZstdLevel::default()),
+                true,
+            ),
+        ),
+    ] {
+        let path = write(&dir, name, &batch, props);
+        let expected = arrow_rs_read(&path);
+        let (got, groups) = query(&context(1), &format!("SELECT x FROM '{path}'")).await;
+        assert_columns(&got, &expected, &["x"]);
+        assert_eq!(groups, (4, 0), "{name}");
+        // A column named twice, in another order than the file's, in batches smaller than a
+        // row group.
+        let (got, groups) = query(
+            &context_with_batch(1, 300),
+            &format!("SELECT x, x AS y FROM '{path}'"),
+        )
+        .await;
+        assert_columns(&got, &expected, &["x", "x"]);
+        assert_eq!(groups, (4, 0), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn row_groups_with_nulls_are_read_by_datafusion() {
+    let dir = tempfile::tempdir().unwrap();
+    // A NULL tensor in row group 1, a NULL element in row group 3.
+    let batch = table(vec![("x", f32_tensors(4, &[1500], &[4 * 3200 + 2]))]);
+    let path = write(
+        &dir,
+        "nulls.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+    );
+    let expected = arrow_rs_read(&path);
+    let (got, groups) = query(&context(1), &format!("SELECT x FROM '{path}'")).await;
+    assert_columns(&got, &expected, &["x"]);
+    assert_eq!(groups, (2, 2));
+    assert_eq!(got.column(0).null_count(), 1);
+}
+
+#[tokio::test]
+async fn every_element_type_and_page_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = ROWS as i64;
+    let batch = table(vec![
+        (
+            "i",
+            list(
+                Arc::new(Int32Array::from_iter_values(
+                    (0..n * 4).map(|v| (v % 97) as i32 - 40),
+                )),
+                4,
+                true,
+                None,
+            ),
+        ),
+        (
+            "l",
+            list(
+                Arc::new(Int64Array::from_iter_values(
+                    (0..n * 2).map(|v| v * 1_000_000_007),
+                )),
+                2,
+                false,
+                None,
+            ),
+        ),
+        (
+            "d",
+            list(
+                Arc::new(Float64Array::from_iter_values(
+                    (0..n * 3).map(|v| v as f64 / 3.0),
+                )),
+                3,
+                true,
+                None,
+            ),
+        ),
+        (
+            "one",
+            list(
+                Arc::new(Float32Array::from_iter_values((0..n).map(|v| v as f32))),
+                1,
+                true,
+                None,
+            ),
+        ),
+    ]);
+    for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+        let path = write(
+            &dir,
+            &format!("types_{version:?}.parquet"),
+            &batch,
+            properties(version, Compression::SNAPPY, true),
+        );
+        let expected = arrow_rs_read(&path);
+        let (got, groups) = query(
+            &context(1),
+            &format!("SELECT d, i, one, l, i AS i2 FROM '{path}'"),
+        )
+        .await;
+        assert_columns(&got, &expected, &["d", "i", "one", "l", "i"]);
+        assert_eq!(groups, (4, 0), "{version:?}");
+    }
+}
+
+#[tokio::test]
+async fn other_scans_are_datafusion_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let half = Float16Array::from_iter_values((0..ROWS * 2).map(|v| half::f16::from_f32(v as f32)));
+    let batch = table(vec![
+        ("id", Arc::new(Int64Array::from_iter_values(0..ROWS as i64))),
+        ("x", f32_tensors(16, &[], &[])),
+        ("h", list(Arc::new(half), 2, true, None)),
+    ]);
+    let path = write(
+        &dir,
+        "mixed.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+    );
+    let expected = arrow_rs_read(&path);
+    for (sql, columns) in [
+        (format!("SELECT id, x FROM '{path}'"), vec!["id", "x"]),
+        (format!("SELECT h FROM '{path}'"), vec!["h"]),
+        (format!("SELECT x, h FROM '{path}'"), vec!["x", "h"]),
+    ] {
+        let (got, groups) = query(&context(1), &sql).await;
+        assert_columns(&got, &expected, &columns);
+        assert_eq!(groups, (0, 0), "{sql}");
+    }
+    let (got, groups) = query(
+        &context(1),
+        &format!("SELECT x FROM '{path}' WHERE id < 10"),
+    )
+    .await;
+    assert_columns(&got, &expected.slice(0, 10), &["x"]);
+    assert_eq!(groups, (0, 0));
+    let (got, groups) = query(&context(1), &format!("SELECT x FROM '{path}' LIMIT 7")).await;
+    assert_columns(&got, &expected.slice(0, 7), &["x"]);
+    assert_eq!(groups, (0, 0));
+}
+
+#[tokio::test]
+async fn partitions_read_each_row_group_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(vec![("x", f32_tensors(16, &[2100], &[]))]);
+    let path = write(
+        &dir,
+        "split.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+    );
+    let expected = arrow_rs_read(&path);
+    let (got, groups) = query(&context(2), &format!("SELECT x FROM '{path}'")).await;
+    assert_eq!(groups, (3, 1));
+    // The partitions' batches interleave: compare the rows as sorted text.
+    let rows = |array: &ArrayRef| {
+        let list = array.as_any().downcast_ref::<FixedSizeListArray>().unwrap();
+        let mut rows: Vec<String> = (0..list.len())
+            .map(|i| {
+                if list.is_null(i) {
+                    "NULL".to_string()
+                } else {
+                    format!("{:?}", list.value(i))
+                }
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(rows(got.column(0)), rows(expected.column(0)));
+}
+
+#[tokio::test]
+async fn an_empty_file_has_no_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(vec![("x", f32_tensors(16, &[], &[]))]).slice(0, 0);
+    let path = write(
+        &dir,
+        "empty.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+    );
+    let (got, groups) = query(&context(1), &format!("SELECT x FROM '{path}'")).await;
+    assert_eq!(got.num_rows(), 0);
+    assert_eq!(
+        got.column(0).data_type(),
+        &DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), 16)
+    );
+    assert_eq!(groups, (0, 0));
+}
