@@ -772,19 +772,42 @@ fn full_tensor_levels(
             (0..count).all(|i| unpack(bytes, i, def_width) == max_def)
         }
     });
-    def_ok
-        && runs(rep, levels, 1, |run| match run {
-            Run::Repeated { value, at, count } => {
-                let g = start + at as u64;
-                let count = count as u64;
-                match value {
-                    1 => !g.is_multiple_of(size) && g % size + count <= size,
-                    0 => g.is_multiple_of(size) && (count == 1 || size == 1),
-                    _ => false,
-                }
-            }
-            Run::Packed { bytes, at, count } => zeros_every(bytes, start + at as u64, count, size),
-        })
+    if !def_ok {
+        return false;
+    }
+    // The position within its list of the next level (0: it must start a list). Kept by
+    // addition: a division per run cost more than the rest of the check.
+    let mut phase = start % size;
+    runs(rep, levels, 1, |run| match run {
+        Run::Repeated {
+            value: 1, count, ..
+        } => {
+            let end = phase + count as u64;
+            let ok = phase != 0 && end <= size;
+            phase = if end == size { 0 } else { end };
+            ok
+        }
+        Run::Repeated {
+            value: 0, count, ..
+        } => {
+            let ok = phase == 0 && (count == 1 || size == 1);
+            phase = u64::from(size != 1);
+            ok
+        }
+        Run::Repeated { .. } => false,
+        Run::Packed { bytes, count, .. } => {
+            let ok = zeros_every(bytes, phase, count, size);
+            let next = phase + count as u64;
+            phase = if next < size {
+                next
+            } else if next < 2 * size {
+                next - size
+            } else {
+                next % size
+            };
+            ok
+        }
+    })
 }
 
 impl Iterator for FullTensorPages {
@@ -868,18 +891,15 @@ fn values_page(buf: Bytes, num_values: u32, encoding: Encoding) -> Page {
     }
 }
 
-/// One run of an RLE/bit-packed hybrid level encoding, covering levels `at..at + count` of the
-/// page.
+/// One run of an RLE/bit-packed hybrid level encoding: `count` levels, the next of the page.
 enum Run<'a> {
     Repeated {
         value: u64,
-        at: usize,
         count: usize,
     },
-    /// Bit-packed levels; level `at + i` is value `i` of `bytes`.
+    /// Bit-packed levels: value `i` of `bytes` is the run's level `i`.
     Packed {
         bytes: &'a [u8],
-        at: usize,
         count: usize,
     },
 }
@@ -913,7 +933,7 @@ fn runs(data: &[u8], levels: usize, width: u8, mut check: impl FnMut(Run) -> boo
             };
             pos += bytes.len();
             let count = (groups * 8).min(levels - at);
-            Run::Packed { bytes, at, count }
+            Run::Packed { bytes, count }
         } else {
             let width_bytes = (width as usize).div_ceil(8);
             let Some(bytes) = data.get(pos..pos + width_bytes) else {
@@ -925,7 +945,7 @@ fn runs(data: &[u8], levels: usize, width: u8, mut check: impl FnMut(Run) -> boo
                 .rev()
                 .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
             let count = ((header >> 1) as usize).min(levels - at);
-            Run::Repeated { value, at, count }
+            Run::Repeated { value, count }
         };
         let count = match run {
             Run::Repeated { count, .. } | Run::Packed { count, .. } => count,
@@ -948,36 +968,54 @@ fn unpack(bytes: &[u8], i: usize, width: u8) -> u64 {
     (u64::from_le_bytes(word) >> (bit % 8)) & ((1u64 << width) - 1)
 }
 
-/// Whether the first `count` one-bit levels of `bytes`, at chunk positions `start..`, are 0
-/// exactly at the multiples of `size`: 64 levels at a time, against the mask of the multiples.
-fn zeros_every(bytes: &[u8], start: u64, count: usize, size: u64) -> bool {
-    let mut done = 0;
-    for word_bytes in bytes.chunks(8) {
-        if done >= count {
-            break;
-        }
-        let mut word = [0u8; 8];
-        word[..word_bytes.len()].copy_from_slice(word_bytes);
-        let word = u64::from_le_bytes(word);
-        let valid = (count - done).min(64);
-        let valid_mask = if valid == 64 {
-            u64::MAX
-        } else {
-            (1u64 << valid) - 1
-        };
-        let g = start + done as u64;
-        let mut expected = 0u64;
-        let mut j = (size - g % size) % size;
+/// Whether the first `count` one-bit levels of `bytes`, the first at position `phase` of its
+/// list, are 0 exactly where a list of `size` starts: 64 levels at a time, against the mask of
+/// list starts (the same mask for every word when `size` divides 64).
+fn zeros_every(bytes: &[u8], phase: u64, count: usize, size: u64) -> bool {
+    // The list starts among `valid` levels from position `phase`, as set bits.
+    let starts = |phase: u64, valid: usize| {
+        let mut mask = 0u64;
+        let mut j = if phase == 0 { 0 } else { size - phase };
         while j < valid as u64 {
-            expected |= 1 << j;
+            mask |= 1 << j;
             j += size;
         }
-        if !word & valid_mask != expected {
+        mask
+    };
+    let full = count / 64;
+    let Some(full_bytes) = bytes.get(..full * 8) else {
+        return false;
+    };
+    let (words, _) = full_bytes.as_chunks::<8>();
+    let mut phase = phase;
+    if size.is_power_of_two() && size <= 64 {
+        let expected = !starts(phase, 64);
+        if !words.iter().all(|w| u64::from_le_bytes(*w) == expected) {
             return false;
         }
-        done += valid;
+    } else {
+        for w in words {
+            if u64::from_le_bytes(*w) != !starts(phase, 64) {
+                return false;
+            }
+            phase = (phase + 64) % size;
+        }
     }
-    done >= count
+    let rest = count - full * 64;
+    if rest == 0 {
+        return true;
+    }
+    let Some(tail) = bytes.get(full * 8..full * 8 + rest.div_ceil(8)) else {
+        return false;
+    };
+    // Assembled by shifts: a copy into a stack word (a memcpy call, then a load the stores
+    // cannot forward to) was half of this function's time, most runs being this short tail.
+    let word = tail
+        .iter()
+        .rev()
+        .fold(0u64, |word, &byte| (word << 8) | u64::from(byte));
+    let valid_mask = (1u64 << rest) - 1;
+    !word & valid_mask == starts(phase, rest)
 }
 
 #[cfg(test)]
