@@ -391,15 +391,17 @@ impl RowGroups {
                     start..start.saturating_add(len)
                 })
                 .collect();
+            // A failed read (a footer whose offsets point past the file) is left to
+            // DataFusion's reader, as a failed decode is.
             let data = self
                 .shared
                 .store
                 .get_ranges(&self.file.location, &ranges)
-                .await?;
-            let chunks = Fetched {
+                .await;
+            let chunks = data.ok().map(|data| Fetched {
                 size: self.file.size,
                 chunks: ranges.iter().map(|r| r.start).zip(data).collect(),
-            };
+            });
             Ok(Box::new(Fetch {
                 morsel: RowGroupMorsel {
                     file: Arc::clone(&self.file),
@@ -458,7 +460,7 @@ impl fmt::Debug for Fetched {
 impl Fetched {
     fn slice(&self, start: u64, length: Option<usize>) -> Result<Bytes, ParquetError> {
         for (offset, bytes) in &self.chunks {
-            let end = offset + bytes.len() as u64;
+            let end = offset.saturating_add(bytes.len() as u64);
             // A read at the end of one chunk is the start of the next (adjacent chunks).
             if start >= *offset && (start < end || (start == end && length == Some(0))) {
                 let from = (start - offset) as usize;
@@ -473,7 +475,9 @@ impl Fetched {
         }
         Err(ParquetError::General(format!(
             "read of bytes {start}..{} outside the column chunks fetched",
-            length.map_or("end".to_string(), |l| (start + l as u64).to_string())
+            length.map_or("end".to_string(), |l| start
+                .saturating_add(l as u64)
+                .to_string())
         )))
     }
 }
@@ -503,20 +507,21 @@ struct RowGroupMorsel {
     shared: Arc<Shared>,
     fallback: Fallback,
     row_group: usize,
-    chunks: Fetched,
+    /// The column chunks; `None` when they could not be read.
+    chunks: Option<Fetched>,
 }
 
 impl Morsel for RowGroupMorsel {
     fn into_stream(self: Box<Self>) -> BoxStream<'static, Result<RecordBatch>> {
         stream::once(async move {
-            match self.read() {
-                Ok(Some(batches)) => {
+            match self.chunks.as_ref().map(|chunks| self.read(chunks)) {
+                Some(Ok(Some(batches))) => {
                     self.shared.fast.add(1);
                     stream::iter(batches.into_iter().map(Ok)).boxed()
                 }
                 // Anything but plain full tensors, or an error: DataFusion's reader reads the
                 // row group again (and words the error if there is one).
-                Ok(None) | Err(_) => {
+                None | Some(Ok(None) | Err(_)) => {
                     self.shared.fallback.add(1);
                     let group = self.file.metadata.metadata().row_group(self.row_group);
                     self.fallback.row_group(group)
@@ -605,7 +610,7 @@ fn drive(planner: Box<dyn MorselPlanner>) -> BoxStream<'static, Result<RecordBat
 
 impl RowGroupMorsel {
     /// The row group as batches of the scan's batch size, when all its tensors are plain.
-    fn read(&self) -> Result<Option<Vec<RecordBatch>>> {
+    fn read(&self, chunks: &Fetched) -> Result<Option<Vec<RecordBatch>>> {
         let group = self.file.metadata.metadata().row_group(self.row_group);
         let rows = usize::try_from(group.num_rows()).map_err(|_| {
             DataFusionError::Execution(format!(
@@ -626,16 +631,16 @@ impl RowGroupMorsel {
             }
             let values = match column.element {
                 Element::Float32 => {
-                    read_values::<pq::FloatType, Float32Type>(&self.chunks, group, leaf, column)?
+                    read_values::<pq::FloatType, Float32Type>(chunks, group, leaf, column)?
                 }
                 Element::Float64 => {
-                    read_values::<pq::DoubleType, Float64Type>(&self.chunks, group, leaf, column)?
+                    read_values::<pq::DoubleType, Float64Type>(chunks, group, leaf, column)?
                 }
                 Element::Int32 => {
-                    read_values::<pq::Int32Type, Int32Type>(&self.chunks, group, leaf, column)?
+                    read_values::<pq::Int32Type, Int32Type>(chunks, group, leaf, column)?
                 }
                 Element::Int64 => {
-                    read_values::<pq::Int64Type, Int64Type>(&self.chunks, group, leaf, column)?
+                    read_values::<pq::Int64Type, Int64Type>(chunks, group, leaf, column)?
                 }
             };
             let Some(values) = values else {

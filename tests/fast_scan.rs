@@ -21,7 +21,7 @@ use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::{WriterProperties, WriterVersion};
 use datafusion::physical_plan::{ExecutionPlan, collect};
-use datafusion::prelude::SessionConfig;
+use datafusion::prelude::{ParquetReadOptions, SessionConfig};
 use datafusion_tensor::tensor_session_context_with_config;
 
 const ROWS: usize = 3500;
@@ -366,4 +366,93 @@ async fn an_empty_file_has_no_rows() {
         &DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), 16)
     );
     assert_eq!(groups, (0, 0));
+}
+
+/// `SELECT x` over the file by DataFusion's own Parquet format and reader (what
+/// `register_parquet` builds: not this crate's format, so not its reader), or its error.
+async fn datafusion_read(path: &str) -> Result<Vec<RecordBatch>, String> {
+    let ctx = context(1);
+    ctx.register_parquet("t", path, ParquetReadOptions::default())
+        .await
+        .map_err(|e| e.to_string())?;
+    let df = ctx
+        .sql("SELECT x FROM t")
+        .await
+        .map_err(|e| e.to_string())?;
+    df.collect().await.map_err(|e| e.to_string())
+}
+
+/// Corrupt bytes in the pages (levels, values, page headers) of an uncompressed file: the
+/// query never panics, and it gives DataFusion's own reader's result, or fails where that
+/// reader fails. (arrow-rs's synchronous reader is not the reference here: it reads a column
+/// chunk's pages differently and fails on some files DataFusion's reader reads.)
+#[tokio::test]
+async fn corrupt_pages_read_as_datafusion_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(vec![("x", f32_tensors(16, &[], &[]))]);
+    let clean = write(
+        &dir,
+        "clean.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, true),
+    );
+    let bytes = std::fs::read(&clean).unwrap();
+    // Only the column chunks: the page indexes and the footer after them stay intact (their
+    // errors are DataFusion's, tested in sql/files.slt).
+    let metadata = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&clean).unwrap())
+        .unwrap()
+        .metadata()
+        .clone();
+    let data_end = metadata
+        .row_groups()
+        .iter()
+        .map(|group| {
+            let (start, len) = group.column(0).byte_range();
+            (start + len) as usize
+        })
+        .max()
+        .unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut same, mut both_failed) = (0, 0);
+    for case in 0..200 {
+        let mut corrupt = bytes.clone();
+        for _ in 0..=(next() % 3) {
+            let at = 4 + (next() as usize) % (data_end - 4);
+            corrupt[at] ^= 1 << (next() % 8);
+        }
+        let path = dir.path().join(format!("corrupt_{case}.parquet"));
+        std::fs::write(&path, &corrupt).unwrap();
+        let path = path.to_str().unwrap().to_string();
+        let expected = datafusion_read(&path).await;
+        let ctx = context(1);
+        let got = match ctx.sql(&format!("SELECT x FROM '{path}'")).await {
+            Ok(df) => df.collect().await.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match (got, expected) {
+            (Ok(batches), Ok(expected)) => {
+                let got = concat_batches(&batches[0].schema(), &batches).unwrap();
+                let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
+                assert_columns(&got, &expected, &["x"]);
+                same += 1;
+            }
+            (Err(_), Err(_)) => both_failed += 1,
+            (got, expected) => panic!(
+                "case {case}: the query gave {:?}, arrow-rs {:?}",
+                got.map(|b| b.len()),
+                expected.map(|b| b.len())
+            ),
+        }
+    }
+    // Both kinds of case occur (the corruption is not all in one kind of byte).
+    assert!(
+        same > 0 && both_failed > 0,
+        "{same} equal, {both_failed} both failed"
+    );
 }
