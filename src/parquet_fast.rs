@@ -71,6 +71,10 @@ use datafusion_datasource::morsel::{
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
+/// The largest row group (its projected tensor values, decoded) this reader reads; larger
+/// ones are DataFusion's reader's. A 131,072-row group of four 4x4 float32 tensors is 32 MiB.
+const MAX_DECODED_ROW_GROUP_BYTES: u64 = 256 << 20;
+
 /// The environment variable that turns this reader off (any value).
 pub const ARROW_SCAN_VARIABLE: &str = "DATAFUSION_TENSOR_ARROW_SCAN";
 
@@ -392,13 +396,24 @@ impl RowGroups {
                 })
                 .collect();
             // A failed read (a footer whose offsets point past the file) is left to
-            // DataFusion's reader, as a failed decode is.
-            let data = self
-                .shared
-                .store
-                .get_ranges(&self.file.location, &ranges)
-                .await;
-            let chunks = data.ok().map(|data| Fetched {
+            // DataFusion's reader, as a failed decode is; so is a row group too large to
+            // decode at once (this reader holds a row group's values whole, DataFusion's one
+            // batch of them).
+            let decoded = self.shared.columns.iter().fold(0u64, |total, column| {
+                let element = column.child.data_type().primitive_width().unwrap_or(8) as u64;
+                let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
+                total.saturating_add(rows.saturating_mul(column.size as u64 * element))
+            });
+            let data = if decoded <= MAX_DECODED_ROW_GROUP_BYTES {
+                self.shared
+                    .store
+                    .get_ranges(&self.file.location, &ranges)
+                    .await
+                    .ok()
+            } else {
+                None
+            };
+            let chunks = data.map(|data| Fetched {
                 size: self.file.size,
                 chunks: ranges.iter().map(|r| r.start).zip(data).collect(),
             });
@@ -507,7 +522,7 @@ struct RowGroupMorsel {
     shared: Arc<Shared>,
     fallback: Fallback,
     row_group: usize,
-    /// The column chunks; `None` when they could not be read.
+    /// The column chunks; `None` when they could not be read or were too large to read.
     chunks: Option<Fetched>,
 }
 
