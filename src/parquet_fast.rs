@@ -353,10 +353,7 @@ impl FilePlan {
                 let Some(range) = &file.range else {
                     return true;
                 };
-                let first = group.column(0);
-                let offset = first
-                    .dictionary_page_offset()
-                    .unwrap_or_else(|| first.data_page_offset());
+                let offset = first_page_offset(group);
                 offset >= range.start && offset < range.end
             })
             .map(|(index, _)| index)
@@ -399,9 +396,9 @@ impl RowGroups {
             // DataFusion's reader, as a failed decode is; so is a row group too large to
             // decode at once (this reader holds a row group's values whole, DataFusion's one
             // batch of them).
+            let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
             let decoded = self.shared.columns.iter().fold(0u64, |total, column| {
                 let element = column.child.data_type().primitive_width().unwrap_or(8) as u64;
-                let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
                 total.saturating_add(rows.saturating_mul(column.size as u64 * element))
             });
             let data = if decoded <= MAX_DECODED_ROW_GROUP_BYTES {
@@ -560,10 +557,7 @@ impl Fallback {
     /// that holds only the row group's first page, which is how DataFusion assigns row groups
     /// to ranges (`prune_by_range`).
     fn row_group(&self, group: &RowGroupMetaData) -> BoxStream<'static, Result<RecordBatch>> {
-        let first = group.column(0);
-        let offset = first
-            .dictionary_page_offset()
-            .unwrap_or_else(|| first.data_page_offset());
+        let offset = first_page_offset(group);
         let mut file = self.file.clone();
         file.range = Some(FileRange {
             start: offset,
@@ -574,6 +568,15 @@ impl Fallback {
             Err(err) => stream::iter([Err(err)]).boxed(),
         }
     }
+}
+
+/// Where a row group starts for DataFusion's assignment of row groups to byte ranges
+/// (`prune_by_range`): the first page, dictionary or data, of its first column.
+fn first_page_offset(group: &RowGroupMetaData) -> i64 {
+    let first = group.column(0);
+    first
+        .dictionary_page_offset()
+        .unwrap_or_else(|| first.data_page_offset())
 }
 
 /// Work left in [`drive`], last to do first.
@@ -646,16 +649,16 @@ impl RowGroupMorsel {
             }
             let values = match column.element {
                 Element::Float32 => {
-                    read_values::<pq::FloatType, Float32Type>(chunks, group, leaf, column)?
+                    read_values::<pq::FloatType, Float32Type>(chunks, group, rows, leaf, column)?
                 }
                 Element::Float64 => {
-                    read_values::<pq::DoubleType, Float64Type>(chunks, group, leaf, column)?
+                    read_values::<pq::DoubleType, Float64Type>(chunks, group, rows, leaf, column)?
                 }
                 Element::Int32 => {
-                    read_values::<pq::Int32Type, Int32Type>(chunks, group, leaf, column)?
+                    read_values::<pq::Int32Type, Int32Type>(chunks, group, rows, leaf, column)?
                 }
                 Element::Int64 => {
-                    read_values::<pq::Int64Type, Int64Type>(chunks, group, leaf, column)?
+                    read_values::<pq::Int64Type, Int64Type>(chunks, group, rows, leaf, column)?
                 }
             };
             let Some(values) = values else {
@@ -693,6 +696,7 @@ impl RowGroupMorsel {
 fn read_values<P, A>(
     chunks: &Fetched,
     group: &RowGroupMetaData,
+    rows: usize,
     leaf: usize,
     column: &OutputColumn,
 ) -> Result<Option<ArrayRef>>
@@ -704,14 +708,12 @@ where
     let chunk = group.column(leaf);
     // A chunk of full tensors holds a level for each element of each row; anything else (or a
     // footer that says so) is not read here.
-    let rows = usize::try_from(group.num_rows()).ok();
-    let Some(total) = rows.and_then(|rows| rows.checked_mul(column.size)) else {
+    let Some(total) = rows.checked_mul(column.size) else {
         return Ok(None);
     };
     if usize::try_from(chunk.num_values()).ok() != Some(total) {
         return Ok(None);
     }
-    let rows = total / column.size;
     let descr = chunk.column_descr();
     let pages = FullTensorPages {
         inner: SerializedPageReader::new(Arc::new(chunks.clone()), chunk, rows, None)?,
@@ -960,10 +962,7 @@ fn runs(data: &[u8], levels: usize, width: u8, mut check: impl FnMut(Run) -> boo
                 return false;
             };
             pos += width_bytes;
-            let value = bytes
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            let value = le_word(bytes);
             let count = ((header >> 1) as usize).min(levels - at);
             Run::Repeated { value, count }
         };
@@ -978,14 +977,22 @@ fn runs(data: &[u8], levels: usize, width: u8, mut check: impl FnMut(Run) -> boo
     true
 }
 
+/// The little-endian word of the first (up to 8) bytes of `bytes`, the missing high bytes 0.
+///
+/// Assembled by shifts: a copy into a stack word (a memcpy call, then a load the stores cannot
+/// forward to) was half of [`zeros_every`]'s time, most of its runs being a short tail.
+fn le_word(bytes: &[u8]) -> u64 {
+    bytes[..bytes.len().min(8)]
+        .iter()
+        .rev()
+        .fold(0u64, |word, &byte| (word << 8) | u64::from(byte))
+}
+
 /// Value `i` of bit-packed `bytes` of `width` bits each (least significant bit first).
 fn unpack(bytes: &[u8], i: usize, width: u8) -> u64 {
     let bit = i * width as usize;
-    let mut word = [0u8; 8];
-    let tail = bytes.get(bit / 8..).unwrap_or_default();
-    let n = tail.len().min(8);
-    word[..n].copy_from_slice(&tail[..n]);
-    (u64::from_le_bytes(word) >> (bit % 8)) & ((1u64 << width) - 1)
+    let word = le_word(bytes.get(bit / 8..).unwrap_or_default());
+    (word >> (bit % 8)) & ((1u64 << width) - 1)
 }
 
 /// Whether the first `count` one-bit levels of `bytes`, the first at position `phase` of its
@@ -1028,12 +1035,7 @@ fn zeros_every(bytes: &[u8], phase: u64, count: usize, size: u64) -> bool {
     let Some(tail) = bytes.get(full * 8..full * 8 + rest.div_ceil(8)) else {
         return false;
     };
-    // Assembled by shifts: a copy into a stack word (a memcpy call, then a load the stores
-    // cannot forward to) was half of this function's time, most runs being this short tail.
-    let word = tail
-        .iter()
-        .rev()
-        .fold(0u64, |word, &byte| (word << 8) | u64::from(byte));
+    let word = le_word(tail);
     let valid_mask = (1u64 << rest) - 1;
     !word & valid_mask == starts(phase, rest)
 }
