@@ -561,7 +561,8 @@ impl Fallback {
         let mut file = self.file.clone();
         file.range = Some(FileRange {
             start: offset,
-            end: offset + 1,
+            // Saturating: the offset comes from the footer, which may be corrupt.
+            end: offset.saturating_add(1),
         });
         match self.inner.plan_file(file) {
             Ok(planner) => drive(planner),
