@@ -193,10 +193,9 @@ fn plan_along_axis(
 /// For each row, the offset of every broadcast position into the batch's values of `t` laid
 /// out as `plan.input` is (`row_major` false: as stored, or flattened for axis=None; the take
 /// reads them so) or in row-major (logical) order (`row_major`: the put writes a row-major
-/// copy), its axis index checked, and the rows'
-/// NULLs with those of rows whose `idx` has a NULL element (it names no position). NULL rows hold placeholders (0) that the
-/// kernels never read (an empty `t` has no element 0). Errors name the row and value with
-/// numpy's wording.
+/// copy), its axis index checked, and the rows' NULLs with those of rows whose `idx` has a
+/// NULL element (it names no position). NULL rows hold placeholders (0) that the kernels never
+/// read (an empty `t` has no element 0). Errors name the row and value with numpy's wording.
 fn element_offsets(
     name: &str,
     plan: &AlongAxisPlan,
