@@ -1,7 +1,9 @@
 //! `tensor_get` kernels, single-threaded, on the workload: 1,000,000 rows of 4x4
 //! float32, index strings `1:3, ::2` (strided) and `1:3` (one contiguous run per row), and for
 //! reference a plain `memcpy` of the same output bytes, a read of every input byte, and the
-//! plainest hand loop for `1:3`.
+//! plainest hand loop for `1:3`. Each both over the whole 64 MB input, batch by batch (the
+//! input streamed from memory) and on one cache-resident batch (as in a query, where the scan
+//! has just decoded the batch).
 //!
 //! `cargo bench --bench indexing` (release) or `cargo bench --profile dev --bench indexing`;
 //! `benches/indexing_numpy.py` times numpy's `x[:, 1:3, ::2].copy()` on the same data.
@@ -79,6 +81,28 @@ fn indexing(c: &mut Criterion) {
                 });
             },
         );
+        // One batch over and over, its input (512 KiB) in cache as in a query, where the scan
+        // has just decoded it: the kernel's own cost, without the input's trip from memory.
+        // Compared with a memcpy of one batch's output bytes from a cache-resident source.
+        let hot = &batches[0];
+        group.bench_with_input(
+            BenchmarkId::new(format!("4x4_f32_{name}_one_hot_batch"), BATCH),
+            hot,
+            |b, batch| {
+                b.iter(|| black_box(function.invoke(&plan, black_box(batch), BATCH).unwrap()));
+            },
+        );
+        let hot_source = vec![1f32; BATCH * out_len];
+        group.bench_function(
+            BenchmarkId::new(format!("memcpy_of_output_{name}_one_hot_batch"), BATCH),
+            |b| {
+                b.iter(|| {
+                    let mut out = Vec::with_capacity(hot_source.len());
+                    out.extend_from_slice(black_box(&hot_source));
+                    black_box(out)
+                });
+            },
+        );
         // The same number of output bytes copied with one memcpy per batch, from a source as
         // large as the whole output (not cache-resident): the floor for any gather.
         let source = vec![1f32; ROWS * out_len];
@@ -99,6 +123,19 @@ fn indexing(c: &mut Criterion) {
     // every input cache line, as `1:3` on 4x4 float32 does (each 64-byte row is one line, and
     // the half it takes lies inside it), while the memcpy above reads only the output's bytes.
     let words = values.as_primitive::<Float32Type>().values();
+    let hot_words = &words[..BATCH * 16];
+    group.bench_function(
+        BenchmarkId::new("read_of_input_one_hot_batch", BATCH),
+        |b| {
+            b.iter(|| {
+                black_box(
+                    black_box(hot_words)
+                        .iter()
+                        .fold(0u32, |acc, v| acc ^ v.to_bits()),
+                )
+            });
+        },
+    );
     group.bench_function(BenchmarkId::new("read_of_input", ROWS), |b| {
         b.iter(|| {
             for chunk in black_box(&words[..]).chunks(BATCH * 16) {

@@ -5,8 +5,9 @@
 
 1,000,000 rows of 4x4 float32 (the data of benches/indexing.rs). Times numpy's
 x[:, 1:3, ::2].copy() and x[:, 1:3].copy() (best of 5), runs the criterion bench (which also
-times a plain memcpy of the output bytes, a read of every input byte and a plain hand loop),
-and prints the ratios the issue asks for.
+times a plain memcpy of the output bytes, a read of every input byte and a plain hand loop,
+each over the whole input and on one cache-resident 8192-row batch), and prints the ratios the
+issue asks for.
 """
 
 import argparse
@@ -41,6 +42,22 @@ def main():
           f"   ratio {contiguous / read:.2f}x that read; the read alone is {read / memcpy:.2f}x the memcpy")
     print(f"            the plainest hand loop (row[4..12] of every 16-element row appended to a Vec) {hand:.4f} s"
           f"   ratio {contiguous / hand:.2f}x that loop; the loop is {hand / memcpy:.2f}x the memcpy")
+
+
+    batch = 8192
+    hot = lambda key: t[f"indexing/{key}/{batch}"]
+    hot_strided = hot("4x4_f32_strided_1:3,::2_one_hot_batch")
+    hot_contiguous = hot("4x4_f32_contiguous_1:3_one_hot_batch")
+    hot_memcpy_strided = hot("memcpy_of_output_strided_1:3,::2_one_hot_batch")
+    hot_memcpy = hot("memcpy_of_output_contiguous_1:3_one_hot_batch")
+    hot_read = hot("read_of_input_one_hot_batch")
+    print(f"one cache-resident {batch}-row batch (as in a query, where the scan has just decoded it):")
+    print(f"'1:3, ::2'  tensor_get {hot_strided * 1e6:.2f} us   memcpy of the output bytes {hot_memcpy_strided * 1e6:.2f} us"
+          f"   ratio {hot_strided / hot_memcpy_strided:.2f}x memcpy")
+    print(f"'1:3'       tensor_get {hot_contiguous * 1e6:.2f} us   memcpy of the output bytes {hot_memcpy * 1e6:.2f} us"
+          f"   ratio {hot_contiguous / hot_memcpy:.2f}x memcpy")
+    print(f"            reading every input byte once {hot_read * 1e6:.2f} us   ratio {hot_contiguous / hot_read:.2f}x that read;"
+          f" the read alone is {hot_read / hot_memcpy:.2f}x the memcpy")
 
 
 if __name__ == "__main__":

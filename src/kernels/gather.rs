@@ -48,10 +48,9 @@ fn typed<P: ArrowPrimitiveType>(
     validity: Option<NullBuffer>,
 ) -> ArrayRef {
     let input = values.as_primitive::<P>().values();
-    let mut out = Vec::with_capacity(rows * plan.out_len);
-    match starts {
-        None => plan.gather(input, rows, &mut out),
-        Some(starts) => plan.gather_from(input, starts.iter().copied(), &mut out),
-    }
+    let out = match starts {
+        None => plan.gather(input, rows),
+        Some(starts) => plan.gather_from(input, starts.iter().copied()),
+    };
     Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), validity))
 }
