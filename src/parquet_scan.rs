@@ -9,8 +9,14 @@
 //! Nothing else changes: the wrapped source is asked the same questions (filters, projection,
 //! sort and limit push-down, repartitioning, display) and every source it returns is wrapped
 //! again, so the optimizer sees the same scan. The cost is one `map_err` per batch.
+//!
+//! A panic in the reader of one file (arrow-rs trusts some footer fields: apache/arrow-rs#6255)
+//! is caught at the same place and becomes that file's error, so a malformed file fails its
+//! query and does not take the process down.
 
+use std::any::Any;
 use std::fmt;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow::array::RecordBatch;
@@ -32,8 +38,8 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::sort_pushdown::SortOrderPushdownResult;
 use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
 use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselizer};
-use futures::StreamExt;
 use futures::stream::BoxStream;
+use futures::{FutureExt, StreamExt};
 
 /// `plan` with its file scan's errors naming their file; any other plan as it is.
 pub fn name_files_in_errors(plan: Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPlan> {
@@ -286,9 +292,10 @@ impl MorselPlanner for NamingPlanner {
             .with_planners(planners);
         if let Some(pending) = plan.take_pending_planner() {
             named.set_pending_planner(async move {
-                match pending.await {
-                    Ok(inner) => Ok(NamingPlanner::wrap(inner, &path)),
-                    Err(err) => Err(in_file(err, &path)),
+                match AssertUnwindSafe(pending).catch_unwind().await {
+                    Ok(Ok(inner)) => Ok(NamingPlanner::wrap(inner, &path)),
+                    Ok(Err(err)) => Err(in_file(err, &path)),
+                    Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),
                 }
             });
         }
@@ -305,9 +312,27 @@ struct NamingMorsel {
 impl Morsel for NamingMorsel {
     fn into_stream(self: Box<Self>) -> BoxStream<'static, Result<RecordBatch>> {
         let path = self.path;
-        self.inner
-            .into_stream()
-            .map(move |batch| batch.map_err(|err| in_file(err, &path)))
+        // A panic inside the Parquet reader (arrow-rs trusts some footer fields, such as a
+        // column chunk's offset and size: apache/arrow-rs#6255) becomes this file's error, and
+        // the stream ends there; the reader's state is dropped with it.
+        AssertUnwindSafe(self.inner.into_stream())
+            .catch_unwind()
+            .map(move |batch| match batch {
+                Ok(batch) => batch.map_err(|err| in_file(err, &path)),
+                Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),
+            })
             .boxed()
     }
+}
+
+/// A panic caught in the Parquet reader, as an error.
+fn reader_panic(panic: &(dyn Any + Send)) -> DataFusionError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(ToString::to_string)
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    DataFusionError::Execution(format!(
+        "the Parquet reader failed on a malformed file: {message}"
+    ))
 }
