@@ -26,11 +26,10 @@
 //!
 //! It serves a scan only when nothing else is asked of it: no pushed-down filter, no limit, no
 //! partition or virtual columns, no access plan or other extension on the file, and every
-//! projected column a tensor (`FixedSizeList`) of
-//! float32, float64, int32 or int64 whose Parquet leaf stores exactly that type, with the
-//! file's type equal to the table's. A file that fails these checks is read by DataFusion's
-//! Parquet reader as before; so is every scan when the environment variable
-//! `DATAFUSION_TENSOR_ARROW_SCAN` is set (to compare the two).
+//! projected column a tensor (`FixedSizeList`) of float32, float64, int32 or int64 whose
+//! Parquet leaf stores exactly that type, with the file's type equal to the table's. A file
+//! that fails these checks is read by DataFusion's Parquet reader as before; so is every scan
+//! when the environment variable `DATAFUSION_TENSOR_ARROW_SCAN` is set (to compare the two).
 //!
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.

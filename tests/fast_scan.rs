@@ -387,6 +387,16 @@ async fn datafusion_read_with(path: &str, partitions: usize) -> Result<Vec<Recor
     df.collect().await.map_err(|e| e.to_string())
 }
 
+/// `SELECT x` over the file by this crate's context (its format, so its reader where the scan
+/// allows), over `partitions` partitions, or its error.
+async fn tensor_read(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
+    let df = context(partitions)
+        .sql(&format!("SELECT x FROM '{path}'"))
+        .await
+        .map_err(|e| e.to_string())?;
+    df.collect().await.map_err(|e| e.to_string())
+}
+
 /// Corrupt bytes in the pages (levels, values, page headers) of an uncompressed file: the
 /// query never panics, and it gives DataFusion's own reader's result, or fails where that
 /// reader fails. (arrow-rs's synchronous reader is not the reference here: it reads a column
@@ -435,11 +445,7 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
         std::fs::write(&path, &corrupt).unwrap();
         let path = path.to_str().unwrap().to_string();
         let expected = datafusion_read(&path).await;
-        let ctx = context(1);
-        let got = match ctx.sql(&format!("SELECT x FROM '{path}'")).await {
-            Ok(df) => df.collect().await.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
+        let got = tensor_read(&path, 1).await;
         match (got, expected) {
             (Ok(batches), Ok(expected)) => {
                 let got = concat_batches(&batches[0].schema(), &batches).unwrap();
@@ -510,11 +516,7 @@ async fn wrong_first_page_offsets_read_as_datafusion_reads_them() {
         let path = path.to_str().unwrap().to_string();
 
         for partitions in [1, 2] {
-            let ctx = context(partitions);
-            let got = match ctx.sql(&format!("SELECT x FROM '{path}'")).await {
-                Ok(df) => df.collect().await.map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            };
+            let got = tensor_read(&path, partitions).await;
             if name == "shared" {
                 // DataFusion's own reader panics here (arrow-rs reads past the column chunk
                 // it fetched: apache/arrow-rs#6255); this crate's scan reports the panic as
@@ -553,11 +555,6 @@ async fn wrong_first_page_offsets_read_as_datafusion_reads_them() {
                     rows(&expected)
                 ),
             }
-            eprintln!(
-                "{name} {partitions}: {:?} / {:?}",
-                rows(&got),
-                rows(&expected)
-            );
         }
     }
 }
