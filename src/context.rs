@@ -16,10 +16,16 @@ use datafusion::logical_expr::{Expr, ScalarUDF, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::display::tensor_extension_type;
+use crate::filter_order::FilterBeforeComputedProjection;
 use crate::parquet_format::TensorParquetFormatFactory;
 use crate::planner::LiteralListPlanner;
 use crate::tensor_type::{EXTENSION_NAME, TensorType};
-use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
+use crate::udf::{
+    FreezeLiteralArguments, TensorToList, TensorToString, TensorUdf, all_functions,
+    variadic_functions,
+};
+use datafusion::optimizer::AnalyzerRule;
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 
 /// Registers every tensor function on `registry` (a `SessionContext`, a `SessionState`, ...).
 ///
@@ -88,6 +94,30 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         planners.extend(state.expr_planners().iter().cloned());
         *state = SessionStateBuilder::new_from_existing(state.clone())
             .with_expr_planners(planners)
+            .build();
+    }
+    // `tensor_choose`'s result type must not change when the optimizer folds an argument
+    // into a literal (`FreezeLiteralArguments`), and a WHERE clause must run before the
+    // functions whose rows it drops (`FilterBeforeComputedProjection`).
+    let freeze = FreezeLiteralArguments;
+    if !state
+        .analyzer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == freeze.name())
+    {
+        *state = SessionStateBuilder::new_from_existing(state.clone())
+            .with_analyzer_rule(Arc::new(freeze))
+            .build();
+    }
+    let filters_first = FilterBeforeComputedProjection;
+    if !state
+        .physical_optimizers()
+        .iter()
+        .any(|rule| rule.name() == filters_first.name())
+    {
+        *state = SessionStateBuilder::new_from_existing(state.clone())
+            .with_physical_optimizer_rule(Arc::new(filters_first))
             .build();
     }
     Ok(())

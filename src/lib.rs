@@ -28,6 +28,7 @@ pub mod context;
 pub mod display;
 pub mod dtype;
 pub mod error;
+pub mod filter_order;
 pub mod index;
 pub mod kernels;
 pub mod limits;

@@ -191,8 +191,9 @@ impl FileFormat for TensorParquetFormat {
         object: &ObjectMeta,
     ) -> Result<Statistics> {
         self.inner
-            .infer_stats(state, store, table_schema, object)
+            .infer_stats(state, store, Arc::clone(&table_schema), object)
             .await
+            .map(|statistics| without_exact_float_bounds(statistics, &table_schema))
             .map_err(|err| in_file(err, store.as_ref(), &object.location))
     }
 
@@ -216,10 +217,13 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<FileMeta> {
-        self.inner
-            .infer_stats_and_ordering(state, store, table_schema, object)
+        let mut meta = self
+            .inner
+            .infer_stats_and_ordering(state, store, Arc::clone(&table_schema), object)
             .await
-            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+            .map_err(|err| in_file(err, store.as_ref(), &object.location))?;
+        meta.statistics = without_exact_float_bounds(meta.statistics, &table_schema);
+        Ok(meta)
     }
 
     async fn create_physical_plan(
@@ -246,6 +250,25 @@ impl FileFormat for TensorParquetFormat {
     fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
         self.inner.file_source(table_schema)
     }
+}
+
+/// File statistics with the minimum and maximum of every floating-point column marked
+/// inexact. Parquet writers leave NaN out of those bounds, so a float column holding NaN and
+/// one other value has exact bounds `min == max` with no NULLs, and DataFusion 55 then reads it
+/// as that constant (its Parquet opener replaces constant columns with literals; the aggregate
+/// rule answers `min`/`max` from exact bounds): the NaN would silently become the other value.
+fn without_exact_float_bounds(mut statistics: Statistics, schema: &Schema) -> Statistics {
+    for (field, column) in schema
+        .fields()
+        .iter()
+        .zip(statistics.column_statistics.iter_mut())
+    {
+        if field.data_type().is_floating() {
+            column.min_value = column.min_value.clone().to_inexact();
+            column.max_value = column.max_value.clone().to_inexact();
+        }
+    }
+    statistics
 }
 
 fn in_file(err: DataFusionError, store: &dyn ObjectStore, path: &Path) -> DataFusionError {

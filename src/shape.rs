@@ -5,11 +5,27 @@
 
 use crate::error::TensorError;
 
-/// Number of elements of `shape`, or an error when the product overflows `usize` or exceeds
+/// numpy's limit on the number of dimensions of an array (`NPY_MAXDIMS`).
+pub const MAX_NDIM: usize = 64;
+
+/// Number of elements of `shape`, or an error when it has more than [`MAX_NDIM`] dimensions,
+/// or when the product of its nonzero dimensions overflows `usize` or exceeds
 /// [`crate::limits::max_tensor_elements`].
+///
+/// The zeros are left out of the product as numpy leaves them out of its "array is too big"
+/// check: a 0-size shape such as `[0, 2^62, 4]` still has strides and offsets computed from its
+/// other dimensions (a permuted layout multiplies them in another order), and a dimension
+/// counted as a number of choices is allocated for.
 pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
-    let size = shape
+    if shape.len() > MAX_NDIM {
+        return Err(TensorError::Shape(format!(
+            "maximum supported dimension for a tensor is currently {MAX_NDIM}, found {}",
+            shape.len()
+        )));
+    }
+    let nonzero = shape
         .iter()
+        .filter(|&&d| d != 0)
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .ok_or_else(|| {
             TensorError::Shape(format!(
@@ -18,13 +34,18 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
             ))
         })?;
     let limit = crate::limits::max_tensor_elements();
-    if size > limit {
+    if nonzero > limit {
         return Err(TensorError::Limit(format!(
-            "tensor shape {} has {size} elements, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
-            format_shape(shape)
+            "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
+            format_shape(shape),
+            if shape.contains(&0) {
+                " in its nonzero dimensions"
+            } else {
+                ""
+            }
         )));
     }
-    Ok(size)
+    Ok(if shape.contains(&0) { 0 } else { nonzero })
 }
 
 /// Row-major (C order) element strides of `shape`.

@@ -82,7 +82,7 @@ fn errors_are_reported_not_panics() {
     let (ok, stdout, stderr) = run(&["-q", "-c", "SELECT tensor([1, 2, 3], [2, 2])"]);
     assert!(!ok);
     assert!(
-        stdout.contains("tensor: row 0 holds 3 values, but shape (2, 2) needs 4"),
+        stdout.contains("tensor: row 0 of its batch holds 3 values, but shape (2, 2) needs 4"),
         "{stdout}{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");

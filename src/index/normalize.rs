@@ -332,6 +332,10 @@ pub fn normalize_with(
 
     // Bind items to axes; `...` (or the end) takes the axes left over.
     let mut bound = Vec::new();
+    // Positions in `bound` where a `...` standing for no axes sits: numpy still counts it as
+    // separating the advanced indices on either side (`x[:, [0, 1], ..., 0]` on a 3-d `x` puts
+    // the advanced dimensions first).
+    let mut gaps: Vec<usize> = Vec::new();
     let mut axis = 0usize;
     let full = |axis| Bound::Slice {
         axis,
@@ -358,6 +362,9 @@ pub fn normalize_with(
                 axis += 1;
             }
             IndexItem::Ellipsis => {
+                if ndim == consumed {
+                    gaps.push(bound.len());
+                }
                 for _ in 0..ndim - consumed {
                     bound.push(full(axis));
                     axis += 1;
@@ -440,7 +447,9 @@ pub fn normalize_with(
     let positions: Vec<usize> = (0..bound.len())
         .filter(|&i| is_advanced(&bound[i]))
         .collect();
-    let adjacent = positions.windows(2).all(|w| w[1] == w[0] + 1);
+    let adjacent = positions
+        .windows(2)
+        .all(|w| w[1] == w[0] + 1 && !gaps.contains(&w[1]));
     let mut advanced_slot: Option<usize> = None; // index into components where the block goes
     for (i, b) in bound.iter().enumerate() {
         if is_advanced(b) {
@@ -448,6 +457,9 @@ pub fn normalize_with(
                 advanced_slot = Some(if adjacent { components.len() } else { 0 });
             }
             match b {
+                // An integer is bounds-checked here, as numpy does; the values of index arrays
+                // once the arrays have broadcast (below): numpy reports a shape mismatch first,
+                // and checks no array value when the broadcast is empty.
                 Bound::Int { axis, value } => {
                     // A dropped value is marked -1 (valid positions are non-negative).
                     let v =
@@ -455,22 +467,11 @@ pub fn normalize_with(
                     advanced.push((vec![], vec![(*axis, vec![v])]));
                 }
                 Bound::Array { axes, arrays } => {
-                    let mut parts = Vec::new();
-                    for (&axis, array) in axes.iter().zip(arrays) {
-                        let values = if axis == usize::MAX {
-                            array.values.clone()
-                        } else {
-                            array
-                                .values
-                                .iter()
-                                .map(|&v| {
-                                    normalize_int(rule, v, axis, shape[axis])
-                                        .map(|v| v.map_or(-1, |v| v as i64))
-                                })
-                                .collect::<Result<Vec<_>, _>>()?
-                        };
-                        parts.push((axis, values));
-                    }
+                    let parts = axes
+                        .iter()
+                        .zip(arrays)
+                        .map(|(&axis, array)| (axis, array.values.clone()))
+                        .collect();
                     advanced.push((arrays[0].shape.clone(), parts));
                 }
                 _ => {}
@@ -520,9 +521,18 @@ pub fn normalize_with(
 
     if let Some(slot) = advanced_slot {
         // Broadcast the index arrays together (numpy's wording on mismatch).
-        let shapes: Vec<&[usize]> = advanced.iter().map(|(s, _)| s.as_slice()).collect();
-        let block_shape = broadcast_index_shapes(&shapes)?;
+        let block_shape = broadcast_index_shapes(&advanced)?;
         let block_size = checked_size(&block_shape).map_err(|e| IndexError(e.to_string()))?;
+        if block_size > 0 {
+            // The arrays' values (integers, of shape [], are checked already).
+            for (_, parts) in advanced.iter_mut().filter(|(shape, _)| !shape.is_empty()) {
+                for (axis, values) in parts.iter_mut().filter(|(axis, _)| *axis != usize::MAX) {
+                    for v in values.iter_mut() {
+                        *v = normalize_int(rule, *v, *axis, shape[*axis])?.map_or(-1, |p| p as i64);
+                    }
+                }
+            }
+        }
         let mut offsets = vec![0usize; block_size];
         for (array_shape, parts) in &advanced {
             let array_strides = crate::shape::row_major_strides(array_shape);
@@ -565,6 +575,13 @@ pub fn normalize_with(
             },
         );
     }
+    if out_shape.len() > crate::shape::MAX_NDIM {
+        return err(format!(
+            "number of dimensions must be within [0, {}], indexing result would have {}",
+            crate::shape::MAX_NDIM,
+            out_shape.len()
+        ));
+    }
     checked_size(&out_shape).map_err(|e| IndexError(e.to_string()))?;
     Ok(Selection {
         shape: out_shape,
@@ -576,14 +593,24 @@ pub fn normalize_with(
 }
 
 /// numpy's broadcast of index arrays, with its error: "shape mismatch: indexing arrays could
-/// not be broadcast together with shapes (2,) (3,) ".
-fn broadcast_index_shapes(shapes: &[&[usize]]) -> Result<Vec<usize>, IndexError> {
-    crate::shape::broadcast_shapes(shapes).map_err(|e| {
+/// not be broadcast together with shapes (2,) (3,) ". As numpy lists them: every index array
+/// (a k-d boolean mask as its k arrays of nonzero positions), integer scalars left out, shapes
+/// written without spaces.
+fn broadcast_index_shapes(advanced: &[AdvancedArray]) -> Result<Vec<usize>, IndexError> {
+    let shapes: Vec<&[usize]> = advanced.iter().map(|(s, _)| s.as_slice()).collect();
+    crate::shape::broadcast_shapes(&shapes).map_err(|e| {
         if matches!(e, TensorError::Limit(_)) {
             // The shapes broadcast, to more elements than the limit allows.
             return IndexError(e.to_string());
         }
-        let listed: Vec<String> = shapes.iter().map(|s| format_shape(s)).collect();
+        let listed: Vec<String> = advanced
+            .iter()
+            .filter(|(shape, _)| !shape.is_empty())
+            .flat_map(|(shape, parts)| {
+                let text = format_shape(shape).replace(", ", ",");
+                std::iter::repeat_n(text, parts.len())
+            })
+            .collect();
         IndexError(format!(
             "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
             listed.join(" ")

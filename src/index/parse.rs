@@ -212,6 +212,11 @@ impl Parser<'_> {
         };
         match text.parse::<i64>() {
             Ok(v) => Ok(Some(v)),
+            // Python clamps slice bounds of any size to the axis: `0:10**20` is the whole axis
+            // (the clamped value gives the same slice, and a step of that size one element).
+            Err(_) if in_slice || self.peek() == Some(':') => {
+                Ok(Some(if negative { -i64::MAX } else { i64::MAX }))
+            }
             Err(_) => {
                 self.pos = start;
                 Err(self.error(format!("integer {text} does not fit a 64-bit index")))
@@ -228,6 +233,10 @@ impl Parser<'_> {
             return Err(self.error("expected '...'"));
         }
         if self.keyword("None") || self.keyword("newaxis") || self.keyword("np.newaxis") {
+            // `None:2` is a slice whose start is omitted, as in Python.
+            if self.eat(':') {
+                return self.slice_rest(None);
+            }
             return Ok(IndexItem::NewAxis);
         }
         if self.keyword("True") {
@@ -255,9 +264,26 @@ impl Parser<'_> {
                 }
             };
         }
-        let stop = self.int(true)?;
-        let step = if self.eat(':') { self.int(true)? } else { None };
+        self.slice_rest(start)
+    }
+
+    /// The rest of a slice after its start and first `:`.
+    fn slice_rest(&mut self, start: Option<i64>) -> Result<IndexItem, ParseError> {
+        let stop = self.slice_bound()?;
+        let step = if self.eat(':') {
+            self.slice_bound()?
+        } else {
+            None
+        };
         Ok(IndexItem::Slice { start, stop, step })
+    }
+
+    /// A slice's stop or step: an integer, `None` (omitted, as in Python) or nothing.
+    fn slice_bound(&mut self) -> Result<Option<i64>, ParseError> {
+        if self.keyword("None") {
+            return Ok(None);
+        }
+        self.int(true)
     }
 
     fn list(&mut self) -> Result<IndexItem, ParseError> {
@@ -494,6 +520,28 @@ mod tests {
     }
 
     #[test]
+    fn slice_bounds_may_be_none_or_any_size() {
+        // numpy: x[1:None] == x[1:], x[None:2] == x[:2], x[::None] == x[:]; bounds beyond
+        // 64 bits clamp (Python slices take integers of any size).
+        assert_eq!(round_trip("1:None"), "1:");
+        assert_eq!(round_trip("None:2"), ":2");
+        assert_eq!(round_trip("None : None : None"), ":");
+        assert_eq!(
+            round_trip("0:99999999999999999999"),
+            format!("0:{}", i64::MAX)
+        );
+        assert_eq!(
+            round_trip("-99999999999999999999:"),
+            format!("{}:", -i64::MAX)
+        );
+        assert_eq!(
+            round_trip("::-99999999999999999999"),
+            format!("::{}", -i64::MAX)
+        );
+        assert_eq!(round_trip("None, 1"), "None, 1");
+    }
+
+    #[test]
     fn parses_every_form() {
         assert_eq!(round_trip("1:3, ..., ::2"), "1:3, ..., ::2");
         assert_eq!(round_trip(" -1 , :-2 , ::-1 "), "-1, :-2, ::-1");
@@ -541,6 +589,7 @@ mod tests {
             (":, 0:4.0:2", 5, "slice indices must be integers"),
             ("::1.", 2, "slice indices must be integers"),
             ("Nonesuch", 0, "expected an integer"),
+            ("1:Nonesuch", 2, "unexpected 'N'"),
         ];
         for (input, position, message) in cases {
             let err = parse_index(input).unwrap_err();

@@ -18,6 +18,8 @@ use crate::index::DROPPED;
 pub trait Element: Copy + PartialOrd + Default + Send + Sync + 'static {
     /// The multiplicative identity.
     const ONE: Self;
+    /// Whether the type is an integer type (rounding it changes nothing).
+    const INTEGER: bool = false;
     /// Whether this is a float type.
     const IS_FLOAT: bool;
     /// `-a`, `None` on integer overflow (any non-zero unsigned value).
@@ -38,27 +40,32 @@ pub trait Element: Copy + PartialOrd + Default + Send + Sync + 'static {
     fn pow(a: Self, b: Self) -> Option<Self>;
     /// Whether the value is a float NaN.
     fn is_nan(self) -> bool;
+    /// Whether the value is a float with its sign bit set (`-0.0` included); never for integers.
+    #[inline]
+    fn sign_bit(self) -> bool {
+        false
+    }
     /// `a` as `f64` (for integer true division).
     fn to_f64(self) -> f64;
 
-    /// The smaller value; NaN if either is (JAX `min`).
+    /// The smaller value; NaN if either is, and `-0.0` below `0.0` (JAX `min`).
     #[inline]
     fn min(a: Self, b: Self) -> Self {
         if a.is_nan() {
             a
-        } else if b.is_nan() || b < a {
+        } else if b.is_nan() || b < a || (b == a && b.sign_bit()) {
             b
         } else {
             a
         }
     }
 
-    /// The larger value; NaN if either is (JAX `max`).
+    /// The larger value; NaN if either is, and `0.0` above `-0.0` (JAX `max`).
     #[inline]
     fn max(a: Self, b: Self) -> Self {
         if a.is_nan() {
             a
-        } else if b.is_nan() || b > a {
+        } else if b.is_nan() || b > a || (b == a && !b.sign_bit()) {
             b
         } else {
             a
@@ -70,6 +77,7 @@ macro_rules! int_element {
     ($($t:ty),*) => {$(
         impl Element for $t {
             const ONE: Self = 1;
+            const INTEGER: bool = true;
             const IS_FLOAT: bool = false;
             #[inline]
             fn neg(a: Self) -> Option<Self> {
@@ -179,6 +187,10 @@ macro_rules! float_element {
                 <$t>::is_nan(self)
             }
             #[inline]
+            fn sign_bit(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+            #[inline]
             #[allow(clippy::cast_lossless)]
             fn to_f64(self) -> f64 {
                 self as f64
@@ -234,6 +246,10 @@ impl Element for f16 {
     #[inline]
     fn is_nan(self) -> bool {
         f16::is_nan(self)
+    }
+    #[inline]
+    fn sign_bit(self) -> bool {
+        f16::is_sign_negative(self)
     }
     #[inline]
     fn to_f64(self) -> f64 {
@@ -533,6 +549,13 @@ mod tests {
         assert!(Element::min(f32::NAN, 1.0).is_nan());
         assert!(Element::min(1.0, f32::NAN).is_nan());
         assert!(Element::max(1.0f64, f64::NAN).is_nan());
+        // JAX orders -0.0 below 0.0 whichever comes first.
+        for (a, b) in [(-0.0f32, 0.0), (0.0, -0.0)] {
+            assert!(!Element::max(a, b).is_sign_negative());
+            assert!(Element::min(a, b).is_sign_negative());
+        }
+        assert!(!Element::max(f16::NEG_ZERO, f16::ZERO).is_sign_negative());
+        assert!(Element::min(f16::ZERO, f16::NEG_ZERO).is_sign_negative());
         assert_eq!(Element::max(1i32, 2), 2);
         assert_eq!(<i32 as Element>::pow(2, -1), None);
         assert_eq!(<i64 as Element>::pow(-1, 1 << 40), Some(1));

@@ -237,7 +237,7 @@ fn element_offsets(
             let value = idx_row[plan.index_offsets[k] as usize];
             let Some(position) = wrap_index(value, dim) else {
                 return exec_err!(
-                    "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row}",
+                    "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row} of its batch",
                     plan.axis
                 );
             };

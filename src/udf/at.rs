@@ -221,9 +221,19 @@ impl UnaryFn {
         })
     }
 
-    /// Whether the function keeps integer types integer (numpy: the others give floats).
+    /// Whether the function keeps integer types integer (the others give floats). Rounding an
+    /// integer gives it back unchanged (JAX: `jnp.floor` of an int32 array is that array).
     fn keeps_integers(self) -> bool {
-        matches!(self, Self::Negative | Self::Abs | Self::Square | Self::Sign)
+        matches!(
+            self,
+            Self::Negative
+                | Self::Abs
+                | Self::Square
+                | Self::Sign
+                | Self::Floor
+                | Self::Ceil
+                | Self::Round
+        )
     }
 
     fn apply<T: Element>(self, v: T) -> Option<T> {
@@ -241,6 +251,7 @@ impl UnaryFn {
             Self::Cos => float(f64::cos),
             Self::Tan => float(f64::tan),
             Self::Tanh => float(f64::tanh),
+            Self::Floor | Self::Ceil | Self::Round if T::INTEGER => Some(v),
             Self::Floor => float(f64::floor),
             Self::Ceil => float(f64::ceil),
             Self::Round => float(f64::round_ties_even),
@@ -958,7 +969,7 @@ fn window_starts(
                     Resolved::Dropped => continue 'windows,
                     Resolved::OutOfBounds => {
                         return exec_err!(
-                            "{name}: index {value} is out of bounds for axis {axis} with size {} at row {row}",
+                            "{name}: index {value} is out of bounds for axis {axis} with size {} at row {row} of its batch",
                             shape[axis]
                         );
                     }
@@ -1063,7 +1074,7 @@ pub fn invoke_at(
                 for (row, &count) in counts.iter().enumerate() {
                     if count != n && count != 0 && nulls.as_ref().is_none_or(|n| n.is_valid(row)) {
                         return exec_err!(
-                            "{name}: shape mismatch: value array with {n} rows could not be broadcast to the {count} indexed windows at row {row}"
+                            "{name}: shape mismatch: value array with {n} rows could not be broadcast to the {count} indexed windows at row {row} of its batch"
                         );
                     }
                 }
@@ -1373,7 +1384,7 @@ where
     };
     if let Err(FailedRow(row)) = result {
         return exec_err!(
-            "{name}: integer overflow in {} at row {row} (JAX would wrap around)",
+            "{name}: integer overflow in {} at row {row} of its batch (JAX would wrap around)",
             P::DATA_TYPE
         );
     }

@@ -640,10 +640,11 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
                     (operand, Some(arg)) => elements(matches!(operand, Operand::Tensor(_)), arg)?,
                     (_, None) => return internal_err!("tensor_choose: choice {i} has no argument"),
                 };
-                let valid = if matches!(choice.operand, Operand::Tensor(_)) {
-                    values.logical_nulls()
-                } else {
-                    None
+                let valid = match &choice.operand {
+                    Operand::Tensor(_) => values.logical_nulls(),
+                    // A NULL element of a literal list is NULL wherever it is chosen.
+                    Operand::Literal(value) if value.is_null() => Some(NullBuffer::new_null(1)),
+                    _ => None,
                 };
                 inputs.push((cast(&values, &work_type)?, row_len, valid));
             }
@@ -807,7 +808,7 @@ fn try_dense(
             let value = ScalarValue::try_from_array(a_values, position)?;
             let count = choices.len();
             exec_err!(
-                "tensor_choose: invalid entry in choice array: a = {value} at row {} is not in [0, {}] (mode 'raise'; there are {count} choices)",
+                "tensor_choose: invalid entry in choice array: a = {value} at row {} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
                 position / out_row_len.max(1),
                 count - 1
             )
@@ -867,11 +868,11 @@ fn indices_of(
     result.or_else(|invalid| {
         let InvalidChoice { row, value, count } = invalid;
         if count == 0 {
-            exec_err!("tensor_choose: 0-length sequence: row {row} has no choices")
+            exec_err!("tensor_choose: 0-length sequence: row {row} of its batch has no choices")
         } else {
             // numpy: ValueError: invalid entry in choice array
             exec_err!(
-                "tensor_choose: invalid entry in choice array: a = {value} at row {row} is not in [0, {}] (mode 'raise'; there are {count} choices)",
+                "tensor_choose: invalid entry in choice array: a = {value} at row {row} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
                 count - 1
             )
         }
@@ -884,7 +885,7 @@ fn list_counts(starts: &[usize]) -> Result<Vec<usize>> {
     // Choice numbers are u32 in the kernels.
     if let Some(row) = counts.iter().position(|&n| u32::try_from(n).is_err()) {
         return exec_err!(
-            "tensor_choose: row {row} has {} choices, more than {} are supported",
+            "tensor_choose: row {row} of its batch has {} choices, more than {} are supported",
             counts[row],
             u32::MAX
         );

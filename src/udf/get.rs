@@ -211,7 +211,7 @@ fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Resu
                 let value = column.value(row);
                 let Some(position) = wrap_index(value, dim) else {
                     return exec_err!(
-                        "tensor_get: index {value} is out of bounds for axis {axis} with size {dim} at row {row}"
+                        "tensor_get: index {value} is out of bounds for axis {axis} with size {dim} at row {row} of its batch"
                     );
                 };
                 *start += position * strides[axis];

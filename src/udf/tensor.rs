@@ -235,7 +235,7 @@ fn from_list<O: OffsetSizeTrait>(
         if len != size {
             if list.is_valid(row) {
                 return exec_err!(
-                    "tensor: row {row} holds {len} values, but shape {} needs {size}",
+                    "tensor: row {row} of its batch holds {len} values, but shape {} needs {size}",
                     format_shape(tensor.physical_shape())
                 );
             }
@@ -298,7 +298,7 @@ mod tests {
         );
         let err = from_list(&tensor, &list).unwrap_err().to_string();
         assert!(
-            err.contains("tensor: row 1 holds 3 values, but shape (2,) needs 2"),
+            err.contains("tensor: row 1 of its batch holds 3 values, but shape (2,) needs 2"),
             "{err}"
         );
     }

@@ -10,19 +10,31 @@
 //! Higher-order functions have no `simplify` hook to carry a plan in the instance; the plan is
 //! compiled on first use and kept for as long as the argument types and literals stay the same
 //! (in practice: once per query and partition).
+//!
+//! Which arguments are literals decides the result type (numpy's weak literals), and DataFusion
+//! turns arguments into literals after the type was fixed: the optimizer folds `1 + 1` into
+//! `2`, and the Parquet reader replaces a column whose statistics say it is constant in a file
+//! with that value. [`FreezeLiteralArguments`] (an analyzer rule, run before either) therefore
+//! gives every call an instance that remembers which of its arguments were literals as
+//! written; an argument that becomes a literal later is still planned as the expression it was.
 
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{ScalarValue, exec_err};
 use datafusion::error::Result;
+use datafusion::logical_expr::expr::HigherOrderFunction;
 use datafusion::logical_expr::{
-    ColumnarValue, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
+    ColumnarValue, Documentation, Expr, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
     HigherOrderSignature, HigherOrderUDF, HigherOrderUDFImpl, LambdaParametersProgress,
-    ValueOrLambda, Volatility,
+    LogicalPlan, ValueOrLambda, Volatility,
 };
+
+use datafusion::optimizer::AnalyzerRule;
 
 use super::{PlanArgs, TensorFunction};
 
@@ -32,18 +44,45 @@ type CachedPlan<P> = Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<P>)>;
 /// A [`TensorFunction`] registered as a lambda-free higher-order function.
 #[derive(Debug)]
 pub struct VariadicTensorUdf<F: TensorFunction> {
-    function: F,
+    function: Arc<F>,
     signature: HigherOrderSignature,
     cache: Mutex<CachedPlan<F::Plan>>,
+    /// For a call's own instance: which arguments were literals when the query was analysed
+    /// (others are planned as expressions even once they have become literals).
+    literal_arguments: Option<Vec<bool>>,
 }
 
 impl<F: TensorFunction> VariadicTensorUdf<F> {
     /// The registered instance.
     pub fn new(function: F) -> Self {
         Self {
-            function,
+            function: Arc::new(function),
             signature: HigherOrderSignature::user_defined(Volatility::Immutable),
             cache: Mutex::new(None),
+            literal_arguments: None,
+        }
+    }
+
+    /// The same function for one call whose literal arguments are those marked.
+    fn frozen(&self, literal_arguments: Vec<bool>) -> Self {
+        Self {
+            function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
+            cache: Mutex::new(None),
+            literal_arguments: Some(literal_arguments),
+        }
+    }
+
+    /// `scalars` with the arguments that were not literals when the call was analysed left
+    /// out; all of them for a registered (not frozen) instance.
+    fn as_analysed<'a>(&self, scalars: &[Option<&'a ScalarValue>]) -> Vec<Option<&'a ScalarValue>> {
+        match &self.literal_arguments {
+            Some(literal) => scalars
+                .iter()
+                .enumerate()
+                .map(|(i, s)| s.filter(|_| literal.get(i).copied().unwrap_or(false)))
+                .collect(),
+            None => scalars.to_vec(),
         }
     }
 
@@ -86,7 +125,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
 
 impl<F: TensorFunction> PartialEq for VariadicTensorUdf<F> {
     fn eq(&self, other: &Self) -> bool {
-        self.function == other.function
+        self.function == other.function && self.literal_arguments == other.literal_arguments
     }
 }
 
@@ -95,6 +134,7 @@ impl<F: TensorFunction> Eq for VariadicTensorUdf<F> {}
 impl<F: TensorFunction> Hash for VariadicTensorUdf<F> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.function.hash(state);
+        self.literal_arguments.hash(state);
     }
 }
 
@@ -136,7 +176,7 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
 
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
         let fields = values(args.arg_fields)?;
-        let plan = self.plan(&fields, args.scalar_arguments)?;
+        let plan = self.plan(&fields, &self.as_analysed(args.scalar_arguments))?;
         Ok(self.function.return_field(&plan))
     }
 
@@ -163,11 +203,92 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
                 ColumnarValue::Array(_) => None,
             })
             .collect();
-        let plan = self.plan(&fields, &scalars)?;
+        let scalars = self.as_analysed(&scalars);
+        let plan = match self.plan(&fields, &scalars) {
+            Ok(plan)
+                if self.function.return_field(&plan).data_type()
+                    == args.return_field.data_type() =>
+            {
+                plan
+            }
+            // Not frozen (registered without the analyzer rule), and an argument planned as an
+            // expression arrives as a value: plan it as the expression it was.
+            first => {
+                let strings_only: Vec<Option<&ScalarValue>> = scalars
+                    .iter()
+                    .map(|s| s.filter(|v| !is_number_or_boolean(v)))
+                    .collect();
+                match self.plan(&fields, &strings_only) {
+                    Ok(plan)
+                        if self.function.return_field(&plan).data_type()
+                            == args.return_field.data_type() =>
+                    {
+                        plan
+                    }
+                    _ => first?,
+                }
+            }
+        };
         self.function.invoke(&plan, &values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {
         self.function.documentation()
     }
+}
+
+fn is_number_or_boolean(value: &ScalarValue) -> bool {
+    let data_type = value.data_type();
+    data_type.is_numeric() || data_type == DataType::Boolean
+}
+
+/// The analyzer rule that gives each call of a [`VariadicTensorUdf`] its own instance,
+/// remembering which of its arguments are literals as the query was written (see the module
+/// docs). [`crate::register_all`] and the crate's contexts install it.
+#[derive(Debug, Default)]
+pub struct FreezeLiteralArguments;
+
+impl AnalyzerRule for FreezeLiteralArguments {
+    fn name(&self) -> &'static str {
+        "tensor_freeze_literal_arguments"
+    }
+
+    fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> Result<LogicalPlan> {
+        plan.transform_up_with_subqueries(|plan| {
+            plan.map_expressions(|expr| {
+                expr.transform_up(|expr| {
+                    let Expr::HigherOrderFunction(call) = &expr else {
+                        return Ok(Transformed::no(expr));
+                    };
+                    let Some(frozen) = freeze(call) else {
+                        return Ok(Transformed::no(expr));
+                    };
+                    Ok(Transformed::yes(Expr::HigherOrderFunction(
+                        HigherOrderFunction::new(Arc::new(frozen), call.args.clone()),
+                    )))
+                })
+            })
+        })
+        .map(|transformed| transformed.data)
+    }
+}
+
+/// The call's own instance, for a registered (not yet frozen) variadic tensor function.
+fn freeze(call: &HigherOrderFunction) -> Option<HigherOrderUDF> {
+    if call.func.name() != "tensor_choose" {
+        return None;
+    }
+    let registered = VariadicTensorUdf::new(super::TensorChoose::new());
+    // Only the registered instance (equal to a fresh one) is frozen, and only once.
+    if *call.func.as_ref()
+        != HigherOrderUDF::new_from_impl(VariadicTensorUdf::new(super::TensorChoose::new()))
+    {
+        return None;
+    }
+    let literal = call
+        .args
+        .iter()
+        .map(|arg| matches!(arg, Expr::Literal(..)))
+        .collect();
+    Some(HigherOrderUDF::new_from_impl(registered.frozen(literal)))
 }

@@ -113,6 +113,17 @@ def main():
                   "[[True, False, True], [False, True, True], [True, True, True]]"]:
         w.case(x, index)
 
+    w.comment("Found by a differential fuzz against numpy: an ellipsis of no axes still separates "
+              "advanced indices; empty broadcasts check no bounds; slice bounds None or beyond 64 bits; "
+              "how the broadcast error lists its shapes; numpy's limit of 64 dimensions.")
+    for index in [":, [0, 1], ..., 0", ":, [0, 1], ..., [0, 1]", "[0, 1], ..., 1, 2", "[7], False",
+                  "[-9], None, [False, False, False], 0", "0, [[True, False, True], [False, True, True]]",
+                  "1:None", "None:2", "::None", "None:None:-1, 1:None:None", "0:99999999999999999999",
+                  "-99999999999999999999:", "::99999999999999999999", "::-99999999999999999999",
+                  "0, [1, 2], [0, 1, 2]", "[[True, False, True], [False, True, True]], [0, 1, 2]",
+                  "[[0, 1]], [[0], [1], [0]], 0", ", ".join(["None"] * 61), ", ".join(["None"] * 62)]:
+        w.case(x, index)
+
     w.comment("Element types, and a permuted tensor (indexed by its logical layout).")
     for dtype in ARROW:
         arr = (np.arange(12).reshape(3, 4) % 5 - 2).astype(dtype) if dtype != np.bool_ else (np.arange(12).reshape(3, 4) % 3 == 0)

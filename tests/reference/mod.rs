@@ -232,9 +232,15 @@ pub fn index(
     // Expand the ellipsis (or the implicit one at the end) into full slices.
     let mut expanded = Vec::new();
     let mut seen = false;
+    // Where an ellipsis standing for no axes sits: numpy still counts it as separating the
+    // advanced indices on either side.
+    let mut gaps = Vec::new();
     for item in items {
         if matches!(item, Item::Ellipsis) {
             seen = true;
+            if ndim == consumed {
+                gaps.push(expanded.len());
+            }
             expanded.extend((0..ndim - consumed).map(|_| Item::Slice(None, None, None)));
         } else {
             expanded.push(item.clone());
@@ -254,6 +260,8 @@ pub fn index(
         Adv(usize, Vec<usize>, Vec<Option<usize>>), // input axis, array shape, positions
     }
     let mut parts = Vec::new();
+    // Index arrays' values are checked only when their broadcast is not empty (numpy).
+    let mut array_errors = Vec::new();
     let mut axis = 0;
     for item in &expanded {
         match item {
@@ -287,7 +295,7 @@ pub fn index(
                     .iter()
                     .map(|&v| {
                         resolve(v, shape[axis], bounds, wrap_negative).unwrap_or_else(|e| {
-                            errors.push(e);
+                            array_errors.push(e);
                             None
                         })
                     })
@@ -325,6 +333,9 @@ pub fn index(
         errors.push(Error::BroadcastMismatch);
         return Err(errors);
     };
+    if size(&block) > 0 {
+        errors.extend(array_errors);
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -334,7 +345,9 @@ pub fn index(
         .filter(|(_, p)| matches!(p, Part::Adv(..)))
         .map(|(k, _)| k)
         .collect();
-    let adjacent = adv_at.windows(2).all(|w| w[1] == w[0] + 1);
+    let adjacent = adv_at
+        .windows(2)
+        .all(|w| w[1] == w[0] + 1 && !gaps.contains(&w[1]));
 
     // Output dims: basic parts in order, the advanced block in place (adjacent) or first.
     enum Dim {
