@@ -85,40 +85,39 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     // Parquet tables whose errors name file and column, with tensor metadata checked across
     // files (`parquet_format`).
     state.register_file_format(Arc::new(TensorParquetFormatFactory::new()), true)?;
-    if !state
-        .expr_planners()
-        .iter()
-        .any(|planner| format!("{planner:?}") == format!("{LiteralListPlanner:?}"))
-    {
-        let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![Arc::new(LiteralListPlanner)];
-        planners.extend(state.expr_planners().iter().cloned());
-        *state = SessionStateBuilder::new_from_existing(state.clone())
-            .with_expr_planners(planners)
-            .build();
-    }
     // `tensor_choose`'s result type must not change when the optimizer folds an argument
     // into a literal (`FreezeLiteralArguments`), and a WHERE clause must run before the
-    // functions whose rows it drops (`FilterBeforeComputedProjection`).
+    // functions whose rows it drops (`FilterBeforeComputedProjection`). Each is added once,
+    // however often `register_all` is called.
+    let planner_missing = !state
+        .expr_planners()
+        .iter()
+        .any(|planner| format!("{planner:?}") == format!("{LiteralListPlanner:?}"));
     let freeze = FreezeLiteralArguments;
-    if !state
+    let freeze_missing = !state
         .analyzer()
         .rules
         .iter()
-        .any(|rule| rule.name() == freeze.name())
-    {
-        *state = SessionStateBuilder::new_from_existing(state.clone())
-            .with_analyzer_rule(Arc::new(freeze))
-            .build();
-    }
+        .any(|rule| rule.name() == freeze.name());
     let filters_first = FilterBeforeComputedProjection;
-    if !state
+    let filters_first_missing = !state
         .physical_optimizers()
         .iter()
-        .any(|rule| rule.name() == filters_first.name())
-    {
-        *state = SessionStateBuilder::new_from_existing(state.clone())
-            .with_physical_optimizer_rule(Arc::new(filters_first))
-            .build();
+        .any(|rule| rule.name() == filters_first.name());
+    if planner_missing || freeze_missing || filters_first_missing {
+        let mut builder = SessionStateBuilder::new_from_existing(state.clone());
+        if planner_missing {
+            let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![Arc::new(LiteralListPlanner)];
+            planners.extend(state.expr_planners().iter().cloned());
+            builder = builder.with_expr_planners(planners);
+        }
+        if freeze_missing {
+            builder = builder.with_analyzer_rule(Arc::new(freeze));
+        }
+        if filters_first_missing {
+            builder = builder.with_physical_optimizer_rule(Arc::new(filters_first));
+        }
+        *state = builder.build();
     }
     Ok(())
 }

@@ -33,19 +33,20 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
                 format_shape(shape)
             ))
         })?;
+    let empty = shape.contains(&0);
     let limit = crate::limits::max_tensor_elements();
     if nonzero > limit {
         return Err(TensorError::Limit(format!(
             "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
             format_shape(shape),
-            if shape.contains(&0) {
+            if empty {
                 " in its nonzero dimensions"
             } else {
                 ""
             }
         )));
     }
-    Ok(if shape.contains(&0) { 0 } else { nonzero })
+    Ok(if empty { 0 } else { nonzero })
 }
 
 /// Row-major (C order) element strides of `shape`.

@@ -18,8 +18,6 @@ use crate::index::DROPPED;
 pub trait Element: Copy + PartialOrd + Default + Send + Sync + 'static {
     /// The multiplicative identity.
     const ONE: Self;
-    /// Whether the type is an integer type (rounding it changes nothing).
-    const INTEGER: bool = false;
     /// Whether this is a float type.
     const IS_FLOAT: bool;
     /// `-a`, `None` on integer overflow (any non-zero unsigned value).
@@ -77,7 +75,6 @@ macro_rules! int_element {
     ($($t:ty),*) => {$(
         impl Element for $t {
             const ONE: Self = 1;
-            const INTEGER: bool = true;
             const IS_FLOAT: bool = false;
             #[inline]
             fn neg(a: Self) -> Option<Self> {

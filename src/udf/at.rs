@@ -251,7 +251,7 @@ impl UnaryFn {
             Self::Cos => float(f64::cos),
             Self::Tan => float(f64::tan),
             Self::Tanh => float(f64::tanh),
-            Self::Floor | Self::Ceil | Self::Round if T::INTEGER => Some(v),
+            Self::Floor | Self::Ceil | Self::Round if !T::IS_FLOAT => Some(v),
             Self::Floor => float(f64::floor),
             Self::Ceil => float(f64::ceil),
             Self::Round => float(f64::round_ties_even),

@@ -18,6 +18,7 @@
 //! gives every call an instance that remembers which of its arguments were literals as
 //! written; an argument that becomes a literal later is still planned as the expression it was.
 
+use std::any::Any;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
@@ -204,32 +205,25 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
             })
             .collect();
         let scalars = self.as_analysed(&scalars);
-        let plan = match self.plan(&fields, &scalars) {
-            Ok(plan)
-                if self.function.return_field(&plan).data_type()
-                    == args.return_field.data_type() =>
-            {
-                plan
-            }
+        let promised = |plan: &Result<Arc<F::Plan>>| {
+            plan.as_ref().is_ok_and(|plan| {
+                self.function.return_field(plan).data_type() == args.return_field.data_type()
+            })
+        };
+        let mut plan = self.plan(&fields, &scalars);
+        if !promised(&plan) {
             // Not frozen (registered without the analyzer rule), and an argument planned as an
             // expression arrives as a value: plan it as the expression it was.
-            first => {
-                let strings_only: Vec<Option<&ScalarValue>> = scalars
-                    .iter()
-                    .map(|s| s.filter(|v| !is_number_or_boolean(v)))
-                    .collect();
-                match self.plan(&fields, &strings_only) {
-                    Ok(plan)
-                        if self.function.return_field(&plan).data_type()
-                            == args.return_field.data_type() =>
-                    {
-                        plan
-                    }
-                    _ => first?,
-                }
+            let strings_only: Vec<Option<&ScalarValue>> = scalars
+                .iter()
+                .map(|s| s.filter(|v| !is_number_or_boolean(v)))
+                .collect();
+            let retry = self.plan(&fields, &strings_only);
+            if promised(&retry) {
+                plan = retry;
             }
-        };
-        self.function.invoke(&plan, &values, args.number_rows)
+        }
+        self.function.invoke(&*plan?, &values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -256,16 +250,14 @@ impl AnalyzerRule for FreezeLiteralArguments {
     fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> Result<LogicalPlan> {
         plan.transform_up_with_subqueries(|plan| {
             plan.map_expressions(|expr| {
-                expr.transform_up(|expr| {
-                    let Expr::HigherOrderFunction(call) = &expr else {
-                        return Ok(Transformed::no(expr));
-                    };
-                    let Some(frozen) = freeze(call) else {
-                        return Ok(Transformed::no(expr));
-                    };
-                    Ok(Transformed::yes(Expr::HigherOrderFunction(
-                        HigherOrderFunction::new(Arc::new(frozen), call.args.clone()),
-                    )))
+                expr.transform_up(|expr| match expr {
+                    Expr::HigherOrderFunction(call) => Ok(match freeze(&call) {
+                        Some(frozen) => Transformed::yes(Expr::HigherOrderFunction(
+                            HigherOrderFunction::new(Arc::new(frozen), call.args),
+                        )),
+                        None => Transformed::no(Expr::HigherOrderFunction(call)),
+                    }),
+                    other => Ok(Transformed::no(other)),
                 })
             })
         })
@@ -275,14 +267,10 @@ impl AnalyzerRule for FreezeLiteralArguments {
 
 /// The call's own instance, for a registered (not yet frozen) variadic tensor function.
 fn freeze(call: &HigherOrderFunction) -> Option<HigherOrderUDF> {
-    if call.func.name() != "tensor_choose" {
-        return None;
-    }
-    let registered = VariadicTensorUdf::new(super::TensorChoose::new());
-    // Only the registered instance (equal to a fresh one) is frozen, and only once.
-    if *call.func.as_ref()
-        != HigherOrderUDF::new_from_impl(VariadicTensorUdf::new(super::TensorChoose::new()))
-    {
+    let inner: &dyn Any = call.func.inner().as_ref();
+    let registered = inner.downcast_ref::<VariadicTensorUdf<super::TensorChoose>>()?;
+    if registered.literal_arguments.is_some() {
+        // A call's own instance already.
         return None;
     }
     let literal = call
