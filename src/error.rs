@@ -1,14 +1,18 @@
-//! The crate's error type.
+//! The crate's one error type, [`TensorError`], and the one place it becomes a
+//! [`DataFusionError`].
 //!
-//! Everything that can go wrong with a tensor *type* (its metadata, shape or element type) is a
-//! [`TensorError`]; it becomes a DataFusion plan error, because a column's type is fixed when the
-//! query is planned. What is wrong with the *data* of one row is reported by the kernels as an
-//! execution error naming the row (`exec_err!`).
+//! Everything below the UDF layer (tensor types, index plans, kernels) returns a
+//! [`TensorError`] that does not know which SQL function it serves. The UDF boundary calls
+//! [`TensorError::in_function`], which prefixes the function's name and picks DataFusion's
+//! kind from the variant: what is wrong with a *type* or a literal argument is a plan error
+//! (it is fixed when the query is planned), what is wrong with the *data* of one row an
+//! execution error naming the row.
 
+use arrow::error::ArrowError;
 use datafusion::error::DataFusionError;
 
-/// What is wrong with a tensor type or its `arrow.fixed_shape_tensor` metadata.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// What can go wrong in a tensor function, below the SQL layer.
+#[derive(Debug, thiserror::Error)]
 pub enum TensorError {
     /// The `ARROW:extension:metadata` JSON could not be read.
     #[error("invalid arrow.fixed_shape_tensor metadata {json:?}: {reason}")]
@@ -29,10 +33,101 @@ pub enum TensorError {
         "tensor element type {0} is not supported: expected an integer (Int8..Int64, UInt8..UInt64), floating-point (Float16, Float32, Float64) or Boolean type"
     )]
     ElementType(String),
+    /// An index string or literal that is wrong for the tensor's shape, in numpy's words
+    /// (numpy's `IndexError`).
+    #[error("{0}")]
+    Index(String),
+    /// A malformed index string: what was expected, and where (a caret under the character).
+    #[error("invalid index expression at position {position}: {message}\n  {input}\n  {}^", caret_pad(.input, *.position))]
+    Parse {
+        /// Character position (0-based) of the offending character, or the string's length
+        /// at its end.
+        position: usize,
+        /// What was wrong.
+        message: String,
+        /// The string parsed.
+        input: String,
+    },
+    /// An integer index outside its axis (numpy's `IndexError`): in a literal index (no row),
+    /// or in the data of one row.
+    #[error("index {value} is out of bounds for axis {axis} with size {size}{}", at_row(*.row))]
+    OutOfBounds {
+        /// The index as given.
+        value: i64,
+        /// The axis it indexes.
+        axis: usize,
+        /// That axis's length.
+        size: usize,
+        /// The row, within its batch, for an index read from the data.
+        row: Option<usize>,
+    },
+    /// An integer combination that overflowed (JAX wraps around silently; this crate fails).
+    #[error("integer overflow in {data_type} at row {row} of its batch (JAX would wrap around)")]
+    Overflow {
+        /// The type the combination ran in.
+        data_type: String,
+        /// The row, within its batch.
+        row: usize,
+    },
+    /// Something else wrong with the data of a batch, in the words given.
+    #[error("{0}")]
+    Data(String),
+    /// A broken invariant of this crate (a bug, never the user's input).
+    #[error("{0}")]
+    Internal(String),
+    /// An Arrow kernel's error, passed on as Arrow reported it.
+    #[error(transparent)]
+    Arrow(#[from] ArrowError),
+    /// An error raised by code the kernel called back (a SQL lambda), passed on unchanged.
+    #[error(transparent)]
+    External(Box<DataFusionError>),
+}
+
+/// The spaces that put a caret under character `position` of `input`.
+fn caret_pad(input: &str, position: usize) -> String {
+    " ".repeat(input.chars().take(position).count())
+}
+
+/// `" at row N of its batch"` for an error found in the data, nothing for one in the query.
+fn at_row(row: Option<usize>) -> String {
+    row.map_or_else(String::new, |row| format!(" at row {row} of its batch"))
+}
+
+/// Results of the crate's code below the UDF layer.
+pub type Result<T, E = TensorError> = std::result::Result<T, E>;
+
+impl TensorError {
+    /// Whether this is about the data of a batch (an execution error), not about the query.
+    fn is_data_error(&self) -> bool {
+        matches!(
+            self,
+            Self::OutOfBounds { row: Some(_), .. } | Self::Overflow { .. } | Self::Data(_)
+        )
+    }
+
+    /// The DataFusion error the SQL function `name` reports: the message prefixed with the
+    /// function's name, a plan error for types, an execution error for data. Arrow's errors
+    /// and a lambda's own are passed on as they are.
+    pub fn in_function(self, name: &str) -> DataFusionError {
+        match self {
+            Self::Arrow(err) => DataFusionError::ArrowError(Box::new(err), None),
+            Self::External(err) => *err,
+            Self::Internal(message) => DataFusionError::Internal(format!("{name}: {message}")),
+            err if err.is_data_error() => DataFusionError::Execution(format!("{name}: {err}")),
+            err => DataFusionError::Plan(format!("{name}: {err}")),
+        }
+    }
 }
 
 impl From<TensorError> for DataFusionError {
+    /// Without a function to name: types are plan errors, data errors execution errors.
     fn from(err: TensorError) -> Self {
-        DataFusionError::Plan(err.to_string())
+        match err {
+            TensorError::Arrow(err) => DataFusionError::ArrowError(Box::new(err), None),
+            TensorError::External(err) => *err,
+            TensorError::Internal(message) => DataFusionError::Internal(message),
+            err if err.is_data_error() => DataFusionError::Execution(err.to_string()),
+            err => DataFusionError::Plan(err.to_string()),
+        }
     }
 }

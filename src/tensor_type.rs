@@ -185,6 +185,25 @@ impl TensorType {
         })
     }
 
+    /// The type of a selection from this tensor (`x[idx]`): row-major, of `element` and
+    /// `shape`, where `source_axes` gives each output axis's logical input axis, if it is
+    /// exactly one. Dim names survive when every output axis is one input axis (numpy has no
+    /// names; this is xarray's rule for positional selection).
+    pub fn selection(
+        &self,
+        element: DataType,
+        shape: Vec<usize>,
+        source_axes: &[Option<usize>],
+    ) -> Result<Self, TensorError> {
+        let names = self.logical_dim_names().and_then(|names| {
+            source_axes
+                .iter()
+                .map(|axis| axis.map(|a| names[a].clone()))
+                .collect::<Option<Vec<_>>>()
+        });
+        Self::new(element, shape)?.with_dim_names(names)
+    }
+
     /// The row-major type of the logical tensor: what this type's values become once written
     /// out in logical order (outputs are never permuted, SPEC §1). Dim names follow their dims.
     #[must_use]

@@ -1,16 +1,20 @@
-//! numpy indexing: parse an index string, normalise it against a shape, compile a gather.
+//! numpy indexing: parse an index string, normalise it against a shape, compile a gather or a
+//! scatter.
 //!
-//! The three steps are kept apart, as ndarray keeps its `SliceInfoElem` apart from applying
-//! it: [`parse`] knows only the grammar, [`normalize`] only numpy's rules for a shape, and
-//! [`plan`] only offsets.
+//! The steps are kept apart, as ndarray keeps its `SliceInfoElem` apart from applying it:
+//! [`parse`] knows only the grammar, [`normalize`] only numpy's rules for a shape (the bounds
+//! rule included), [`plan`] only the offsets of a gather (`x[idx]`), [`scatter`] the
+//! occurrences and per-row windows of an update (`x.at[idx]`).
 
 pub mod normalize;
 pub mod parse;
 pub mod plan;
+pub mod scatter;
 
 pub use normalize::{
-    BoundsRule, Component, DROPPED, IndexError, OutOfBounds, Resolved, Selection, normalize,
-    normalize_with, slice_indices, wrap_index,
+    BoundsRule, Component, DROPPED, OutOfBounds, Resolved, Selection, normalize, normalize_with,
+    slice_indices, too_many_indices, wrap_index,
 };
-pub use parse::{IndexArray, IndexExpr, IndexItem, ParseError, parse_index};
+pub use parse::{IndexArray, IndexExpr, IndexItem, parse_index};
 pub use plan::{GatherPlan, Run};
+pub use scatter::{DynamicKind, ScatterPlan, Windows};

@@ -5,7 +5,7 @@
 //! Applying it to data is the plan's business ([`super::plan`]); nothing here sees Arrow.
 
 use super::parse::{IndexArray, IndexExpr, IndexItem};
-use crate::error::TensorError;
+use crate::error::{Result, TensorError};
 use crate::shape::{checked_size, format_shape};
 
 /// One output dimension group and how it walks the input.
@@ -103,20 +103,15 @@ fn walk(components: &[Component], base: isize, dropped: bool, out: &mut Vec<usiz
     }
 }
 
-/// What is wrong with an index for a shape, in numpy's words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexError(pub String);
-
-impl std::fmt::Display for IndexError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+fn err<T>(message: String) -> Result<T> {
+    Err(TensorError::Index(message))
 }
 
-impl std::error::Error for IndexError {}
-
-fn err<T>(message: String) -> Result<T, IndexError> {
-    Err(IndexError(message))
+/// numpy's words for an index of more axes than the tensor has.
+pub fn too_many_indices(ndim: usize, indexed: usize) -> TensorError {
+    TensorError::Index(format!(
+        "too many indices for tensor: tensor is {ndim}-dimensional, but {indexed} were indexed"
+    ))
 }
 
 /// Python's `slice(start, stop, step).indices(len)`, as (start, count, step).
@@ -125,7 +120,7 @@ pub fn slice_indices(
     stop: Option<i64>,
     step: Option<i64>,
     len: usize,
-) -> Result<(usize, usize, i64), IndexError> {
+) -> Result<(usize, usize, i64)> {
     let step = step.unwrap_or(1);
     if step == 0 {
         return err("slice step cannot be zero".to_string());
@@ -249,18 +244,16 @@ pub enum Resolved {
 
 /// An index value against an axis under `rule`: its position, `None` when dropped, or
 /// numpy's error.
-fn normalize_int(
-    rule: BoundsRule,
-    value: i64,
-    axis: usize,
-    dim: usize,
-) -> Result<Option<usize>, IndexError> {
+fn normalize_int(rule: BoundsRule, value: i64, axis: usize, dim: usize) -> Result<Option<usize>> {
     match rule.resolve(value, dim) {
         Resolved::At(position) => Ok(Some(position)),
         Resolved::Dropped => Ok(None),
-        Resolved::OutOfBounds => Err(IndexError(format!(
-            "index {value} is out of bounds for axis {axis} with size {dim}"
-        ))),
+        Resolved::OutOfBounds => Err(TensorError::OutOfBounds {
+            value,
+            axis,
+            size: dim,
+            row: None,
+        }),
     }
 }
 
@@ -290,11 +283,7 @@ enum Bound {
 
 /// Normalises `index` against a tensor of `shape` (logical) whose dimension `i` is `strides[i]`
 /// elements apart, with numpy's bounds rule.
-pub fn normalize(
-    index: &IndexExpr,
-    shape: &[usize],
-    strides: &[usize],
-) -> Result<Selection, IndexError> {
+pub fn normalize(index: &IndexExpr, shape: &[usize], strides: &[usize]) -> Result<Selection> {
     normalize_with(index, shape, strides, BoundsRule::NUMPY)
 }
 
@@ -305,7 +294,7 @@ pub fn normalize_with(
     shape: &[usize],
     strides: &[usize],
     rule: BoundsRule,
-) -> Result<Selection, IndexError> {
+) -> Result<Selection> {
     let ndim = shape.len();
     let consumed: usize = index
         .items
@@ -325,9 +314,7 @@ pub fn normalize_with(
         return err("an index can only have a single ellipsis ('...')".to_string());
     }
     if consumed > ndim {
-        return err(format!(
-            "too many indices for tensor: tensor is {ndim}-dimensional, but {consumed} were indexed"
-        ));
+        return Err(too_many_indices(ndim, consumed));
     }
 
     // Bind items to axes; `...` (or the end) takes the axes left over.
@@ -522,7 +509,8 @@ pub fn normalize_with(
     if let Some(slot) = advanced_slot {
         // Broadcast the index arrays together (numpy's wording on mismatch).
         let block_shape = broadcast_index_shapes(&advanced)?;
-        let block_size = checked_size(&block_shape).map_err(|e| IndexError(e.to_string()))?;
+        let block_size =
+            checked_size(&block_shape).map_err(|e| TensorError::Index(e.to_string()))?;
         if block_size > 0 {
             // The arrays' values (integers, of shape [], are checked already).
             for (_, parts) in advanced.iter_mut().filter(|(shape, _)| !shape.is_empty()) {
@@ -582,7 +570,7 @@ pub fn normalize_with(
             out_shape.len()
         ));
     }
-    checked_size(&out_shape).map_err(|e| IndexError(e.to_string()))?;
+    checked_size(&out_shape).map_err(|e| TensorError::Index(e.to_string()))?;
     Ok(Selection {
         shape: out_shape,
         base,
@@ -596,12 +584,12 @@ pub fn normalize_with(
 /// not be broadcast together with shapes (2,) (3,) ". As numpy lists them: every index array
 /// (a k-d boolean mask as its k arrays of nonzero positions), integer scalars left out, shapes
 /// written without spaces.
-fn broadcast_index_shapes(advanced: &[AdvancedArray]) -> Result<Vec<usize>, IndexError> {
+fn broadcast_index_shapes(advanced: &[AdvancedArray]) -> Result<Vec<usize>> {
     let shapes: Vec<&[usize]> = advanced.iter().map(|(s, _)| s.as_slice()).collect();
     crate::shape::broadcast_shapes(&shapes).map_err(|e| {
         if matches!(e, TensorError::Limit(_)) {
             // The shapes broadcast, to more elements than the limit allows.
-            return IndexError(e.to_string());
+            return TensorError::Index(e.to_string());
         }
         let listed: Vec<String> = advanced
             .iter()
@@ -611,7 +599,7 @@ fn broadcast_index_shapes(advanced: &[AdvancedArray]) -> Result<Vec<usize>, Inde
                 std::iter::repeat_n(text, parts.len())
             })
             .collect();
-        IndexError(format!(
+        TensorError::Index(format!(
             "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
             listed.join(" ")
         ))
@@ -623,7 +611,7 @@ mod tests {
     use super::*;
     use crate::index::parse::parse_index;
 
-    fn select(index: &str) -> Result<Selection, IndexError> {
+    fn select(index: &str) -> Result<Selection> {
         normalize(&parse_index(index).unwrap(), &[2, 3, 4], &[12, 4, 1])
     }
 
@@ -838,7 +826,7 @@ mod tests {
             ),
         ];
         for (index, message) in cases {
-            assert_eq!(select(index).unwrap_err().0, message, "{index}");
+            assert_eq!(select(index).unwrap_err().to_string(), message, "{index}");
         }
     }
 

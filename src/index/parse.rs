@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+use crate::error::{Result, TensorError};
+
 /// One item of an index expression, as written (not yet checked against a shape).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum IndexItem {
@@ -55,33 +57,6 @@ pub struct IndexExpr {
     pub items: Vec<IndexItem>,
 }
 
-/// A malformed index string: what was expected, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Character position (0-based) of the offending character, or the string's length at its
-    /// end.
-    pub position: usize,
-    /// What was wrong.
-    pub message: String,
-    /// The string parsed.
-    pub input: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid index expression at position {}: {}\n  {}\n  {}^",
-            self.position,
-            self.message,
-            self.input,
-            " ".repeat(self.input.chars().take(self.position).count())
-        )
-    }
-}
-
-impl std::error::Error for ParseError {}
-
 struct Parser<'a> {
     input: &'a str,
     chars: Vec<char>,
@@ -89,8 +64,8 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn error(&self, message: impl Into<String>) -> ParseError {
-        ParseError {
+    fn error(&self, message: impl Into<String>) -> TensorError {
+        TensorError::Parse {
             position: self.pos,
             message: message.into(),
             input: self.input.to_string(),
@@ -173,7 +148,7 @@ impl Parser<'_> {
 
     /// An integer, if one starts here. A float is numpy's error: in a slice (`in_slice`, or
     /// a start followed by `:`) Python's `TypeError`, elsewhere numpy's `IndexError`.
-    fn int(&mut self, in_slice: bool) -> Result<Option<i64>, ParseError> {
+    fn int(&mut self, in_slice: bool) -> Result<Option<i64>> {
         self.skip_ws();
         let start = self.pos;
         let mut negative = false;
@@ -224,7 +199,7 @@ impl Parser<'_> {
         }
     }
 
-    fn item(&mut self) -> Result<IndexItem, ParseError> {
+    fn item(&mut self) -> Result<IndexItem> {
         if self.peek() == Some('.') {
             if self.chars.get(self.pos..self.pos + 3) == Some(&['.', '.', '.']) {
                 self.pos += 3;
@@ -268,7 +243,7 @@ impl Parser<'_> {
     }
 
     /// The rest of a slice after its start and first `:`.
-    fn slice_rest(&mut self, start: Option<i64>) -> Result<IndexItem, ParseError> {
+    fn slice_rest(&mut self, start: Option<i64>) -> Result<IndexItem> {
         let stop = self.slice_bound()?;
         let step = if self.eat(':') {
             self.slice_bound()?
@@ -279,14 +254,14 @@ impl Parser<'_> {
     }
 
     /// A slice's stop or step: an integer, `None` (omitted, as in Python) or nothing.
-    fn slice_bound(&mut self) -> Result<Option<i64>, ParseError> {
+    fn slice_bound(&mut self) -> Result<Option<i64>> {
         if self.keyword("None") {
             return Ok(None);
         }
         self.int(true)
     }
 
-    fn list(&mut self) -> Result<IndexItem, ParseError> {
+    fn list(&mut self) -> Result<IndexItem> {
         let node = self.node(0)?;
         // Shape from the first element at each depth; then every list must agree.
         let mut shape = Vec::new();
@@ -316,7 +291,7 @@ impl Parser<'_> {
     }
 
     /// A list or element, with the position where it starts.
-    fn node(&mut self, depth: usize) -> Result<Node, ParseError> {
+    fn node(&mut self, depth: usize) -> Result<Node> {
         self.skip_ws();
         let here = self.pos;
         if self.eat('[') {
@@ -361,7 +336,7 @@ impl Parser<'_> {
         kind: &mut Option<ElementKind>,
         ints: &mut Vec<i64>,
         bools: &mut Vec<bool>,
-    ) -> Result<(), ParseError> {
+    ) -> Result<()> {
         let (this_kind, at) = match node {
             Node::List(children, at) => {
                 if depth >= shape.len() || children.len() != shape[depth] {
@@ -419,7 +394,7 @@ enum ElementKind {
 }
 
 /// Parses an index expression such as `"1:3, ..., ::2"` or `"[0, 2], None"`.
-pub fn parse_index(input: &str) -> Result<IndexExpr, ParseError> {
+pub fn parse_index(input: &str) -> Result<IndexExpr> {
     let mut parser = Parser {
         input,
         chars: input.chars().collect(),
@@ -593,8 +568,16 @@ mod tests {
         ];
         for (input, position, message) in cases {
             let err = parse_index(input).unwrap_err();
-            assert_eq!(err.position, position, "{input}: {err}");
-            assert!(err.message.contains(message), "{input}: {err}");
+            let TensorError::Parse {
+                position: at,
+                message: what,
+                ..
+            } = &err
+            else {
+                panic!("{input}: not a parse error: {err}");
+            };
+            assert_eq!(*at, position, "{input}: {err}");
+            assert!(what.contains(message), "{input}: {err}");
         }
         let shown = parse_index("1;2").unwrap_err().to_string();
         assert!(shown.ends_with("1;2\n   ^"), "{shown}");

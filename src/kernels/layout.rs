@@ -8,7 +8,9 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, FixedSizeListArray, ListArray, UInt32Array, UInt64Array};
+use arrow::array::{
+    Array, ArrayRef, AsArray, FixedSizeListArray, ListArray, UInt32Array, UInt64Array,
+};
 use arrow::buffer::{BooleanBuffer, NullBuffer, OffsetBuffer};
 use arrow::compute::take;
 use arrow::datatypes::Field;
@@ -87,6 +89,18 @@ pub fn with_row_nulls(
     let nulls = NullBuffer::union(nulls, values.logical_nulls().as_ref());
     let data = values.to_data().into_builder().nulls(nulls).build()?;
     Ok(arrow::array::make_array(data))
+}
+
+/// The values of a `List` or `LargeList` array and its offsets as `usize` (one more than
+/// rows: row `r` is `offsets[r]..offsets[r + 1]`); `None` for any other type.
+pub fn list_parts(list: &dyn Array) -> Option<(ArrayRef, Vec<usize>)> {
+    if let Some(list) = list.as_list_opt::<i32>() {
+        let offsets = list.value_offsets().iter().map(|&o| o as usize).collect();
+        return Some((Arc::clone(list.values()), offsets));
+    }
+    let list = list.as_list_opt::<i64>()?;
+    let offsets = list.value_offsets().iter().map(|&o| o as usize).collect();
+    Some((Arc::clone(list.values()), offsets))
 }
 
 /// `nulls` with every row also NULL that has a NULL among its elements of `values`

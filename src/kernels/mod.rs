@@ -5,6 +5,44 @@ pub mod choose;
 pub mod gather;
 pub mod layout;
 pub mod scatter;
+pub mod update;
+
+use std::sync::Arc;
+
+use arrow::array::ArrayRef;
+use arrow::compute::cast;
+use arrow::datatypes::DataType;
+use arrow::error::ArrowError;
+
+/// The type the element loops see for tensor elements of type `element`: Arrow bit-packs
+/// booleans, so they are worked on as bytes (0 and 1: false < true, so min/max hold) and
+/// packed again at the end ([`from_storage`]). Every other type is its own.
+pub fn storage_type(element: &DataType) -> DataType {
+    if *element == DataType::Boolean {
+        DataType::UInt8
+    } else {
+        element.clone()
+    }
+}
+
+/// `values` in their [`storage_type`] (booleans as bytes; anything else as it is).
+pub fn to_storage(values: &ArrayRef) -> Result<ArrayRef, ArrowError> {
+    if *values.data_type() == DataType::Boolean {
+        cast(values, &DataType::UInt8)
+    } else {
+        Ok(Arc::clone(values))
+    }
+}
+
+/// Values computed in the [`storage_type`] of `element`, back in `element` (bytes packed
+/// into booleans).
+pub fn from_storage(values: ArrayRef, element: &DataType) -> Result<ArrayRef, ArrowError> {
+    if *element == DataType::Boolean {
+        cast(&values, &DataType::Boolean)
+    } else {
+        Ok(values)
+    }
+}
 
 /// Runs `$body` with `$P` bound to the arrow primitive type of `$data_type` (every tensor
 /// element type but Boolean), or evaluates `$fallback` for any other type.

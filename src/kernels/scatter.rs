@@ -383,59 +383,6 @@ pub fn scatter<T: Copy, F: Fn(T, T) -> Option<T>>(
     Ok(())
 }
 
-/// Where a gather reads: the same row-relative offsets for every row, or `m` windows per row.
-#[derive(Debug, Clone, Copy)]
-pub enum Sources<'a> {
-    /// Input offset of every output element ([`DROPPED`]: the fill value).
-    Static(&'a [usize]),
-    /// `m` windows per row starting at `starts[row * m + j]` ([`DROPPED`]: filled), each
-    /// reading the elements at `window` from its start.
-    Windows {
-        /// Window starts, `m` per row.
-        starts: &'a [usize],
-        /// Windows per row.
-        m: usize,
-        /// Offsets of a window's elements from its start.
-        window: &'a [u32],
-    },
-}
-
-/// Gathers `rows` output rows from `input` (`in_len` elements per row), dropped positions
-/// taking `fill`.
-pub fn gather_filled<T: Copy>(
-    input: &[T],
-    in_len: usize,
-    rows: usize,
-    sources: Sources<'_>,
-    fill: T,
-) -> Vec<T> {
-    let out_len = match sources {
-        Sources::Static(offsets) => offsets.len(),
-        Sources::Windows { m, window, .. } => m * window.len(),
-    };
-    let mut out = Vec::with_capacity(rows * out_len);
-    for row in 0..rows {
-        let src = &input[row * in_len..(row + 1) * in_len];
-        match sources {
-            Sources::Static(offsets) => out.extend(
-                offsets
-                    .iter()
-                    .map(|&o| if o == DROPPED { fill } else { src[o] }),
-            ),
-            Sources::Windows { starts, m, window } => {
-                for &start in &starts[row * m..(row + 1) * m] {
-                    if start == DROPPED {
-                        out.extend(std::iter::repeat_n(fill, window.len()));
-                    } else {
-                        out.extend(window.iter().map(|&w| src[start + w as usize]));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,7 +452,7 @@ mod tests {
     }
 
     #[test]
-    fn windows_skip_dropped_and_fill() {
+    fn windows_skip_dropped() {
         let mut out = vec![0.0f32; 6];
         let starts = [0usize, DROPPED, 1, 0];
         scatter(
@@ -526,19 +473,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, vec![1.0, 1.0, 0.0, 1.0, 2.0, 1.0]);
-        let starts = [0usize, DROPPED, 0, 0];
-        let got = gather_filled(
-            &[1, 2, 3, 4, 5, 6],
-            3,
-            2,
-            Sources::Windows {
-                starts: &starts,
-                m: 2,
-                window: &[0, 2],
-            },
-            -1,
-        );
-        assert_eq!(got, vec![1, 3, -1, -1, 4, 6, 4, 6]);
     }
 
     #[test]

@@ -7,18 +7,17 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray};
+use arrow::array::{Array, ArrayRef, FixedSizeListArray};
 use arrow::buffer::NullBuffer;
-use arrow::compute::cast;
-use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
-use datafusion::common::{exec_err, plan_datafusion_err, plan_err};
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, is_string, string_literal, tensor_array};
-use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index, wrap_index};
-use crate::kernels::gather::gather_values;
+use crate::index::{GatherPlan, IndexExpr, Selection, normalize, parse_index, too_many_indices};
+use crate::kernels::gather::{gather_at_indices, gather_values};
 use crate::kernels::layout;
 use crate::tensor_type::TensorType;
 
@@ -67,17 +66,11 @@ fn output_type(input: &TensorType, selection: &Selection) -> Result<Option<Tenso
     if selection.shape.is_empty() {
         return Ok(None);
     }
-    let names = input.logical_dim_names().and_then(|names| {
-        selection
-            .source_axes
-            .iter()
-            .map(|axis| axis.map(|a| names[a].clone()))
-            .collect::<Option<Vec<_>>>()
-    });
-    Ok(Some(
-        TensorType::new(input.element_type().clone(), selection.shape.clone())?
-            .with_dim_names(names)?,
-    ))
+    Ok(Some(input.selection(
+        input.element_type().clone(),
+        selection.shape.clone(),
+        &selection.source_axes,
+    )?))
 }
 
 impl TensorFunction for TensorGet {
@@ -128,10 +121,7 @@ impl TensorFunction for TensorGet {
             }
         }
         if dynamic > shape.len() {
-            return plan_err!(
-                "tensor_get: too many indices for tensor: tensor is {}-dimensional, but {dynamic} were indexed",
-                shape.len()
-            );
+            return Err(too_many_indices(shape.len(), dynamic).in_function("tensor_get"));
         }
         // The rest of the tensor, from the indexed element on: a full slice of the remaining
         // axes.
@@ -195,43 +185,11 @@ fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Resu
     let out = if plan.dynamic == 0 {
         gather_values(&values, rows, &plan.gather, None)?
     } else {
-        // Row starts from the integer columns, bounds-checked against the logical shape.
-        let shape = plan.input.logical_shape();
-        let strides = plan.input.logical_strides();
-        let mut starts: Vec<usize> = (0..rows).map(|row| row * plan.input.size()).collect();
-        for (axis, column) in indices.iter().enumerate() {
+        for column in indices {
             nulls = NullBuffer::union(nulls.as_ref(), column.logical_nulls().as_ref());
-            let column = cast(column, &DataType::Int64)?;
-            let column = column.as_primitive::<Int64Type>();
-            let dim = shape[axis];
-            for (row, start) in starts.iter_mut().enumerate() {
-                if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
-                    continue;
-                }
-                let value = column.value(row);
-                let Some(position) = wrap_index(value, dim) else {
-                    return exec_err!(
-                        "tensor_get: index {value} is out of bounds for axis {axis} with size {dim} at row {row} of its batch"
-                    );
-                };
-                *start += position * strides[axis];
-            }
         }
-        // NULL rows read the row's own start (any valid position); the output masks them.
-        for (row, start) in starts.iter_mut().enumerate() {
-            if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
-                *start = row * plan.input.size();
-            }
-        }
-        if plan.input.size() == 0 && plan.gather.out_len > 0 {
-            // Indexing an empty axis: only NULL rows got here (any other row's index is out
-            // of bounds), and there is nothing to read for them.
-            arrow::array::new_null_array(values.data_type(), rows * plan.gather.out_len)
-        } else if plan.input.size() == 0 || plan.gather.out_len == 0 {
-            gather_values(&values, rows, &plan.gather, None)?
-        } else {
-            gather_values(&values, rows, &plan.gather, Some(&starts))?
-        }
+        gather_at_indices(&values, &plan.input, indices, nulls.as_ref(), &plan.gather)
+            .map_err(|e| e.in_function("tensor_get"))?
     };
     Ok(layout::output_rows(plan.output.as_ref(), out, nulls, rows)?)
 }

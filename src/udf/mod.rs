@@ -48,10 +48,11 @@ macro_rules! function_metadata {
 
 mod along_axis;
 mod at;
-mod at_apply;
 mod choose;
 mod get;
 mod introspect;
+mod options;
+mod plan_cache;
 mod reshape;
 mod tensor;
 mod to_list;
@@ -76,8 +77,7 @@ use datafusion::logical_expr::{
 use crate::tensor_type::TensorType;
 
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
-pub use at::{AtOp, AtPlan, TensorAt};
-pub use at_apply::TensorAtApply;
+pub use at::{AtOp, AtPlan, TensorAt, TensorAtApply};
 pub use choose::TensorChoose;
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};

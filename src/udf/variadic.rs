@@ -21,7 +21,7 @@
 use std::any::Any;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::config::ConfigOptions;
@@ -37,17 +37,15 @@ use datafusion::logical_expr::{
 
 use datafusion::optimizer::AnalyzerRule;
 
+use super::plan_cache::PlanCache;
 use super::{PlanArgs, TensorFunction};
-
-/// The last plan compiled, with the argument fields and literals it was compiled for.
-type CachedPlan<P> = Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<P>)>;
 
 /// A [`TensorFunction`] registered as a lambda-free higher-order function.
 #[derive(Debug)]
 pub struct VariadicTensorUdf<F: TensorFunction> {
     function: Arc<F>,
     signature: HigherOrderSignature,
-    cache: Mutex<CachedPlan<F::Plan>>,
+    cache: PlanCache<F::Plan>,
     /// For a call's own instance: which arguments were literals when the query was analysed
     /// (others are planned as expressions even once they have become literals).
     literal_arguments: Option<Vec<bool>>,
@@ -59,7 +57,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         Self {
             function: Arc::new(function),
             signature: HigherOrderSignature::user_defined(Volatility::Immutable),
-            cache: Mutex::new(None),
+            cache: PlanCache::new(),
             literal_arguments: None,
         }
     }
@@ -69,7 +67,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         Self {
             function: Arc::clone(&self.function),
             signature: self.signature.clone(),
-            cache: Mutex::new(None),
+            cache: PlanCache::new(),
             literal_arguments: Some(literal_arguments),
         }
     }
@@ -93,17 +91,9 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
     }
 
     fn plan(&self, fields: &[FieldRef], scalars: &[Option<&ScalarValue>]) -> Result<Arc<F::Plan>> {
-        let owned: Vec<Option<ScalarValue>> = scalars.iter().map(|s| s.cloned()).collect();
-        if let Ok(cache) = self.cache.lock()
-            && let Some((cached_fields, cached_scalars, plan)) = cache.as_ref()
-            && cached_fields == fields
-            && *cached_scalars == owned
-        {
-            return Ok(Arc::clone(plan));
-        }
-        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-        self.function.coerce_types(&types)?;
-        let plan = Arc::new(
+        self.cache.get_or_plan(fields, scalars, || {
+            let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+            self.function.coerce_types(&types)?;
             self.function
                 .plan(&PlanArgs {
                     name: self.function.name(),
@@ -115,12 +105,8 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
                         super::name_plan_error(self.function.name(), err),
                         fields,
                     )
-                })?,
-        );
-        if let Ok(mut cache) = self.cache.lock() {
-            *cache = Some((fields.to_vec(), owned, Arc::clone(&plan)));
-        }
-        Ok(plan)
+                })
+        })
     }
 }
 

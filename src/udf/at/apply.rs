@@ -3,12 +3,11 @@
 //! `array_transform` takes one; a string names a built-in unary function instead.
 //!
 //! DataFusion 55 plans higher-order calls with their arguments in call order and drops
-//! argument names, so the options after `fn` are read by position (mode, then the flags). As
-//! in [`super::variadic`], the plan is compiled on first use and cached for as long as the
-//! argument types and literals stay the same.
+//! argument names, so the options after `fn` are read by position (mode, then the flags). The
+//! plan is kept in a [`PlanCache`], as for the variadic functions.
 
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use arrow::array::{ArrayRef, UInt32Array};
 use arrow::compute::take_arrays;
@@ -21,11 +20,10 @@ use datafusion::logical_expr::{
     ValueOrLambda, Volatility,
 };
 
-use super::PlanArgs;
-use super::at::{ApplyFn, AtOp, AtPlan, apply_by_name, documentation, invoke_at, plan_at};
-
-/// The last plan compiled, with the argument fields and literals it was compiled for.
-type CachedPlan = Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<AtPlan>)>;
+use super::super::PlanArgs;
+use super::super::plan_cache::PlanCache;
+use super::{ApplyFn, AtOp, AtPlan, apply_by_name, documentation, invoke_at, plan_at};
+use crate::error::TensorError;
 
 const NAME: &str = "tensor_at_apply";
 
@@ -34,7 +32,7 @@ const NAME: &str = "tensor_at_apply";
 pub struct TensorAtApply {
     signature: HigherOrderSignature,
     documentation: Documentation,
-    cache: Mutex<CachedPlan>,
+    cache: PlanCache<AtPlan>,
 }
 
 impl TensorAtApply {
@@ -43,7 +41,7 @@ impl TensorAtApply {
         Self {
             signature: HigherOrderSignature::user_defined(Volatility::Immutable),
             documentation: documentation(AtOp::Apply),
-            cache: Mutex::new(None),
+            cache: PlanCache::new(),
         }
     }
 
@@ -59,39 +57,29 @@ impl TensorAtApply {
         scalars: &[Option<&ScalarValue>],
         lambda: bool,
     ) -> Result<Arc<AtPlan>> {
-        let owned: Vec<Option<ScalarValue>> = scalars.iter().map(|s| s.cloned()).collect();
-        if let Ok(cache) = self.cache.lock()
-            && let Some((cached_fields, cached_scalars, plan)) = cache.as_ref()
-            && cached_fields == fields
-            && *cached_scalars == owned
-        {
-            return Ok(Arc::clone(plan));
-        }
-        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-        super::check_arity(NAME, &types, 3, AtOp::Apply.parameter_names().len())?;
-        let args = PlanArgs {
-            name: NAME,
-            fields,
-            scalars,
-        };
-        let x = args.tensor(0, "x")?;
-        let apply = if lambda {
-            let result = fields[2].data_type();
-            if result != x.element_type() {
-                return plan_err!(
-                    "{NAME}: the lambda returns {result}, but its result must have the tensor's element type {}",
-                    x.element_type()
-                );
-            }
-            ApplyFn::Lambda
-        } else {
-            apply_by_name(&args)?
-        };
-        let plan = Arc::new(plan_at(&args, AtOp::Apply, Some(apply))?);
-        if let Ok(mut cache) = self.cache.lock() {
-            *cache = Some((fields.to_vec(), owned, Arc::clone(&plan)));
-        }
-        Ok(plan)
+        self.cache.get_or_plan(fields, scalars, || {
+            let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+            super::super::check_arity(NAME, &types, 3, AtOp::Apply.parameter_names().len())?;
+            let args = PlanArgs {
+                name: NAME,
+                fields,
+                scalars,
+            };
+            let x = args.tensor(0, "x")?;
+            let apply = if lambda {
+                let result = fields[2].data_type();
+                if result != x.element_type() {
+                    return plan_err!(
+                        "{NAME}: the lambda returns {result}, but its result must have the tensor's element type {}",
+                        x.element_type()
+                    );
+                }
+                ApplyFn::Lambda
+            } else {
+                apply_by_name(&args)?
+            };
+            plan_at(&args, AtOp::Apply, Some(apply))
+        })
     }
 }
 
@@ -162,7 +150,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let Some(ValueOrLambda::Value(x)) = fields.first() else {
                     return plan_err!("{NAME}: argument x must come first");
                 };
-                let Some(x) = super::tensor_of(x)? else {
+                let Some(x) = super::super::tensor_of(x)? else {
                     return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
                 // The lambda sees one element of x.
@@ -180,7 +168,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
         let (fields, lambda) = flatten_fields(args.arg_fields)?;
         let plan = self
             .plan(&fields, args.scalar_arguments, lambda)
-            .map_err(|err| super::name_plan_error(NAME, err))?;
+            .map_err(|err| super::super::name_plan_error(NAME, err))?;
         Ok(match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(NAME)),
             None => Arc::new(Field::new(NAME, plan.output_element.clone(), true)),
@@ -192,7 +180,11 @@ impl HigherOrderUDFImpl for TensorAtApply {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
+        super::super::check_batch_bytes(
+            self.name(),
+            args.return_field.data_type(),
+            args.number_rows,
+        )?;
         let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
         let mut values = Vec::with_capacity(args.args.len());
         let mut lambda = None;
@@ -215,19 +207,20 @@ impl HigherOrderUDFImpl for TensorAtApply {
             .collect();
         let plan = self
             .plan(&fields, &scalars, is_lambda)
-            .map_err(|err| super::name_plan_error(NAME, err))?;
+            .map_err(|err| super::super::name_plan_error(NAME, err))?;
         match lambda {
             None => invoke_at(&plan, &values, args.number_rows, None),
             Some(lambda) => {
-                let evaluate = |selected: ArrayRef, rows: &[usize]| -> Result<ArrayRef> {
+                let evaluate = |selected: ArrayRef, rows: &[usize]| {
                     let len = selected.len();
                     let param = move || Ok(Arc::clone(&selected));
                     let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
                     lambda
                         .evaluate(&[&param], |captures| {
                             Ok(take_arrays(captures, &indices, None)?)
-                        })?
-                        .into_array(len)
+                        })
+                        .and_then(|value| value.into_array(len))
+                        .map_err(|e| TensorError::External(Box::new(e)))
                 };
                 invoke_at(&plan, &values, args.number_rows, Some(&evaluate))
             }
