@@ -1,5 +1,5 @@
 //! What the fuzz targets run, shared by `cargo fuzz` (fuzz/fuzz_targets/*.rs) and by
-//! `cargo test`'s replay of the committed regression corpus (tests/fuzz_replay.rs).
+//! `cargo test`'s replay of the committed regression corpus (tests/integration/fuzz_replay.rs).
 //!
 //! Each target turns the fuzzer's bytes into inputs deterministically: [`parse_index`] into an
 //! index string (parsed, printed back and parsed again, then normalised against a small shape

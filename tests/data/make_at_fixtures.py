@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates sql/at/jax_generated.slt: tensor_at_* cases (JAX's indexed updates
+"""Generates sql/tensor_at_generated.slt: tensor_at_* cases (JAX's indexed updates
 `x.at[idx].op(y)`) whose expected results are JAX's on the same arrays.
 
     pip install jax                      # CPU jaxlib; numpy >= 2
@@ -44,7 +44,7 @@ import jax.numpy as jnp  # noqa: E402
 from fixture_format import ARROW, fmt, fmt_scalar, tensor_sql  # noqa: E402
 from make_indexing_fixtures import numpy_index  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[2] / "sql" / "at" / "jax_generated.slt"
+OUT = Path(__file__).resolve().parents[2] / "sql" / "tensor_at_generated.slt"
 
 UPDATE_OPS = ["set", "add", "subtract", "multiply", "divide", "power", "min", "max"]
 UPDATE_OPTIONS = ["mode", "wrap_negative_indices", "indices_are_sorted", "unique_indices"]

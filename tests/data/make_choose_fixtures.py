@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates sql/choose/numpy_generated.slt: tensor_choose cases whose expected results are
+"""Generates sql/tensor_choose_generated.slt: tensor_choose cases whose expected results are
 numpy's np.choose on the same data.
 
     python3 tests/data/make_choose_fixtures.py      # numpy >= 2
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from fixture_format import ARROW, fmt, fmt_scalar, tensor_sql  # noqa: F401
 
-OUT = Path(__file__).resolve().parents[2] / "sql" / "choose" / "numpy_generated.slt"
+OUT = Path(__file__).resolve().parents[2] / "sql" / "tensor_choose_generated.slt"
 
 
 

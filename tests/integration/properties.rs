@@ -2,10 +2,15 @@
 //! NULL rows and elements, index expressions (valid and invalid), modes and options, run through
 //! SQL on in-memory tables, must agree exactly with the element-by-element reference in
 //! `tests/reference/` — or fail with the error the reference names.
+//!
+//! The failing cases proptest once found are replayed first, from
+//! `tests/proptest-regressions/properties.txt` (where proptest keeps them for a test crate with a
+//! `main.rs`).
 
 // Test code: nested row types and local helper enums read better inline.
 #![allow(clippy::type_complexity, clippy::items_after_statements)]
 
+#[path = "../reference/mod.rs"]
 mod reference;
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! run) and the inputs that once crashed a target (`fuzz/regressions/<target>/`) through the
 //! same harness the `cargo fuzz` targets run (fuzz/harness.rs): none may panic.
 
-#[path = "../fuzz/harness.rs"]
+#[path = "../../fuzz/harness.rs"]
 mod harness;
 
 use std::path::Path;

@@ -1,7 +1,40 @@
-//! The per-batch byte limit (`datafusion_tensor::limits`), in a test binary of its own: the
-//! limit is process-wide, and lowering it beside the other suites would fail them.
+//! The per-batch byte limit (`datafusion_tensor::limits`), in a process of its own: the limit
+//! is process-wide, and lowering it beside the other tests of this binary would fail them. The
+//! test runs this binary again, filtered to itself, with [`CHILD`] set; only that child lowers
+//! the limit.
+
+use std::process::Command;
 
 use datafusion_tensor::tensor_session_context;
+
+/// Set in the child process that runs a test of this module on its own.
+const CHILD: &str = "DATAFUSION_TENSOR_TEST_OWN_PROCESS";
+
+/// Whether this is the child process; if not, runs `test` (a function of this module) in one
+/// and fails unless it passed there.
+fn in_child_process(test: &str) -> bool {
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    // Test names are module paths without the crate: `limits::<test>`.
+    let module = module_path!()
+        .split_once("::")
+        .map_or("", |(_, module)| module);
+    let name = format!("{module}::{test}");
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([name.as_str(), "--exact", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{name} failed:\n{stdout}{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "{name} did not run:\n{stdout}{stderr}"
+    );
+    false
+}
 
 async fn error_of(sql: &str) -> String {
     let ctx = tensor_session_context().unwrap();
@@ -14,8 +47,18 @@ async fn error_of(sql: &str) -> String {
     }
 }
 
-#[tokio::test]
-async fn a_batch_past_the_byte_limit_is_an_error_and_a_smaller_batch_runs() {
+#[test]
+fn a_batch_past_the_byte_limit_is_an_error_and_a_smaller_batch_runs() {
+    if in_child_process("a_batch_past_the_byte_limit_is_an_error_and_a_smaller_batch_runs") {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(byte_limit());
+    }
+}
+
+async fn byte_limit() {
     datafusion_tensor::limits::set_max_batch_bytes(1 << 20);
 
     // 1000 rows of 1024 Int64 elements: 8,192,000 bytes in one batch.

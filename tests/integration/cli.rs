@@ -1,5 +1,4 @@
-//! The bundled CLI, run as a user runs it.
-#![cfg(feature = "cli")]
+//! The bundled CLI, run as a user runs it (with the `cli` feature, which builds it).
 
 use std::process::Command;
 

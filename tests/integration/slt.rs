@@ -1,18 +1,28 @@
-//! sqllogictest runner: every `sql/**/*.slt` against the project's ready-made context.
+//! The sqllogictest suites of `sql/`: one test per `.slt` file, run against the project's
+//! ready-made context. A file is a suite only once it is listed in [`suites!`] below;
+//! [`every_sql_file_is_a_suite`] fails while a file under `sql/` is not listed, so none is
+//! skipped unseen.
 //!
-//! `cargo test --test slt` runs them all, one result line per file, in libtest's format;
-//! `cargo test --test slt -- choose` runs the files whose path contains `choose`;
-//! `cargo test --test slt -- --complete [filter]` rewrites the expected output of those files
-//! from what the engine returns (review the diff: expected values must come from numpy/JAX or
-//! the spec, not be taken on trust).
+//! ```text
+//! cargo test --test integration -- slt::                # every suite
+//! cargo test --test integration -- slt::tensor_get      # tensor_get.slt and tensor_get_generated.slt
+//! cargo test --test integration -- --exact slt::tensor_get   # tensor_get.slt alone
+//! SLT_COMPLETE=1 cargo test --test integration -- slt::tensor_get   # rewrite their expected output
+//! ```
+//!
+//! The filter is libtest's: a substring of the test name (`-- tensor_get` also runs the
+//! property test of `tensor_get`). `SLT_COMPLETE=1` rewrites the expected output of every suite
+//! the filter selects from what the engine returns; review the diff: expected values must come
+//! from numpy/JAX or the spec, not be taken on trust (the `*_generated.slt` files are written
+//! by the scripts of `tests/data/`, not by this).
 //!
 //! Each file gets a fresh context. Values print as DataFusion's CLI prints them, tensors
 //! nested; NULL as `NULL`, the empty string as `(empty)`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use arrow::array::{Array, RecordBatch};
 use arrow::datatypes::DataType;
@@ -159,99 +169,81 @@ async fn run_file(path: &Path, complete: bool) -> Result<(), String> {
     }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let complete = args.iter().any(|a| a == "--complete");
-    let list = args.iter().any(|a| a == "--list");
-    let exact = args.iter().any(|a| a == "--exact");
-    let ignored_only = args.iter().any(|a| a == "--ignored");
-    // libtest flags that take a value; their values are not filters.
-    let valued = ["--format", "--test-threads", "--skip", "--color", "-Z"];
-    let mut filters = Vec::new();
-    let mut skip_next = false;
-    for arg in &args {
-        if skip_next {
-            skip_next = false;
-        } else if valued.contains(&arg.as_str()) {
-            skip_next = true;
-        } else if !arg.starts_with('-') {
-            filters.push(arg.clone());
-        }
-    }
-
-    let mut files = Vec::new();
-    slt_files(Path::new("sql"), &mut files);
-    let name = |path: &Path| path.to_string_lossy().replace('\\', "/");
-    let total = files.len();
-    files.retain(|path| {
-        let name = name(path);
-        filters.is_empty()
-            || filters.iter().any(|f| {
-                if exact {
-                    name == *f
-                } else {
-                    name.contains(f.as_str())
-                }
-            })
-    });
-    let filtered_out = total - files.len();
-
-    if list {
-        // The listing protocol cargo-nextest uses.
-        if !ignored_only {
-            for path in &files {
-                println!("{}: test", name(path));
+/// One test per suite, named after its file: `suites!(tensor_get)` is `sql/tensor_get.slt`.
+macro_rules! suites {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run(concat!("sql/", stringify!($name), ".slt"));
             }
-        }
-        return ExitCode::SUCCESS;
-    }
-    if ignored_only {
-        files.clear();
-    }
+        )*
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        /// The files of the suites above.
+        const SUITES: &[&str] = &[$(concat!("sql/", stringify!($name), ".slt")),*];
+    };
+}
+
+suites!(
+    // One file per SQL function (the tensor_at_* family: one per operation group); a case that
+    // calls several is in the file of the first it calls. `*_generated` files are written by
+    // the scripts of tests/data/ from numpy or JAX.
+    tensor,
+    tensor_shape,
+    tensor_ndim,
+    tensor_size,
+    tensor_to_list,
+    tensor_to_string,
+    tensor_reshape,
+    tensor_get,
+    tensor_get_generated,
+    tensor_take_along_axis,
+    tensor_take_along_axis_generated,
+    tensor_put_along_axis,
+    tensor_put_along_axis_generated,
+    tensor_choose,
+    tensor_choose_generated,
+    tensor_at_set,
+    tensor_at_arithmetic,
+    tensor_at_get,
+    tensor_at_apply,
+    tensor_at_generated,
+    // Across functions: Parquet files, resource limits, cases found by fuzzing.
+    files,
+    parquet,
+    limits,
+    fuzz_regressions,
+);
+
+/// Runs one suite; `SLT_COMPLETE=1` rewrites its expected output instead.
+fn run(path: &str) {
+    let complete = std::env::var_os("SLT_COMPLETE").is_some_and(|v| !v.is_empty() && v != "0");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("cannot start tokio: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let start = Instant::now();
-    println!("\nrunning {} tests", files.len());
-    let mut failures = Vec::new();
-    for path in &files {
-        let result = runtime.block_on(run_file(path, complete));
-        match result {
-            Ok(()) => println!("test {} ... ok", name(path)),
-            Err(e) => {
-                println!("test {} ... FAILED", name(path));
-                failures.push((name(path), e));
-            }
-        }
+        .expect("tokio starts");
+    if let Err(error) = runtime.block_on(run_file(Path::new(path), complete)) {
+        panic!("{path}:\n{error}");
     }
-    if !failures.is_empty() {
-        println!("\nfailures:\n");
-        for (name, error) in &failures {
-            println!("---- {name} ----\n{error}\n");
-        }
-        println!("failures:");
-        for (name, _) in &failures {
-            println!("    {name}");
-        }
-    }
-    let passed = files.len() - failures.len();
-    println!(
-        "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; {filtered_out} filtered out; finished in {:.2}s\n",
-        if failures.is_empty() { "ok" } else { "FAILED" },
-        failures.len(),
-        start.elapsed().as_secs_f64()
+}
+
+#[test]
+fn every_sql_file_is_a_suite() {
+    let mut files = Vec::new();
+    slt_files(Path::new("sql"), &mut files);
+    let files: BTreeSet<String> = files
+        .iter()
+        .map(|path| path.to_string_lossy().replace('\\', "/"))
+        .collect();
+    let listed: BTreeSet<String> = SUITES.iter().map(|path| (*path).to_string()).collect();
+    let unlisted: Vec<&String> = files.difference(&listed).collect();
+    let missing: Vec<&String> = listed.difference(&files).collect();
+    assert!(
+        unlisted.is_empty(),
+        "not listed in suites! in tests/integration/slt.rs, so never run: {unlisted:?}"
     );
-    if failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    assert!(
+        missing.is_empty(),
+        "listed in suites! but not found: {missing:?}"
+    );
 }
