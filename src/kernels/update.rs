@@ -137,8 +137,8 @@ pub struct Update<'a> {
 pub type Lambda<'a> = dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef> + 'a;
 
 /// The index values of a dynamic index column as `Int64`, each row's (start, count) into them,
-/// and `nulls` with the rows whose index holds a NULL element (such an index names no
-/// position, so its row has no result).
+/// and `nulls` with the rows whose index is NULL or holds a NULL element (such an index names
+/// no position, so its row has no result).
 pub fn index_values(
     kind: DynamicKind,
     index: Option<&TensorType>,
@@ -171,6 +171,7 @@ pub fn index_values(
             )
         }
     };
+    let nulls = NullBuffer::union(nulls.as_ref(), idx.logical_nulls().as_ref());
     let nulls = layout::null_rows_of_elements(nulls, &values, rows, |r| spans[r]);
     let values = cast_with_options(&values, &DataType::Int64, &strict_cast())?;
     Ok((values, spans, nulls))
