@@ -88,24 +88,62 @@ pub fn broadcast_labelled(shapes: &[(&str, &[usize])]) -> Result<Vec<usize>, Ten
         let pad = ndim - shape.len();
         for (axis, &dim) in shape.iter().enumerate() {
             let slot = pad + axis;
-            if dim == out[slot] || dim == 1 {
-                continue;
+            match broadcast_dim(out[slot], dim) {
+                Some(size) if size == out[slot] => {}
+                Some(size) => {
+                    out[slot] = size;
+                    owner[slot] = Some(which);
+                }
+                None => {
+                    let (other_label, other_shape) = shapes[owner[slot].unwrap_or(0)];
+                    return Err(TensorError::Shape(format!(
+                        "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between {other_label} with shape {} and {label} with shape {}.",
+                        format_shape(other_shape),
+                        format_shape(shape)
+                    )));
+                }
             }
-            if out[slot] == 1 {
-                out[slot] = dim;
-                owner[slot] = Some(which);
-                continue;
-            }
-            let (other_label, other_shape) = shapes[owner[slot].unwrap_or(0)];
-            return Err(TensorError::Shape(format!(
-                "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between {other_label} with shape {} and {label} with shape {}.",
-                format_shape(other_shape),
-                format_shape(shape)
-            )));
         }
     }
     checked_size(&out)?;
     Ok(out)
+}
+
+/// numpy's rule for one dimension: equal sizes broadcast to themselves, a 1 stretches to the
+/// other size (`1` and `0` give `0`); anything else does not broadcast.
+fn broadcast_dim(a: usize, b: usize) -> Option<usize> {
+    if a == b || b == 1 {
+        Some(a)
+    } else if a == 1 {
+        Some(b)
+    } else {
+        None
+    }
+}
+
+/// numpy's `take_along_axis` / `put_along_axis` shape: `arr` and `indices` have the same
+/// number of dimensions; off `axis` they broadcast, along it the result has `indices`' length.
+///
+/// A mismatch is numpy's fancy-indexing error, "shape mismatch: indexing arrays could not be
+/// broadcast together with shapes (2, 3) (3, 1) " (trailing space included), naming both
+/// shapes. The size of the result is not checked here: the output type built from it is.
+pub fn broadcast_along_axis(
+    arr: &[usize],
+    indices: &[usize],
+    axis: usize,
+) -> Result<Vec<usize>, TensorError> {
+    arr.iter()
+        .zip(indices)
+        .enumerate()
+        .map(|(d, (&a, &i))| if d == axis { Some(i) } else { broadcast_dim(a, i) })
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| {
+            TensorError::Shape(format!(
+                "shape mismatch: indexing arrays could not be broadcast together with shapes {} {} ",
+                format_shape(arr),
+                format_shape(indices)
+            ))
+        })
 }
 
 /// Element strides that read `shape` (row-major, `strides` per axis) as if it had been
@@ -121,6 +159,19 @@ pub fn broadcast_strides(shape: &[usize], strides: &[usize], target: &[usize]) -
         }
     }
     out
+}
+
+/// For every position of `target` (row-major), the offset of the element that an input of
+/// `shape` laid out with `strides` broadcasts to it: the gather table of a broadcast, compiled
+/// once and applied to every row.
+///
+/// `u32`, the kernels' table width: the offsets stay within one input tensor, whose size fits
+/// an Arrow list size (`i32`, checked on [`crate::TensorType`]).
+pub fn broadcast_offsets(shape: &[usize], strides: &[usize], target: &[usize]) -> Vec<u32> {
+    strided_offsets(target, &broadcast_strides(shape, strides, target))
+        .into_iter()
+        .map(|o| o as u32)
+        .collect()
 }
 
 /// Whether `shape` broadcasts to `target` unchanged (numpy's rule for assigned values).
@@ -170,6 +221,18 @@ pub fn strided_offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
             index[axis] = 0;
         }
     }
+}
+
+/// For a permuted layout (logical `shape` read through `strides`), the row-major (logical)
+/// offset of each stored offset: the inverse of [`strided_offsets`]. Offsets computed with the
+/// stored strides map through it to a row-major copy's.
+pub fn logical_of_stored(shape: &[usize], strides: &[usize]) -> Vec<usize> {
+    let stored_of_logical = strided_offsets(shape, strides);
+    let mut inverse = vec![0usize; stored_of_logical.len()];
+    for (logical, &stored) in stored_of_logical.iter().enumerate() {
+        inverse[stored] = logical;
+    }
+    inverse
 }
 
 /// `[2, 3]` as numpy prints a shape: `(2, 3)`, `(4,)`, `()`.
@@ -224,6 +287,30 @@ mod tests {
     }
 
     #[test]
+    fn along_axis_broadcasts_off_the_axis() {
+        // np.take_along_axis(np.zeros((2, 3)), np.zeros((1, 5), int), 1).shape == (2, 5)
+        assert_eq!(
+            broadcast_along_axis(&[2, 3], &[1, 5], 1).unwrap(),
+            vec![2, 5]
+        );
+        assert_eq!(
+            broadcast_along_axis(&[1, 3], &[4, 2], 1).unwrap(),
+            vec![4, 2]
+        );
+        assert_eq!(
+            broadcast_along_axis(&[0, 3], &[1, 2], 1).unwrap(),
+            vec![0, 2]
+        );
+        let err = broadcast_along_axis(&[2, 3], &[3, 1], 1)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "shape mismatch: indexing arrays could not be broadcast together with shapes (2, 3) (3, 1) "
+        );
+    }
+
+    #[test]
     fn offsets_of_strided_layouts() {
         // A [2, 3] row-major tensor read transposed: logical [3, 2], strides [1, 3].
         assert_eq!(strided_offsets(&[3, 2], &[1, 3]), vec![0, 3, 1, 4, 2, 5]);
@@ -233,6 +320,12 @@ mod tests {
         let s = broadcast_strides(&[3], &[1], &[2, 3]);
         assert_eq!(s, vec![0, 1]);
         assert_eq!(strided_offsets(&[2, 3], &s), vec![0, 1, 2, 0, 1, 2]);
+        assert_eq!(
+            broadcast_offsets(&[3], &[1], &[2, 3]),
+            vec![0, 1, 2, 0, 1, 2]
+        );
+        // The transposed [2, 3] above: stored offset 3 is logical position 1.
+        assert_eq!(logical_of_stored(&[3, 2], &[1, 3]), vec![0, 2, 4, 1, 3, 5]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Kernels: pure functions over Arrow arrays and compiled plans. They never see DataFusion;
 //! errors are [`ArrowError`](arrow::error::ArrowError)s, which DataFusion wraps.
 
+pub mod along_axis;
 pub mod choose;
 pub mod gather;
 pub mod layout;

@@ -1,17 +1,17 @@
 //! `tensor_take_along_axis(t, idx, axis)` and `tensor_put_along_axis(t, idx, values, axis)`:
 //! numpy's `take_along_axis` / `put_along_axis` (MegEngine's gather / scatter), per row.
 //!
-//! `t` and `idx` have the same number of dimensions; off `axis` their shapes broadcast, along
-//! it `idx` says which elements. The plan compiles, for every position of the broadcast index,
-//! where it sits in `idx`'s row and where (but for the axis term) it reads or writes in `t`'s
-//! row; each row then only adds the checked index times the axis stride.
+//! `t` and `idx` have the same number of dimensions; off `axis` their shapes broadcast
+//! ([`crate::shape::broadcast_along_axis`]), along it `idx` says which elements. The plan
+//! compiles the offsets of every position of the broadcast index once
+//! ([`crate::kernels::along_axis::AxisOffsets`]); the kernels there run over whole batches.
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
-use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow::compute::{cast, cast_with_options, take};
-use arrow::datatypes::{ArrowPrimitiveType, DataType, FieldRef, Int64Type};
+use arrow::array::{Array, ArrayRef, AsArray};
+use arrow::buffer::NullBuffer;
+use arrow::compute::cast_with_options;
+use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
@@ -20,8 +20,11 @@ use datafusion_macros::user_doc;
 use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::strict_cast;
 use crate::index::wrap_index;
+use crate::kernels::along_axis::{
+    AxisOffsets, OutOfBounds, PutValues, element_positions, put_along_axis, take_along_axis,
+};
 use crate::kernels::layout;
-use crate::shape::{broadcast_strides, format_shape, strided_offsets};
+use crate::shape::{broadcast_along_axis, broadcast_offsets, logical_of_stored};
 use crate::tensor_type::TensorType;
 
 /// A compiled take/put along an axis.
@@ -37,12 +40,10 @@ pub struct AlongAxisPlan {
     axis: usize,
     /// The broadcast index shape (the take's output shape).
     shape: Vec<usize>,
-    /// For each broadcast position: offset in `idx`'s row.
-    index_offsets: Vec<u32>,
-    /// For each broadcast position: offset in `t`'s row without the axis term.
-    input_offsets: Vec<u32>,
+    /// Where each broadcast position reads or writes (for put: in `t`'s row-major copy).
+    offsets: AxisOffsets,
     /// For put: offset of each broadcast position in `values`' row (broadcast), and its type.
-    values: Option<(TensorType, Vec<u32>)>,
+    values: Option<(TensorType, Vec<usize>)>,
     output: TensorType,
 }
 
@@ -82,93 +83,28 @@ fn plan_along_axis(
             index.ndim()
         );
     }
-    let axis = match args.literal(axis_arg) {
-        _ if flatten => 0,
-        Some(value) if value.data_type().is_integer() && !value.is_null() => {
-            let value = match value.cast_to(&DataType::Int64)? {
-                ScalarValue::Int64(Some(v)) => v,
-                _ => 0,
-            };
-            let adjusted = if value < 0 {
-                value + ndim as i64
-            } else {
-                value
-            };
-            if adjusted < 0 || adjusted >= ndim as i64 {
-                // numpy: AxisError: axis 2 is out of bounds for array of dimension 2
-                return plan_err!(
-                    "{name}: axis {value} is out of bounds for array of dimension {ndim}"
-                );
-            }
-            adjusted as usize
-        }
-        _ => {
-            return plan_err!(
-                "{name}: argument axis must be a literal integer (or NULL: numpy's axis=None)"
-            );
-        }
+    let axis = if flatten {
+        0
+    } else {
+        plan_axis(args.literal(axis_arg), name, ndim)?
     };
     let t_shape = input.logical_shape();
     let t_strides = input.logical_strides();
     let i_shape = index.logical_shape();
-    let i_strides = index.logical_strides();
-    // Off the axis, t and idx broadcast; along it, idx's length.
-    let mut shape = Vec::with_capacity(ndim);
-    for d in 0..ndim {
-        if d == axis {
-            shape.push(i_shape[d]);
-        } else if t_shape[d] == i_shape[d] || i_shape[d] == 1 {
-            shape.push(t_shape[d]);
-        } else if t_shape[d] == 1 {
-            shape.push(i_shape[d]);
-        } else {
-            return plan_err!(
-                "{name}: shape mismatch: indexing arrays could not be broadcast together with shapes {} {} ",
-                format_shape(&t_shape),
-                format_shape(&i_shape)
-            );
-        }
-    }
-    let index_offsets: Vec<u32> =
-        strided_offsets(&shape, &broadcast_strides(&i_shape, &i_strides, &shape))
-            .into_iter()
-            .map(|o| o as u32)
-            .collect();
+    let shape = broadcast_along_axis(&t_shape, &i_shape, axis)
+        .map_err(|e| datafusion::common::plan_datafusion_err!("{name}: {e}"))?;
+    let index_offsets = broadcast_offsets(&i_shape, &index.logical_strides(), &shape);
     // t read through the broadcast shape, the axis term left out (added per element).
     let mut t_like = t_shape.clone();
     t_like[axis] = 1;
     let mut t_axis_free = t_strides.clone();
     t_axis_free[axis] = 0;
-    let input_offsets: Vec<u32> =
-        strided_offsets(&shape, &broadcast_strides(&t_like, &t_axis_free, &shape))
-            .into_iter()
-            .map(|o| o as u32)
-            .collect();
+    let input_offsets = broadcast_offsets(&t_like, &t_axis_free, &shape);
     let values = match values_arg {
         None => None,
         Some(i) => {
-            let values = match super::tensor_of(&args.fields[i])? {
-                Some(tensor) => tensor,
-                None if args.fields[i].data_type().is_numeric()
-                    || *args.fields[i].data_type() == DataType::Boolean =>
-                {
-                    TensorType::new(args.fields[i].data_type().clone(), vec![])?
-                }
-                // A NULL literal: every row NULL.
-                None if *args.fields[i].data_type() == DataType::Null => {
-                    TensorType::new(input.element_type().clone(), vec![])?
-                }
-                None => {
-                    return plan_err!(
-                        "{name}: argument values must be a tensor or a number, got {}",
-                        args.fields[i].data_type()
-                    );
-                }
-            };
-            let offsets = super::broadcast_values_offsets(name, &values.logical_shape(), &shape)?
-                .into_iter()
-                .map(|o| o as u32)
-                .collect();
+            let values = plan_values(&args.fields[i], name, input.element_type())?;
+            let offsets = super::broadcast_values_offsets(name, &values.logical_shape(), &shape)?;
             Some((values, offsets))
         }
     };
@@ -177,133 +113,99 @@ fn plan_along_axis(
     } else {
         TensorType::new(input.element_type().clone(), shape.clone())?
     };
+    // The take reads t as stored (or flattened); the put writes a row-major copy, which a
+    // permuted t's stored offsets are mapped into.
+    let logical_of_stored =
+        (values.is_some() && input.is_permuted()).then(|| logical_of_stored(&t_shape, &t_strides));
+    let offsets = AxisOffsets {
+        index: index_offsets,
+        input: input_offsets,
+        index_len: index.size(),
+        input_len: input.size(),
+        dim: t_shape[axis],
+        stride: t_strides[axis],
+        logical_of_stored,
+    };
     Ok(AlongAxisPlan {
         stored,
         input,
         index,
         axis,
         shape,
-        index_offsets,
-        input_offsets,
+        offsets,
         values,
         output,
     })
 }
 
-/// For each row, the offset of every broadcast position into the batch's values of `t` laid
-/// out as `plan.input` is (`row_major` false: as stored, or flattened for axis=None; the take
-/// reads them so) or in row-major (logical) order (`row_major`: the put writes a row-major
-/// copy), its axis index checked, and the rows' NULLs with those of rows whose `idx` has a
-/// NULL element (it names no position). NULL rows hold placeholders (0) that the kernels never
-/// read (an empty `t` has no element 0). Errors name the row and value with numpy's wording.
+/// The axis argument, a literal integer normalised against `ndim` (negative from the end).
+fn plan_axis(literal: Option<&ScalarValue>, name: &str, ndim: usize) -> Result<usize> {
+    match literal {
+        Some(value) if value.data_type().is_integer() && !value.is_null() => {
+            let value = match value.cast_to(&DataType::Int64)? {
+                ScalarValue::Int64(Some(v)) => v,
+                _ => 0,
+            };
+            match wrap_index(value, ndim) {
+                Some(axis) => Ok(axis),
+                // numpy: AxisError: axis 2 is out of bounds for array of dimension 2
+                None => {
+                    plan_err!("{name}: axis {value} is out of bounds for array of dimension {ndim}")
+                }
+            }
+        }
+        _ => plan_err!(
+            "{name}: argument axis must be a literal integer (or NULL: numpy's axis=None)"
+        ),
+    }
+}
+
+/// The put's values argument as a tensor type: a tensor, a number (0-d), or a NULL literal
+/// (0-d of `t`'s `element` type; every row NULL).
+fn plan_values(field: &Field, name: &str, element: &DataType) -> Result<TensorType> {
+    let data_type = field.data_type();
+    match super::tensor_of(field)? {
+        Some(tensor) => Ok(tensor),
+        None if data_type.is_numeric() || *data_type == DataType::Boolean => {
+            Ok(TensorType::new(data_type.clone(), vec![])?)
+        }
+        None if *data_type == DataType::Null => Ok(TensorType::new(element.clone(), vec![])?),
+        None => plan_err!("{name}: argument values must be a tensor or a number, got {data_type}"),
+    }
+}
+
+/// For each row, the offset of every broadcast position into the batch's values of `t` (see
+/// [`element_positions`]: as stored for the take, in a row-major copy for the put), and the
+/// rows' NULLs with those of rows whose `idx` has a NULL element (it names no position).
+/// Errors name the row and value with numpy's wording.
 fn element_offsets(
     name: &str,
     plan: &AlongAxisPlan,
     idx: &ArrayRef,
     rows: usize,
     nulls: Option<NullBuffer>,
-    row_major: bool,
 ) -> Result<(Vec<u64>, Option<NullBuffer>)> {
     let idx_list = tensor_array(name, idx)?;
-    let idx_len = plan.index.size();
+    let idx_len = plan.offsets.index_len;
     let nulls =
         layout::null_rows_of_elements(nulls, idx_list.values(), rows, |r| (r * idx_len, idx_len));
+    let dim = plan.offsets.dim;
     // A UInt64 index past i64::MAX is out of bounds for any axis: an error, not a NULL.
     let values = cast_with_options(idx_list.values(), &DataType::Int64, &strict_cast()).map_err(|_| {
         datafusion::common::exec_datafusion_err!(
-            "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {} with size {}",
-            plan.axis,
-            plan.input.logical_shape()[plan.axis]
+            "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {} with size {dim}",
+            plan.axis
         )
     })?;
     let values = values.as_primitive::<Int64Type>().values();
-    let dim = plan.input.logical_shape()[plan.axis];
-    let stride = plan.input.logical_strides()[plan.axis];
-    let in_len = plan.input.size();
-    let n = plan.index_offsets.len();
-    let logical_of_stored = if row_major {
-        logical_of_stored(plan)
-    } else {
-        None
-    };
-    let mut out = vec![0u64; rows * n];
-    for row in 0..rows {
-        if nulls.as_ref().is_some_and(|nulls| nulls.is_null(row)) {
-            continue;
-        }
-        let idx_row = &values[row * idx_len..(row + 1) * idx_len];
-        let base = row * in_len;
-        for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
-            let value = idx_row[plan.index_offsets[k] as usize];
-            let Some(position) = wrap_index(value, dim) else {
-                return exec_err!(
-                    "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row} of its batch",
-                    plan.axis
-                );
-            };
-            let stored = plan.input_offsets[k] as usize + position * stride;
-            let logical = logical_of_stored
-                .as_ref()
-                .map_or(stored, |table| table[stored]);
-            *target = (base + logical) as u64;
-        }
+    match element_positions(&plan.offsets, values, rows, nulls.as_ref()) {
+        Ok(positions) => Ok((positions, nulls)),
+        // numpy: IndexError: index 3 is out of bounds for axis 1 with size 3
+        Err(OutOfBounds { row, value }) => exec_err!(
+            "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row} of its batch",
+            plan.axis
+        ),
     }
-    Ok((out, nulls))
-}
-
-/// Where a put writes: the batch offset of each of the `n` index positions of every row.
-struct Scatter<'a> {
-    offsets: &'a [u64],
-    n: usize,
-    rows: usize,
-    nulls: Option<&'a NullBuffer>,
-}
-
-/// `input`'s values with the writes of `scatter` done in order (numpy assigns in order: the
-/// last write to a position wins); each write also copies the value's validity when either
-/// side has NULL elements.
-fn put_typed<P: ArrowPrimitiveType>(
-    input: &ArrayRef,
-    scatter: &Scatter<'_>,
-    values: &ArrayRef,
-    value_len: usize,
-    value_offsets: &[u32],
-) -> ArrayRef {
-    let input = input.as_primitive::<P>();
-    let values = values.as_primitive::<P>();
-    let mut out = input.values().to_vec();
-    let mut validity = (input.null_count() > 0 || values.null_count() > 0).then(|| {
-        let mut bits = BooleanBufferBuilder::new(out.len());
-        match input.nulls() {
-            Some(nulls) => bits.append_buffer(nulls.inner()),
-            None => bits.append_n(out.len(), true),
-        }
-        bits
-    });
-    let n = scatter.n;
-    for row in 0..scatter.rows {
-        if n == 0 || scatter.nulls.is_some_and(|nulls| nulls.is_null(row)) {
-            continue;
-        }
-        let offsets = &scatter.offsets[row * n..(row + 1) * n];
-        let from = row * value_len;
-        match validity.as_mut() {
-            None => {
-                for (&o, &v) in offsets.iter().zip(value_offsets) {
-                    out[o as usize] = values.value(from + v as usize);
-                }
-            }
-            Some(bits) => {
-                for (&o, &v) in offsets.iter().zip(value_offsets) {
-                    let v = from + v as usize;
-                    out[o as usize] = values.value(v);
-                    bits.set_bit(o as usize, values.is_valid(v));
-                }
-            }
-        }
-    }
-    let nulls = validity.map(|mut bits| NullBuffer::new(bits.finish()));
-    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), nulls))
 }
 
 /// `tensor_take_along_axis`.
@@ -367,8 +269,7 @@ impl TensorFunction for TensorTakeAlongAxis {
                 input.logical_nulls().as_ref(),
                 arrays[1].logical_nulls().as_ref(),
             );
-            let (offsets, nulls) =
-                element_offsets(self.name(), plan, &arrays[1], rows, nulls, false)?;
+            let (positions, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
             // t laid out as the offsets address it: as stored (no row-major copy of a permuted
             // t), or for axis=None its logical values flattened.
             let values = if plan.input == plan.stored {
@@ -376,35 +277,11 @@ impl TensorFunction for TensorTakeAlongAxis {
             } else {
                 layout::row_major_values(&plan.stored, input)?
             };
-            // arrow's take over every element at once (all types, NULL elements kept); a NULL
-            // row's positions are NULL indices, never read.
-            let n = plan.index_offsets.len();
-            let index_nulls = nulls.as_ref().map(|nulls| {
-                NullBuffer::new(BooleanBuffer::collect_bool(rows * n, |i| {
-                    nulls.is_valid(i / n)
-                }))
-            });
-            let indices = UInt64Array::new(ScalarBuffer::from(offsets), index_nulls);
-            let out = take(&values, &indices, None)?;
+            let n = plan.offsets.len();
+            let out = take_along_axis(&values, positions, n, rows, nulls.as_ref())?;
             Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
         })
     }
-}
-
-/// For a permuted `t`, the row-major (logical) offset of each stored offset: offsets are
-/// computed with `t`'s stored strides, the kernels read and write its row-major values.
-/// `None` when the two layouts are the same.
-fn logical_of_stored(plan: &AlongAxisPlan) -> Option<Vec<usize>> {
-    if !plan.input.is_permuted() {
-        return None;
-    }
-    let logical = plan.input.logical_shape();
-    let stored_of_logical = strided_offsets(&logical, &plan.input.logical_strides());
-    let mut inverse = vec![0usize; stored_of_logical.len()];
-    for (logical_offset, &stored) in stored_of_logical.iter().enumerate() {
-        inverse[stored] = logical_offset;
-    }
-    Some(inverse)
 }
 
 /// `tensor_put_along_axis`.
@@ -473,8 +350,7 @@ impl TensorFunction for TensorPutAlongAxis {
                 arrays[1].logical_nulls().as_ref(),
             );
             nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
-            let (offsets, nulls) =
-                element_offsets(self.name(), plan, &arrays[1], rows, nulls, true)?;
+            let (positions, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
             let Some((value_type, value_offsets)) = &plan.values else {
                 return exec_err!("{}: values missing from the plan", self.name());
             };
@@ -490,21 +366,12 @@ impl TensorFunction for TensorPutAlongAxis {
                 )
             };
             let element = plan.input.element_type();
-            let boolean = *element == DataType::Boolean;
-            let work_type = if boolean {
-                DataType::UInt8
-            } else {
-                element.clone()
-            };
             // Values must fit t's type (no silent wraparound).
             let strict = strict_cast();
-            let value_values = if boolean {
-                cast(
-                    &cast_with_options(&value_values, &DataType::Boolean, &strict)?,
-                    &DataType::UInt8,
-                )?
+            let value_values = if *element == DataType::Boolean {
+                cast_with_options(&value_values, element, &strict)?
             } else {
-                cast_with_options(&value_values, &work_type, &strict).map_err(|e| {
+                cast_with_options(&value_values, element, &strict).map_err(|e| {
                     datafusion::common::exec_datafusion_err!(
                         "{}: values do not fit {element}: {e}",
                         self.name()
@@ -512,24 +379,13 @@ impl TensorFunction for TensorPutAlongAxis {
                 })?
             };
             let base = layout::row_major_values(&plan.stored, input)?;
-            let base = if boolean {
-                cast(&base, &DataType::UInt8)?
-            } else {
-                base
+            let values = PutValues {
+                values: &value_values,
+                value_len,
+                offsets: value_offsets,
             };
-            let scatter = Scatter {
-                offsets: &offsets,
-                n: plan.index_offsets.len(),
-                rows,
-                nulls: nulls.as_ref(),
-            };
-            let out = crate::with_primitive_type!(&work_type, P => put_typed::<P>(&base, &scatter, &value_values, value_len, value_offsets),
-                _ => return exec_err!("{}: unsupported element type {}", self.name(), work_type));
-            let out = if boolean {
-                cast(&out, &DataType::Boolean)?
-            } else {
-                out
-            };
+            let n = plan.offsets.len();
+            let out = put_along_axis(&base, &positions, n, rows, nulls.as_ref(), values)?;
             Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
         })
     }

@@ -11,26 +11,21 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray, PrimitiveArray, new_null_array};
-use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow::compute::cast;
-use arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Field, FieldRef, Int8Type, Int16Type, Int32Type, Int64Type,
-    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+use arrow::array::{Array, ArrayRef, FixedSizeListArray, new_null_array};
+use arrow::buffer::NullBuffer;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{
+    ScalarValue, exec_datafusion_err, internal_datafusion_err, internal_err, plan_err,
 };
-use datafusion::common::{ScalarValue, exec_err, internal_err, plan_err};
-use datafusion::error::Result;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
-use crate::kernels::choose::{
-    ChoiceCount, ChooseMode, IndexLayout, InvalidChoice, Source, ValiditySource, choice_indices,
-    choose_dense, gather, gather_list, gather_validity, index_validity,
-};
+use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseError, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
-use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
+use crate::shape::{broadcast_labelled, broadcast_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
 
 /// `tensor_choose`.
@@ -150,14 +145,82 @@ fn offsets_into(
     if shape == target && !permuted {
         return None;
     }
-    let strides = broadcast_strides(shape, strides, target);
-    // Offsets stay below one tensor's size, which fits an i32 (checked on the type).
-    Some(
-        strided_offsets(target, &strides)
-            .into_iter()
-            .map(|o| o as u32)
-            .collect(),
-    )
+    Some(broadcast_offsets(shape, strides, target))
+}
+
+/// The result element type: numpy's common type of the choices, literals weak.
+fn result_element(form: &Form) -> Result<DataType> {
+    let element = match form {
+        Form::Stacked(tensor) => tensor.element_type().clone(),
+        Form::ListColumn(element) => element.clone(),
+        Form::ListLiteral(values) => {
+            let kinds: Vec<LiteralKind> = values.iter().filter_map(literal_kind).collect();
+            if kinds.len() != values.len() {
+                return plan_err!("tensor_choose: list choices must be numbers or booleans");
+            }
+            result_type(&[], &kinds).unwrap_or(DataType::Int64)
+        }
+        Form::Each(operands) => {
+            let mut strong = Vec::new();
+            let mut kinds = Vec::new();
+            for operand in operands {
+                match operand {
+                    Operand::Tensor(t) => strong.push(t.element_type().clone()),
+                    Operand::Column(data_type) => strong.push(data_type.clone()),
+                    Operand::Literal(value) => kinds.extend(literal_kind(value)),
+                    Operand::Null => {}
+                }
+            }
+            result_type(&strong, &kinds).unwrap_or(DataType::Int64)
+        }
+    };
+    if !is_element_type(&element) {
+        return plan_err!("tensor_choose: choices must hold numbers or booleans, got {element}");
+    }
+    Ok(element)
+}
+
+/// The choices with their offsets into the broadcast result `shape`: `operands` for choices
+/// given one by one (literals cast), else a stacked tensor and its number of choices, else a
+/// list column.
+fn compile_choices(
+    operands: Option<Vec<Operand>>,
+    stacked: Option<(TensorType, usize)>,
+    shape: &[usize],
+) -> Choices {
+    match (operands, stacked) {
+        (Some(operands), _) => Choices::Each(
+            operands
+                .into_iter()
+                .map(|operand| {
+                    let (s, st) = layout(&operand);
+                    let permuted = matches!(&operand, Operand::Tensor(t) if t.is_permuted());
+                    let offsets = if s.is_empty() {
+                        // Scalars: every position reads the row's one value.
+                        Some(vec![0; shape.iter().product()])
+                    } else {
+                        offsets_into(&s, &st, permuted, shape)
+                    };
+                    Choice { operand, offsets }
+                })
+                .collect(),
+        ),
+        (None, Some((tensor, count))) => {
+            let logical = tensor.logical_shape();
+            let strides = tensor.logical_strides();
+            let permuted = tensor.is_permuted();
+            // One choice's layout: the tensor without its outer axis. Row-major rest
+            // (no permutation) is the identity only if it equals the result shape.
+            let offsets = offsets_into(&logical[1..], &strides[1..], permuted, shape);
+            Choices::Stacked {
+                stride: strides[0],
+                tensor,
+                count,
+                offsets,
+            }
+        }
+        (None, None) => Choices::ListColumn,
+    }
 }
 
 fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
@@ -213,6 +276,45 @@ impl TensorChoose {
         )
     }
 
+    /// The form of the choices (arguments `1..data_args`), before the result type is known.
+    fn plan_form(args: &PlanArgs<'_>, data_args: usize) -> Result<Form> {
+        if data_args > 2 {
+            return Ok(Form::Each(
+                (1..data_args)
+                    .map(|i| Self::plan_choice(args, i))
+                    .collect::<Result<Vec<_>>>()?,
+            ));
+        }
+        let field = &args.fields[1];
+        match (super::tensor_of(field)?, field.data_type()) {
+            (Some(tensor), _) => Ok(Form::Stacked(tensor)),
+            (None, DataType::List(item) | DataType::LargeList(item)) => match args.literal(1) {
+                Some(value) if !value.is_null() => {
+                    let list = match value {
+                        ScalarValue::List(l) => l.value(0),
+                        ScalarValue::LargeList(l) => l.value(0),
+                        _ => return internal_err!("list literal expected"),
+                    };
+                    let values = (0..list.len())
+                        .map(|i| ScalarValue::try_from_array(&list, i))
+                        .collect::<Result<Vec<_>>>()?;
+                    Ok(Form::ListLiteral(values))
+                }
+                Some(_) => Ok(Form::Each(vec![Operand::Null])),
+                None => Ok(Form::ListColumn(item.data_type().clone())),
+            },
+            (None, data_type) if is_element_type(data_type) || *data_type == DataType::Null => {
+                // numpy: np.choose(a, 5) -> TypeError: 'int' object is not iterable
+                plan_err!(
+                    "tensor_choose: a single choice must be a tensor (its outer dimension enumerates the choices) or a list of scalar choices, got {data_type}: 'int' object is not iterable"
+                )
+            }
+            (None, data_type) => plan_err!(
+                "tensor_choose: choices must be tensors, numeric columns or literals, or one list, got {data_type}"
+            ),
+        }
+    }
+
     /// A choice argument, before the result type is known (literals uncast).
     fn plan_choice(args: &PlanArgs<'_>, i: usize) -> Result<Operand> {
         let field = &args.fields[i];
@@ -264,80 +366,8 @@ impl TensorFunction for TensorChoose {
             return plan_err!("tensor_choose: at least one choice is needed after a");
         }
         let a = Self::plan_index(args)?;
-
-        // The form of the choices.
-        let form = if data_args == 2 {
-            let field = &args.fields[1];
-            match (super::tensor_of(field)?, field.data_type()) {
-                (Some(tensor), _) => Form::Stacked(tensor),
-                (None, DataType::List(item) | DataType::LargeList(item)) => {
-                    let element = item.data_type().clone();
-                    match args.literal(1) {
-                        Some(value) if !value.is_null() => {
-                            let list = match value {
-                                ScalarValue::List(l) => l.value(0),
-                                ScalarValue::LargeList(l) => l.value(0),
-                                _ => return internal_err!("list literal expected"),
-                            };
-                            let values = (0..list.len())
-                                .map(|i| ScalarValue::try_from_array(&list, i))
-                                .collect::<Result<Vec<_>>>()?;
-                            Form::ListLiteral(values)
-                        }
-                        Some(_) => Form::Each(vec![Operand::Null]),
-                        None => Form::ListColumn(element),
-                    }
-                }
-                (None, data_type) if is_element_type(data_type) || *data_type == DataType::Null => {
-                    // numpy: np.choose(a, 5) -> TypeError: 'int' object is not iterable
-                    return plan_err!(
-                        "tensor_choose: a single choice must be a tensor (its outer dimension enumerates the choices) or a list of scalar choices, got {data_type}: 'int' object is not iterable"
-                    );
-                }
-                (None, data_type) => {
-                    return plan_err!(
-                        "tensor_choose: choices must be tensors, numeric columns or literals, or one list, got {data_type}"
-                    );
-                }
-            }
-        } else {
-            Form::Each(
-                (1..data_args)
-                    .map(|i| Self::plan_choice(args, i))
-                    .collect::<Result<Vec<_>>>()?,
-            )
-        };
-
-        // Result element type (numpy's common type; literals weak).
-        let element = match &form {
-            Form::Stacked(tensor) => tensor.element_type().clone(),
-            Form::ListColumn(element) => element.clone(),
-            Form::ListLiteral(values) => {
-                let kinds: Vec<LiteralKind> = values.iter().filter_map(literal_kind).collect();
-                if kinds.len() != values.len() {
-                    return plan_err!("tensor_choose: list choices must be numbers or booleans");
-                }
-                result_type(&[], &kinds).unwrap_or(DataType::Int64)
-            }
-            Form::Each(operands) => {
-                let mut strong = Vec::new();
-                let mut kinds = Vec::new();
-                for operand in operands {
-                    match operand {
-                        Operand::Tensor(t) => strong.push(t.element_type().clone()),
-                        Operand::Column(data_type) => strong.push(data_type.clone()),
-                        Operand::Literal(value) => kinds.extend(literal_kind(value)),
-                        Operand::Null => {}
-                    }
-                }
-                result_type(&strong, &kinds).unwrap_or(DataType::Int64)
-            }
-        };
-        if !is_element_type(&element) {
-            return plan_err!(
-                "tensor_choose: choices must hold numbers or booleans, got {element}"
-            );
-        }
+        let form = Self::plan_form(args, data_args)?;
+        let element = result_element(&form)?;
         let cast_checked = |value: &ScalarValue| -> Result<ScalarValue> {
             match cast_literal(value, &element) {
                 Some(cast) => Ok(cast),
@@ -406,39 +436,7 @@ impl TensorFunction for TensorChoose {
 
         let a_permuted = matches!(&a, Operand::Tensor(t) if t.is_permuted());
         let a_offsets = offsets_into(&a_shape, &a_strides, a_permuted, &shape);
-        let choices = match (operands, stacked) {
-            (Some(operands), _) => Choices::Each(
-                operands
-                    .into_iter()
-                    .map(|operand| {
-                        let (s, st) = layout(&operand);
-                        let permuted = matches!(&operand, Operand::Tensor(t) if t.is_permuted());
-                        let offsets = if s.is_empty() {
-                            // Scalars: every position reads the row's one value.
-                            Some(vec![0; shape.iter().product()])
-                        } else {
-                            offsets_into(&s, &st, permuted, &shape)
-                        };
-                        Choice { operand, offsets }
-                    })
-                    .collect(),
-            ),
-            (None, Some((tensor, count))) => {
-                let logical = tensor.logical_shape();
-                let strides = tensor.logical_strides();
-                let permuted = tensor.is_permuted();
-                // One choice's layout: the tensor without its outer axis. Row-major rest
-                // (no permutation) is the identity only if it equals the result shape.
-                let offsets = offsets_into(&logical[1..], &strides[1..], permuted, &shape);
-                Choices::Stacked {
-                    stride: strides[0],
-                    tensor,
-                    count,
-                    offsets,
-                }
-            }
-            (None, None) => Choices::ListColumn,
-        };
+        let choices = compile_choices(operands, stacked, &shape);
 
         let output = if shape.is_empty() {
             None
@@ -565,116 +563,27 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
     for arg in &choice_args {
         nulls = NullBuffer::union(nulls.as_ref(), row_nulls(arg, rows).as_ref());
     }
-    let out_row_len: usize = plan.shape.iter().product();
 
-    // Pass 1: a's values as checked choice numbers.
-    let (a_values, a_row_len) = elements(matches!(plan.a, Operand::Tensor(_)), &a_arg)?;
-    let a_valid = if matches!(plan.a, Operand::Tensor(_)) {
-        a_values.logical_nulls()
-    } else {
-        None
-    };
-    let a_values = if *a_values.data_type() == DataType::Boolean {
-        cast(&a_values, &DataType::UInt8)?
-    } else {
-        a_values
-    };
-    if let Some(out) = try_dense(
-        plan,
-        &a_values,
-        a_row_len,
-        a_valid.as_ref(),
-        nulls.as_ref(),
-        &choice_args,
-        out_row_len,
-    )? {
-        return Ok(output_rows(plan.output.as_ref(), out, nulls, rows)?);
-    }
-    // A list column's values and row starts, read once for both passes.
-    let list = match plan.choices {
-        Choices::ListColumn => Some(list_parts(&choice_args[0].array)?),
-        _ => None,
-    };
-    let counts: Vec<usize>;
-    let count = match (&plan.choices, &list) {
-        (Choices::Each(choices), _) => ChoiceCount::Fixed(choices.len()),
-        (Choices::Stacked { count, .. }, _) => ChoiceCount::Fixed(*count),
-        (Choices::ListColumn, Some((_, starts))) => {
-            counts = list_counts(starts)?;
-            ChoiceCount::PerRow(&counts)
-        }
-        (Choices::ListColumn, None) => return internal_err!("tensor_choose: list choices missing"),
-    };
-    let indices = if out_row_len == 0 || rows == 0 {
-        // An empty broadcast selects nothing, so nothing is checked (numpy).
-        vec![0; a_values.len()]
-    } else {
-        indices_of(
-            &a_values,
-            a_row_len,
-            rows,
-            count,
-            plan.mode,
-            nulls.as_ref(),
-            a_valid.as_ref(),
-        )?
-    };
-    let index = IndexLayout {
-        row_len: a_row_len,
+    let a_is_tensor = matches!(plan.a, Operand::Tensor(_));
+    let (values, row_len) = elements(a_is_tensor, &a_arg)?;
+    let a = Input {
+        valid: if a_is_tensor {
+            values.logical_nulls()
+        } else {
+            None
+        },
+        values,
+        row_len,
         offsets: plan.a_offsets.as_deref(),
     };
-
-    // Pass 2 in the result type (booleans as 0/1 bytes).
-    let work_type = if plan.element == DataType::Boolean {
-        DataType::UInt8
-    } else {
-        plan.element.clone()
-    };
-    let (values, element_valid) = match &plan.choices {
-        Choices::Each(choices) => {
-            let mut inputs = Vec::with_capacity(choices.len());
-            for (i, choice) in choices.iter().enumerate() {
-                // Literals (also a literal list's elements) come from the plan, cast already.
-                let (values, row_len) = match (&choice.operand, choice_args.get(i)) {
-                    (Operand::Literal(value), _) => (value.to_array_of_size(1)?, 0),
-                    (operand, Some(arg)) => elements(matches!(operand, Operand::Tensor(_)), arg)?,
-                    (_, None) => return internal_err!("tensor_choose: choice {i} has no argument"),
-                };
-                let valid = match &choice.operand {
-                    Operand::Tensor(_) => values.logical_nulls(),
-                    // A NULL element of a literal list is NULL wherever it is chosen.
-                    Operand::Literal(value) if value.is_null() => Some(NullBuffer::new_null(1)),
-                    _ => None,
-                };
-                inputs.push((cast(&values, &work_type)?, row_len, valid));
-            }
-            let values = crate::with_primitive_type!(&work_type, P => {
-                let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = inputs
-                    .iter()
-                    .zip(choices)
-                    .map(|((values, row_len, _), choice)| Source {
-                        values: values.as_primitive::<P>().values(),
-                        row_len: *row_len,
-                        offsets: choice.offsets.as_deref(),
-                    })
-                    .collect();
-                primitive::<P>(gather(&indices, index, &sources, rows, out_row_len))
-            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
-            let any_nulls = a_valid.is_some() || inputs.iter().any(|(_, _, v)| v.is_some());
-            let valid = any_nulls.then(|| {
-                let refs: Vec<ValiditySource<'_>> = inputs
-                    .iter()
-                    .zip(choices)
-                    .map(|((_, row_len, valid), choice)| ValiditySource {
-                        valid: valid.as_ref(),
-                        row_len: *row_len,
-                        offsets: choice.offsets.as_deref(),
-                    })
-                    .collect();
-                gather_validity(&indices, index, a_valid.as_ref(), &refs, rows, out_row_len)
-            });
-            (values, valid)
-        }
+    let choices = match &plan.choices {
+        Choices::Each(choices) => ChoiceInputs::Each(
+            choices
+                .iter()
+                .enumerate()
+                .map(|(i, choice)| choice_input(i, choice, choice_args.get(i)))
+                .collect::<Result<Vec<_>>>()?,
+        ),
         Choices::Stacked {
             count,
             stride,
@@ -682,258 +591,56 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
             ..
         } => {
             let (values, row_len) = elements(true, &choice_args[0])?;
-            let valid = values.logical_nulls();
-            let values = cast(&values, &work_type)?;
-            let out = crate::with_primitive_type!(&work_type, P => {
-                let all = values.as_primitive::<P>().values();
-                // Choice i is the same rows read `i * stride` elements further on.
-                let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = (0..*count)
-                    .map(|i| Source {
-                        values: all.get(i * stride..).unwrap_or(&[]),
-                        row_len,
-                        offsets: offsets.as_deref(),
-                    })
-                    .collect();
-                primitive::<P>(gather(&indices, index, &sources, rows, out_row_len))
-            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
-            let any_nulls = a_valid.is_some() || valid.is_some();
-            let valid = any_nulls.then(|| {
-                // Each choice reads the same buffer `i * stride` further on.
-                let shifted: Vec<Option<NullBuffer>> = (0..*count)
-                    .map(|i| {
-                        // Empty past the end (no rows, or a 0-size choice).
-                        valid.as_ref().map(|v| {
-                            let start = (i * stride).min(v.len());
-                            v.slice(start, v.len() - start)
-                        })
-                    })
-                    .collect();
-                let refs: Vec<ValiditySource<'_>> = shifted
-                    .iter()
-                    .map(|v| ValiditySource {
-                        valid: v.as_ref(),
-                        row_len,
-                        offsets: offsets.as_deref(),
-                    })
-                    .collect();
-                gather_validity(&indices, index, a_valid.as_ref(), &refs, rows, out_row_len)
-            });
-            (out, valid)
+            ChoiceInputs::Stacked {
+                input: Input {
+                    valid: values.logical_nulls(),
+                    values,
+                    row_len,
+                    offsets: offsets.as_deref(),
+                },
+                count: *count,
+                stride: *stride,
+            }
         }
-        Choices::ListColumn => {
-            let Some((list_values, starts)) = &list else {
-                return internal_err!("tensor_choose: list choices missing");
-            };
-            let valid = list_values.logical_nulls();
-            let list_values = cast(list_values, &work_type)?;
-            let out = crate::with_primitive_type!(&work_type, P => {
-                let values = list_values.as_primitive::<P>().values();
-                primitive::<P>(gather_list(&indices, index, values, starts, rows, out_row_len))
-            }, _ => return internal_err!("tensor_choose: no kernel for {work_type}"));
-            let any_nulls = a_valid.is_some() || valid.is_some();
-            let valid = any_nulls.then(|| {
-                list_validity(
-                    &indices,
-                    index,
-                    a_valid.as_ref(),
-                    valid.as_ref(),
-                    starts,
-                    rows,
-                    out_row_len,
-                )
-            });
-            (out, valid)
-        }
+        Choices::ListColumn => ChoiceInputs::List(Arc::clone(&choice_args[0].array)),
     };
-
-    let values = valid_values(values, element_valid)?;
-    let values = if plan.element == DataType::Boolean {
-        cast(&values, &DataType::Boolean)?
-    } else {
-        values
+    let batch = ChooseBatch {
+        a,
+        choices,
+        mode: plan.mode,
+        element: plan.element.clone(),
+        rows,
+        out_row_len: plan.shape.iter().product(),
+        row_nulls: nulls.as_ref(),
     };
+    let values = choose(&batch).map_err(|err| match err {
+        ChooseError::Arrow(err) => DataFusionError::from(err),
+        ChooseError::ElementType(_) => internal_datafusion_err!("tensor_choose: {err}"),
+        _ => exec_datafusion_err!("tensor_choose: {err}"),
+    })?;
     Ok(output_rows(plan.output.as_ref(), values, nulls, rows)?)
 }
 
-/// The fused single-pass kernel, when it applies: `a` and every choice are tensors laid out as
-/// the result (no broadcast, no permutation), nothing is NULL, `a` is Int32 or Int64 and the
-/// result is not Boolean. This is the common case of same-shape tensors.
-#[allow(clippy::too_many_arguments)]
-fn try_dense(
-    plan: &ChoosePlan,
-    a_values: &ArrayRef,
-    a_row_len: usize,
-    a_valid: Option<&NullBuffer>,
-    nulls: Option<&NullBuffer>,
-    choice_args: &[Evaluated],
-    out_row_len: usize,
-) -> Result<Option<ArrayRef>> {
-    let Choices::Each(choices) = &plan.choices else {
-        return Ok(None);
+/// One choice of the several-arguments form as the kernel reads it. Literals (also a literal
+/// list's elements) come from the plan, cast already.
+fn choice_input<'a>(i: usize, choice: &'a Choice, arg: Option<&Evaluated>) -> Result<Input<'a>> {
+    let (values, row_len) = match (&choice.operand, arg) {
+        (Operand::Literal(value), _) => (value.to_array_of_size(1)?, 0),
+        (operand, Some(arg)) => elements(matches!(operand, Operand::Tensor(_)), arg)?,
+        (_, None) => return internal_err!("tensor_choose: choice {i} has no argument"),
     };
-    let dense_choices = choices.iter().zip(choice_args).all(|(choice, arg)| {
-        matches!(choice.operand, Operand::Tensor(_)) && choice.offsets.is_none() && !arg.literal
-    });
-    if !dense_choices
-        || plan.a_offsets.is_some()
-        || a_row_len != out_row_len
-        || a_valid.is_some()
-        || nulls.is_some()
-        || plan.element == DataType::Boolean
-        || !matches!(a_values.data_type(), DataType::Int32 | DataType::Int64)
-    {
-        return Ok(None);
-    }
-    let mut inputs = Vec::with_capacity(choice_args.len());
-    for arg in choice_args {
-        let (values, _) = elements(true, arg)?;
-        if values.null_count() > 0 {
-            return Ok(None);
-        }
-        inputs.push(cast(&values, &plan.element)?);
-    }
-    let mode = plan.mode;
-    let result = crate::with_primitive_type!(&plan.element, P => {
-        let slices: Vec<&[<P as ArrowPrimitiveType>::Native]> =
-            inputs.iter().map(|v| v.as_primitive::<P>().values().as_ref()).collect();
-        let out = match a_values.data_type() {
-            DataType::Int32 => choose_dense(a_values.as_primitive::<Int32Type>().values(), &slices, mode),
-            _ => choose_dense(a_values.as_primitive::<Int64Type>().values(), &slices, mode),
-        };
-        out.map(primitive::<P>)
-    }, _ => return Ok(None));
-    match result {
-        Ok(out) => Ok(Some(out)),
-        Err(position) => {
-            let value = ScalarValue::try_from_array(a_values, position)?;
-            let count = choices.len();
-            exec_err!(
-                "tensor_choose: invalid entry in choice array: a = {value} at row {} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
-                position / out_row_len.max(1),
-                count - 1
-            )
-        }
-    }
-}
-
-fn valid_values(values: ArrayRef, valid: Option<BooleanBuffer>) -> Result<ArrayRef> {
-    match valid {
-        None => Ok(values),
-        Some(valid) => {
-            let data = values
-                .to_data()
-                .into_builder()
-                .nulls(Some(NullBuffer::new(valid)))
-                .build()?;
-            Ok(arrow::array::make_array(data))
-        }
-    }
-}
-
-/// Pass 1, dispatched on `a`'s integer type.
-fn indices_of(
-    a: &ArrayRef,
-    a_row_len: usize,
-    rows: usize,
-    count: ChoiceCount<'_>,
-    mode: ChooseMode,
-    skip_rows: Option<&NullBuffer>,
-    a_valid: Option<&NullBuffer>,
-) -> Result<Vec<u32>> {
-    // One generic pass-1 instance per index type.
-    macro_rules! run {
-        ($P:ty) => {
-            choice_indices(
-                a.as_primitive::<$P>().values(),
-                a_row_len,
-                rows,
-                count,
-                mode,
-                skip_rows,
-                a_valid,
-            )
-        };
-    }
-    let result = match a.data_type() {
-        DataType::Int8 => run!(Int8Type),
-        DataType::Int16 => run!(Int16Type),
-        DataType::Int32 => run!(Int32Type),
-        DataType::Int64 => run!(Int64Type),
-        DataType::UInt8 => run!(UInt8Type),
-        DataType::UInt16 => run!(UInt16Type),
-        DataType::UInt32 => run!(UInt32Type),
-        DataType::UInt64 => run!(UInt64Type),
-        other => return exec_err!("tensor_choose: unexpected index type {other} at run time"),
+    let valid = match &choice.operand {
+        Operand::Tensor(_) => values.logical_nulls(),
+        // A NULL element of a literal list is NULL wherever it is chosen.
+        Operand::Literal(value) if value.is_null() => Some(NullBuffer::new_null(1)),
+        _ => None,
     };
-    result.or_else(|invalid| {
-        let InvalidChoice { row, value, count } = invalid;
-        if count == 0 {
-            exec_err!("tensor_choose: 0-length sequence: row {row} of its batch has no choices")
-        } else {
-            // numpy: ValueError: invalid entry in choice array
-            exec_err!(
-                "tensor_choose: invalid entry in choice array: a = {value} at row {row} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
-                count - 1
-            )
-        }
+    Ok(Input {
+        values,
+        row_len,
+        offsets: choice.offsets.as_deref(),
+        valid,
     })
-}
-
-/// Number of scalar choices in each row of a list column.
-fn list_counts(starts: &[usize]) -> Result<Vec<usize>> {
-    let counts: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
-    // Choice numbers are u32 in the kernels.
-    if let Some(row) = counts.iter().position(|&n| u32::try_from(n).is_err()) {
-        return exec_err!(
-            "tensor_choose: row {row} of its batch has {} choices, more than {} are supported",
-            counts[row],
-            u32::MAX
-        );
-    }
-    Ok(counts)
-}
-
-/// The values of a list column and each row's start (plus the end of the last row).
-fn list_parts(list: &ArrayRef) -> Result<(ArrayRef, Vec<usize>)> {
-    match list.data_type() {
-        DataType::List(_) => {
-            let list = list.as_list::<i32>();
-            let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
-            Ok((Arc::clone(list.values()), starts))
-        }
-        DataType::LargeList(_) => {
-            let list = list.as_list::<i64>();
-            let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
-            Ok((Arc::clone(list.values()), starts))
-        }
-        other => exec_err!("tensor_choose: expected a list of choices at run time, got {other}"),
-    }
-}
-
-fn list_validity(
-    indices: &[u32],
-    index: IndexLayout<'_>,
-    a_valid: Option<&NullBuffer>,
-    values_valid: Option<&NullBuffer>,
-    starts: &[usize],
-    rows: usize,
-    out_row_len: usize,
-) -> BooleanBuffer {
-    index_validity(
-        indices,
-        index,
-        a_valid,
-        rows,
-        out_row_len,
-        |row, _, choice| {
-            let chosen = starts[row] + choice;
-            values_valid.is_none_or(|v| chosen >= v.len() || v.is_valid(chosen))
-        },
-    )
-}
-
-fn primitive<P: ArrowPrimitiveType>(values: Vec<P::Native>) -> ArrayRef {
-    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(values), None))
 }
 
 #[cfg(test)]

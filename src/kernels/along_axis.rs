@@ -1,0 +1,261 @@
+//! numpy's `take_along_axis` / `put_along_axis` over a whole batch.
+//!
+//! The plan ([`AxisOffsets`]) holds, for every position of the broadcast index, where it sits
+//! in `idx`'s row and where (but for the axis term) it reads or writes in `t`'s row; a batch
+//! then only adds each checked index times the axis stride ([`element_positions`]), and the
+//! take or put moves the elements at those positions of the batch's values buffer.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
+use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
+use arrow::compute::{cast, take};
+use arrow::datatypes::{ArrowPrimitiveType, DataType};
+use arrow::error::ArrowError;
+
+use crate::index::wrap_index;
+
+/// Where each position of the broadcast index reads or writes, compiled from the shapes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AxisOffsets {
+    /// For each broadcast position: offset in `idx`'s row.
+    pub index: Vec<u32>,
+    /// For each broadcast position: offset in `t`'s row without the axis term.
+    pub input: Vec<u32>,
+    /// Elements per row of `idx`.
+    pub index_len: usize,
+    /// Elements per row of `t`.
+    pub input_len: usize,
+    /// `t`'s length along the axis (what an index is checked against).
+    pub dim: usize,
+    /// `t`'s stride along the axis.
+    pub stride: usize,
+    /// For a permuted `t` whose row-major copy is addressed (the put writes one): the
+    /// row-major offset of each stored offset ([`crate::shape::logical_of_stored`]).
+    pub logical_of_stored: Option<Vec<usize>>,
+}
+
+impl AxisOffsets {
+    /// Positions per row: the broadcast index's size.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether the broadcast index is empty (nothing is read or written).
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+}
+
+/// An index outside `[-dim, dim)`: the row of the batch and the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfBounds {
+    /// Row of the batch.
+    pub row: usize,
+    /// The index, as written.
+    pub value: i64,
+}
+
+/// For each of `rows` rows, the offset into the batch's values of `t` of every broadcast
+/// position: `idx`'s element there wrapped (negative from the end) and checked, times the axis
+/// stride, plus the position's offset off the axis. `idx` holds `rows * plan.index_len`
+/// values. NULL rows (`nulls`) are not checked and hold placeholders (0) that the take and put
+/// never read (an empty `t` has no element 0).
+pub fn element_positions(
+    plan: &AxisOffsets,
+    idx: &[i64],
+    rows: usize,
+    nulls: Option<&NullBuffer>,
+) -> Result<Vec<u64>, OutOfBounds> {
+    let n = plan.len();
+    let mut out = vec![0u64; rows * n];
+    for row in 0..rows {
+        if nulls.is_some_and(|nulls| nulls.is_null(row)) {
+            continue;
+        }
+        let idx_row = &idx[row * plan.index_len..(row + 1) * plan.index_len];
+        let base = row * plan.input_len;
+        for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
+            let value = idx_row[plan.index[k] as usize];
+            let Some(position) = wrap_index(value, plan.dim) else {
+                return Err(OutOfBounds { row, value });
+            };
+            let stored = plan.input[k] as usize + position * plan.stride;
+            let logical = plan
+                .logical_of_stored
+                .as_ref()
+                .map_or(stored, |table| table[stored]);
+            *target = (base + logical) as u64;
+        }
+    }
+    Ok(out)
+}
+
+/// The take: the elements of `values` at `positions`, `n` per row, every element type, NULL
+/// elements kept; a NULL row's positions become NULL indices and are never read.
+pub fn take_along_axis(
+    values: &ArrayRef,
+    positions: Vec<u64>,
+    n: usize,
+    rows: usize,
+    nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef, ArrowError> {
+    let index_nulls = nulls.map(|nulls| {
+        NullBuffer::new(BooleanBuffer::collect_bool(rows * n, |i| {
+            nulls.is_valid(i / n)
+        }))
+    });
+    let indices = UInt64Array::new(ScalarBuffer::from(positions), index_nulls);
+    take(values, &indices, None)
+}
+
+/// The values a put writes: `values` holds `value_len` elements per row (1 for a number), read
+/// at `offsets` (one per broadcast position) in each row.
+#[derive(Debug, Clone, Copy)]
+pub struct PutValues<'a> {
+    /// The values, already of `t`'s element type.
+    pub values: &'a ArrayRef,
+    /// Elements per row.
+    pub value_len: usize,
+    /// For each broadcast position: offset in the row.
+    pub offsets: &'a [usize],
+}
+
+/// The put: `base` (the batch's row-major values of `t`) with `values` written at `positions`
+/// (`n` per row) in order, NULL rows skipped. numpy assigns in order: where a position is
+/// named twice, the last write wins. Each write also copies the value's validity when either
+/// side has NULL elements. Booleans are written as 0/1 bytes.
+pub fn put_along_axis(
+    base: &ArrayRef,
+    positions: &[u64],
+    n: usize,
+    rows: usize,
+    nulls: Option<&NullBuffer>,
+    values: PutValues<'_>,
+) -> Result<ArrayRef, ArrowError> {
+    if *base.data_type() == DataType::Boolean {
+        let base = cast(base, &DataType::UInt8)?;
+        let bytes = cast(values.values, &DataType::UInt8)?;
+        let values = PutValues {
+            values: &bytes,
+            ..values
+        };
+        let out = put_along_axis(&base, positions, n, rows, nulls, values)?;
+        return cast(&out, &DataType::Boolean);
+    }
+    let scatter = Scatter {
+        positions,
+        n,
+        rows,
+        nulls,
+    };
+    crate::with_primitive_type!(base.data_type(), P => Ok(put_typed::<P>(base, &scatter, values)),
+    _ => Err(ArrowError::InvalidArgumentError(format!(
+        "unsupported element type {}",
+        base.data_type()
+    ))))
+}
+
+/// Where a put writes: the batch offset of each of the `n` index positions of every row.
+struct Scatter<'a> {
+    positions: &'a [u64],
+    n: usize,
+    rows: usize,
+    nulls: Option<&'a NullBuffer>,
+}
+
+fn put_typed<P: ArrowPrimitiveType>(
+    input: &ArrayRef,
+    scatter: &Scatter<'_>,
+    values: PutValues<'_>,
+) -> ArrayRef {
+    let input = input.as_primitive::<P>();
+    let PutValues {
+        values,
+        value_len,
+        offsets: value_offsets,
+    } = values;
+    let values = values.as_primitive::<P>();
+    let mut out = input.values().to_vec();
+    let mut validity = (input.null_count() > 0 || values.null_count() > 0).then(|| {
+        let mut bits = BooleanBufferBuilder::new(out.len());
+        match input.nulls() {
+            Some(nulls) => bits.append_buffer(nulls.inner()),
+            None => bits.append_n(out.len(), true),
+        }
+        bits
+    });
+    let n = scatter.n;
+    for row in 0..scatter.rows {
+        if n == 0 || scatter.nulls.is_some_and(|nulls| nulls.is_null(row)) {
+            continue;
+        }
+        let positions = &scatter.positions[row * n..(row + 1) * n];
+        let from = row * value_len;
+        match validity.as_mut() {
+            None => {
+                for (&o, &v) in positions.iter().zip(value_offsets) {
+                    out[o as usize] = values.value(from + v);
+                }
+            }
+            Some(bits) => {
+                for (&o, &v) in positions.iter().zip(value_offsets) {
+                    let v = from + v;
+                    out[o as usize] = values.value(v);
+                    bits.set_bit(o as usize, values.is_valid(v));
+                }
+            }
+        }
+    }
+    let nulls = validity.map(|mut bits| NullBuffer::new(bits.finish()));
+    Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), nulls))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow::array::Int32Array;
+    use arrow::datatypes::Int32Type;
+
+    /// `t` of shape [2, 3], `idx` of shape [2, 1], axis 1 (row-major, not permuted).
+    fn plan() -> AxisOffsets {
+        AxisOffsets {
+            index: vec![0, 1],
+            input: vec![0, 3],
+            index_len: 2,
+            input_len: 6,
+            dim: 3,
+            stride: 1,
+            logical_of_stored: None,
+        }
+    }
+
+    #[test]
+    fn takes_and_puts_along_an_axis() {
+        // np.take_along_axis([[10, 30, 20], [60, 40, 50]], [[2], [-3]], 1) == [[20], [60]]
+        let positions = element_positions(&plan(), &[2, -3], 1, None).unwrap();
+        assert_eq!(positions, vec![2, 3]);
+        let t: ArrayRef = Arc::new(Int32Array::from(vec![10, 30, 20, 60, 40, 50]));
+        let taken = take_along_axis(&t, positions.clone(), 2, 1, None).unwrap();
+        assert_eq!(taken.as_primitive::<Int32Type>().values(), &[20, 60]);
+        let zero: ArrayRef = Arc::new(Int32Array::from(vec![0]));
+        let values = PutValues {
+            values: &zero,
+            value_len: 1,
+            offsets: &[0, 0],
+        };
+        let put = put_along_axis(&t, &positions, 2, 1, None, values).unwrap();
+        assert_eq!(
+            put.as_primitive::<Int32Type>().values(),
+            &[10, 30, 0, 0, 40, 50]
+        );
+    }
+
+    #[test]
+    fn out_of_bounds_names_the_row() {
+        let nulls = NullBuffer::from(vec![false, true]);
+        // Row 0 is NULL and not checked; row 1's 3 is out of bounds for size 3.
+        let err = element_positions(&plan(), &[9, 9, 0, 3], 2, Some(&nulls)).unwrap_err();
+        assert_eq!(err, OutOfBounds { row: 1, value: 3 });
+    }
+}
