@@ -61,6 +61,17 @@ pub enum TensorError {
         /// The row, within its batch, for an index read from the data.
         row: Option<usize>,
     },
+    /// An index `tensor_choose`'s `raise` rejects, or any index of a row without choices
+    /// (numpy's `ValueError`s).
+    #[error("{}", invalid_choice(*.row, .value, *.count))]
+    InvalidChoice {
+        /// Row of the batch.
+        row: usize,
+        /// The index value, as written.
+        value: String,
+        /// The number of choices of that row.
+        count: usize,
+    },
     /// An integer combination that overflowed (JAX wraps around silently; this crate fails).
     #[error("integer overflow in {data_type} at row {row} of its batch (JAX would wrap around)")]
     Overflow {
@@ -93,6 +104,20 @@ fn at_row(row: Option<usize>) -> String {
     row.map_or_else(String::new, |row| format!(" at row {row} of its batch"))
 }
 
+/// numpy's words for a choice index out of range, with the row.
+fn invalid_choice(row: usize, value: &str, count: usize) -> String {
+    if count == 0 {
+        // numpy: ValueError: 0-length sequence.
+        format!("0-length sequence: row {row} of its batch has no choices")
+    } else {
+        // numpy: ValueError: invalid entry in choice array
+        format!(
+            "invalid entry in choice array: a = {value} at row {row} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
+            count - 1
+        )
+    }
+}
+
 /// Results of the crate's code below the UDF layer.
 pub type Result<T, E = TensorError> = std::result::Result<T, E>;
 
@@ -101,7 +126,10 @@ impl TensorError {
     fn is_data_error(&self) -> bool {
         matches!(
             self,
-            Self::OutOfBounds { row: Some(_), .. } | Self::Overflow { .. } | Self::Data(_)
+            Self::OutOfBounds { row: Some(_), .. }
+                | Self::InvalidChoice { .. }
+                | Self::Overflow { .. }
+                | Self::Data(_)
         )
     }
 

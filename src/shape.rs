@@ -184,6 +184,34 @@ pub fn broadcasts_to(shape: &[usize], target: &[usize]) -> bool {
             .all(|(&s, &t)| s == t || s == 1)
 }
 
+/// numpy's rule for assigned values (`x[idx] = y`, JAX's `x.at[idx].set(y)`): for every element
+/// of a `target`-shaped selection, row-major, the offset of the element of a row-major `values`
+/// tensor broadcast to it.
+///
+/// # Errors
+/// numpy's assignment error when `values_shape` does not broadcast to `target`.
+pub fn assignment_offsets(
+    values_shape: &[usize],
+    target: &[usize],
+) -> Result<Vec<usize>, TensorError> {
+    if !broadcasts_to(values_shape, target) {
+        return Err(assignment_mismatch(values_shape, &format_shape(target)));
+    }
+    Ok(strided_offsets(
+        target,
+        &broadcast_strides(values_shape, &row_major_strides(values_shape), target),
+    ))
+}
+
+/// numpy's words when assigned values do not broadcast to the selection they are assigned to
+/// (`selection` written as numpy writes a shape, or with a symbolic axis such as `(m, 3)`).
+pub fn assignment_mismatch(values_shape: &[usize], selection: &str) -> TensorError {
+    TensorError::Shape(format!(
+        "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {selection}",
+        format_shape(values_shape)
+    ))
+}
+
 /// For each element of a tensor of `shape`, in row-major order, the offset
 /// `sum(index[i] * strides[i])`.
 ///

@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
 use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow::compute::{cast, take};
+use arrow::compute::take;
 use arrow::datatypes::{ArrowPrimitiveType, DataType};
 use arrow::error::ArrowError;
 
+use super::{from_storage, to_storage};
+use crate::error::{Result, TensorError};
 use crate::index::wrap_index;
 
 /// Where each position of the broadcast index reads or writes, compiled from the shapes.
@@ -47,15 +49,6 @@ impl AxisOffsets {
     }
 }
 
-/// An index outside `[-dim, dim)`: the row of the batch and the value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OutOfBounds {
-    /// Row of the batch.
-    pub row: usize,
-    /// The index, as written.
-    pub value: i64,
-}
-
 /// For each of `rows` rows, the offset into the batch's values of `t` of every broadcast
 /// position: `idx`'s element there wrapped (negative from the end) and checked, times the axis
 /// stride, plus the position's offset off the axis. `idx` holds `rows * plan.index_len`
@@ -66,7 +59,8 @@ pub fn element_positions(
     idx: &[i64],
     rows: usize,
     nulls: Option<&NullBuffer>,
-) -> Result<Vec<u64>, OutOfBounds> {
+    axis: usize,
+) -> Result<Vec<u64>> {
     let n = plan.len();
     let mut out = vec![0u64; rows * n];
     for row in 0..rows {
@@ -78,7 +72,13 @@ pub fn element_positions(
         for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
             let value = idx_row[plan.index[k] as usize];
             let Some(position) = wrap_index(value, plan.dim) else {
-                return Err(OutOfBounds { row, value });
+                // numpy: IndexError: index 3 is out of bounds for axis 1 with size 3
+                return Err(TensorError::OutOfBounds {
+                    value,
+                    axis,
+                    size: plan.dim,
+                    row: Some(row),
+                });
             };
             let stored = plan.input[k] as usize + position * plan.stride;
             let logical = plan
@@ -134,14 +134,13 @@ pub fn put_along_axis(
     values: PutValues<'_>,
 ) -> Result<ArrayRef, ArrowError> {
     if *base.data_type() == DataType::Boolean {
-        let base = cast(base, &DataType::UInt8)?;
-        let bytes = cast(values.values, &DataType::UInt8)?;
+        let bytes = to_storage(values.values)?;
         let values = PutValues {
             values: &bytes,
             ..values
         };
-        let out = put_along_axis(&base, positions, n, rows, nulls, values)?;
-        return cast(&out, &DataType::Boolean);
+        let out = put_along_axis(&to_storage(base)?, positions, n, rows, nulls, values)?;
+        return from_storage(out, &DataType::Boolean);
     }
     let scatter = Scatter {
         positions,
@@ -149,7 +148,7 @@ pub fn put_along_axis(
         rows,
         nulls,
     };
-    crate::with_primitive_type!(base.data_type(), P => Ok(put_typed::<P>(base, &scatter, values)),
+    super::with_primitive_type!(base.data_type(), P => Ok(put_typed::<P>(base, &scatter, values)),
     _ => Err(ArrowError::InvalidArgumentError(format!(
         "unsupported element type {}",
         base.data_type()
@@ -233,7 +232,7 @@ mod tests {
     #[test]
     fn takes_and_puts_along_an_axis() {
         // np.take_along_axis([[10, 30, 20], [60, 40, 50]], [[2], [-3]], 1) == [[20], [60]]
-        let positions = element_positions(&plan(), &[2, -3], 1, None).unwrap();
+        let positions = element_positions(&plan(), &[2, -3], 1, None, 1).unwrap();
         assert_eq!(positions, vec![2, 3]);
         let t: ArrayRef = Arc::new(Int32Array::from(vec![10, 30, 20, 60, 40, 50]));
         let taken = take_along_axis(&t, positions.clone(), 2, 1, None).unwrap();
@@ -255,7 +254,14 @@ mod tests {
     fn out_of_bounds_names_the_row() {
         let nulls = NullBuffer::from(vec![false, true]);
         // Row 0 is NULL and not checked; row 1's 3 is out of bounds for size 3.
-        let err = element_positions(&plan(), &[9, 9, 0, 3], 2, Some(&nulls)).unwrap_err();
-        assert_eq!(err, OutOfBounds { row: 1, value: 3 });
+        let err = element_positions(&plan(), &[9, 9, 0, 3], 2, Some(&nulls), 1).unwrap_err();
+        assert!(matches!(
+            err,
+            TensorError::OutOfBounds {
+                value: 3,
+                row: Some(1),
+                ..
+            }
+        ));
     }
 }

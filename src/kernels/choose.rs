@@ -26,6 +26,9 @@ use arrow::datatypes::{
 };
 use arrow::error::ArrowError;
 
+use super::{from_storage, layout, storage_type, to_storage};
+use crate::error::{Result, TensorError};
+
 /// How `choose` treats an index outside `[0, n)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChooseMode {
@@ -35,79 +38,6 @@ pub enum ChooseMode {
     Wrap,
     /// Clamp to `[0, n - 1]`.
     Clip,
-}
-
-impl ChooseMode {
-    /// Parses numpy's mode names.
-    pub fn parse(mode: &str) -> Option<Self> {
-        match mode {
-            "raise" => Some(Self::Raise),
-            "wrap" => Some(Self::Wrap),
-            "clip" => Some(Self::Clip),
-            _ => None,
-        }
-    }
-}
-
-/// An index value that is not a valid choice under `raise` (or any index when there are no
-/// choices at all).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidChoice {
-    /// Row of the batch.
-    pub row: usize,
-    /// The index value, as written.
-    pub value: String,
-    /// The number of choices of that row.
-    pub count: usize,
-}
-
-impl std::fmt::Display for InvalidChoice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Self { row, value, count } = self;
-        if *count == 0 {
-            // numpy: ValueError: 0-length sequence.
-            write!(
-                f,
-                "0-length sequence: row {row} of its batch has no choices"
-            )
-        } else {
-            // numpy: ValueError: invalid entry in choice array
-            write!(
-                f,
-                "invalid entry in choice array: a = {value} at row {row} of its batch is not in [0, {}] (mode 'raise'; there are {count} choices)",
-                count - 1
-            )
-        }
-    }
-}
-
-/// What [`choose`] reports. All but [`ChooseError::ElementType`] (a type the plan never
-/// admits) are about the batch's data or its run-time types.
-#[derive(Debug, thiserror::Error)]
-pub enum ChooseError {
-    /// An index `raise` rejects, or any index of a row without choices.
-    #[error("{0}")]
-    InvalidChoice(InvalidChoice),
-    /// A row of a list column with more choices than a `u32` choice number can name.
-    #[error("row {row} of its batch has {count} choices, more than {max} are supported", max = u32::MAX)]
-    TooManyChoices {
-        /// Row of the batch.
-        row: usize,
-        /// Its number of choices.
-        count: usize,
-    },
-    /// `a` is not of an integer type (booleans are read as 0/1).
-    #[error("unexpected index type {0} at run time")]
-    IndexType(DataType),
-    /// The single list choice is not a `List` or `LargeList`.
-    #[error("expected a list of choices at run time, got {0}")]
-    ListType(DataType),
-    /// The result element type has no kernel.
-    #[error("no kernel for {0}")]
-    ElementType(DataType),
-    /// Casting an input to the result type.
-    #[error(transparent)]
-    Arrow(#[from] ArrowError),
 }
 
 /// An integer element type `a` may hold.
@@ -194,7 +124,7 @@ pub fn choice_indices<I: IndexNative>(
     mode: ChooseMode,
     skip_rows: Option<&NullBuffer>,
     a_valid: Option<&NullBuffer>,
-) -> Result<Vec<u32>, InvalidChoice> {
+) -> Result<Vec<u32>> {
     match mode {
         ChooseMode::Raise => indices_mode::<I, 0>(a, a_row_len, rows, count, skip_rows, a_valid),
         ChooseMode::Wrap => indices_mode::<I, 1>(a, a_row_len, rows, count, skip_rows, a_valid),
@@ -209,7 +139,7 @@ fn indices_mode<I: IndexNative, const MODE: u8>(
     count: ChoiceCount<'_>,
     skip_rows: Option<&NullBuffer>,
     a_valid: Option<&NullBuffer>,
-) -> Result<Vec<u32>, InvalidChoice> {
+) -> Result<Vec<u32>> {
     let mut out = vec![0u32; a.len()];
     // A literal index (row length 0) is one element checked for the first valid row.
     let (chunk, chunks) = if a_row_len == 0 {
@@ -236,7 +166,7 @@ fn indices_mode<I: IndexNative, const MODE: u8>(
         let start = row * chunk;
         let values = &a[start..start + chunk];
         let targets = &mut out[start..start + chunk];
-        let invalid = |value: &I| InvalidChoice {
+        let invalid = |value: &I| TensorError::InvalidChoice {
             row: checked_row,
             value: value.to_string(),
             count: n,
@@ -560,14 +490,10 @@ pub struct ChooseBatch<'a> {
 /// `numpy.choose` over a batch: the output's row-major values, `rows * out_row_len` of them,
 /// NULL where the index element or the chosen element is NULL. NULL rows hold unspecified
 /// values (the caller sets the rows' NULLs).
-pub fn choose(batch: &ChooseBatch<'_>) -> Result<ArrayRef, ChooseError> {
+pub fn choose(batch: &ChooseBatch<'_>) -> Result<ArrayRef> {
     let a = &batch.a;
     // Booleans index as 0/1 (numpy reads them as integers).
-    let a_values = if *a.values.data_type() == DataType::Boolean {
-        cast(&a.values, &DataType::UInt8)?
-    } else {
-        Arc::clone(&a.values)
-    };
+    let a_values = to_storage(&a.values)?;
     if let Some(out) = try_dense(batch, &a_values)? {
         return Ok(out);
     }
@@ -598,12 +524,7 @@ pub fn choose(batch: &ChooseBatch<'_>) -> Result<ArrayRef, ChooseError> {
             offsets: a.offsets,
         },
         index_valid: a.valid.as_ref(),
-        // Booleans as 0/1 bytes.
-        work_type: if batch.element == DataType::Boolean {
-            DataType::UInt8
-        } else {
-            batch.element.clone()
-        },
+        work_type: storage_type(&batch.element),
         rows: batch.rows,
         out_row_len: batch.out_row_len,
     };
@@ -617,20 +538,13 @@ pub fn choose(batch: &ChooseBatch<'_>) -> Result<ArrayRef, ChooseError> {
         BatchChoices::List(list) => pass2.list(list)?,
     };
     let values = with_validity(values, valid)?;
-    if batch.element == DataType::Boolean {
-        Ok(cast(&values, &DataType::Boolean)?)
-    } else {
-        Ok(values)
-    }
+    Ok(from_storage(values, &batch.element)?)
 }
 
 /// The fused single-pass kernel, when it applies: `a` and every choice are laid out as the
 /// output (no broadcast, no permutation, not a literal), nothing is NULL, `a` is Int32 or
 /// Int64 and the result is not Boolean. This is the common case of same-shape tensors.
-fn try_dense(
-    batch: &ChooseBatch<'_>,
-    a_values: &ArrayRef,
-) -> Result<Option<ArrayRef>, ChooseError> {
+fn try_dense(batch: &ChooseBatch<'_>, a_values: &ArrayRef) -> Result<Option<ArrayRef>> {
     let ChoiceInputs::Each(inputs) = &batch.choices else {
         return Ok(None);
     };
@@ -651,14 +565,12 @@ fn try_dense(
         .map(|input| cast(&input.values, &batch.element))
         .collect::<Result<Vec<_>, _>>()?;
     let count = inputs.len();
-    let invalid = |position: usize, value: String| {
-        ChooseError::InvalidChoice(InvalidChoice {
-            row: position / out_row_len.max(1),
-            value,
-            count,
-        })
+    let invalid = |position: usize, value: String| TensorError::InvalidChoice {
+        row: position / out_row_len.max(1),
+        value,
+        count,
     };
-    crate::with_primitive_type!(&batch.element, P => {
+    super::with_primitive_type!(&batch.element, P => {
         let slices: Vec<&[<P as ArrowPrimitiveType>::Native]> =
             inputs.iter().map(|v| v.as_primitive::<P>().values().as_ref()).collect();
         let out = if let Some(a) = a_values.as_primitive_opt::<Int32Type>() {
@@ -674,11 +586,7 @@ fn try_dense(
 }
 
 /// Pass 1, dispatched on `a`'s integer type.
-fn indices_of(
-    batch: &ChooseBatch<'_>,
-    a: &ArrayRef,
-    count: ChoiceCount<'_>,
-) -> Result<Vec<u32>, ChooseError> {
+fn indices_of(batch: &ChooseBatch<'_>, a: &ArrayRef, count: ChoiceCount<'_>) -> Result<Vec<u32>> {
     // One generic pass-1 instance per index type.
     macro_rules! run {
         ($P:ty) => {
@@ -702,9 +610,13 @@ fn indices_of(
         DataType::UInt16 => run!(UInt16Type),
         DataType::UInt32 => run!(UInt32Type),
         DataType::UInt64 => run!(UInt64Type),
-        other => return Err(ChooseError::IndexType(other.clone())),
+        other => {
+            return Err(TensorError::Data(format!(
+                "unexpected index type {other} at run time"
+            )));
+        }
     };
-    result.map_err(ChooseError::InvalidChoice)
+    result
 }
 
 /// The choices of a batch, a list column's parts read once for both passes.
@@ -737,27 +649,21 @@ struct ListChoices {
 }
 
 impl ListChoices {
-    fn new(list: &ArrayRef) -> Result<Self, ChooseError> {
-        let (values, starts): (ArrayRef, Vec<usize>) = match list.data_type() {
-            DataType::List(_) => {
-                let list = list.as_list::<i32>();
-                let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
-                (Arc::clone(list.values()), starts)
-            }
-            DataType::LargeList(_) => {
-                let list = list.as_list::<i64>();
-                let starts = list.value_offsets().iter().map(|&o| o as usize).collect();
-                (Arc::clone(list.values()), starts)
-            }
-            other => return Err(ChooseError::ListType(other.clone())),
+    fn new(list: &ArrayRef) -> Result<Self> {
+        let Some((values, starts)) = layout::list_parts(list.as_ref()) else {
+            return Err(TensorError::Data(format!(
+                "expected a list of choices at run time, got {}",
+                list.data_type()
+            )));
         };
         let counts: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
         // Choice numbers are u32 in the kernels.
         if let Some(row) = counts.iter().position(|&n| u32::try_from(n).is_err()) {
-            return Err(ChooseError::TooManyChoices {
-                row,
-                count: counts[row],
-            });
+            return Err(TensorError::Data(format!(
+                "row {row} of its batch has {} choices, more than {} are supported",
+                counts[row],
+                u32::MAX
+            )));
         }
         Ok(Self {
             values,
@@ -783,12 +689,12 @@ type Gathered = (ArrayRef, Option<BooleanBuffer>);
 
 impl Pass2<'_> {
     /// Choices given one by one.
-    fn each(&self, inputs: &[Input<'_>]) -> Result<Gathered, ChooseError> {
+    fn each(&self, inputs: &[Input<'_>]) -> Result<Gathered> {
         let cast_inputs = inputs
             .iter()
             .map(|input| cast(&input.values, &self.work_type))
             .collect::<Result<Vec<_>, _>>()?;
-        let values = crate::with_primitive_type!(&self.work_type, P => {
+        let values = super::with_primitive_type!(&self.work_type, P => {
             let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = cast_inputs
                 .iter()
                 .zip(inputs)
@@ -799,7 +705,7 @@ impl Pass2<'_> {
                 })
                 .collect();
             primitive::<P>(self.gather(&sources))
-        }, _ => return Err(ChooseError::ElementType(self.work_type.clone())));
+        }, _ => return Err(TensorError::Internal(format!("no kernel for {}", self.work_type))));
         let any_nulls = self.index_valid.is_some() || inputs.iter().any(|i| i.valid.is_some());
         let valid = any_nulls.then(|| {
             let refs: Vec<ValiditySource<'_>> = inputs
@@ -817,14 +723,9 @@ impl Pass2<'_> {
 
     /// One tensor whose outer axis enumerates the choices: choice `i` is the same rows read
     /// `i * stride` elements further on.
-    fn stacked(
-        &self,
-        input: &Input<'_>,
-        count: usize,
-        stride: usize,
-    ) -> Result<Gathered, ChooseError> {
+    fn stacked(&self, input: &Input<'_>, count: usize, stride: usize) -> Result<Gathered> {
         let values = cast(&input.values, &self.work_type)?;
-        let out = crate::with_primitive_type!(&self.work_type, P => {
+        let out = super::with_primitive_type!(&self.work_type, P => {
             let all = values.as_primitive::<P>().values();
             let sources: Vec<Source<'_, <P as ArrowPrimitiveType>::Native>> = (0..count)
                 .map(|i| Source {
@@ -834,7 +735,7 @@ impl Pass2<'_> {
                 })
                 .collect();
             primitive::<P>(self.gather(&sources))
-        }, _ => return Err(ChooseError::ElementType(self.work_type.clone())));
+        }, _ => return Err(TensorError::Internal(format!("no kernel for {}", self.work_type))));
         let any_nulls = self.index_valid.is_some() || input.valid.is_some();
         let valid = any_nulls.then(|| {
             // Each choice reads the same buffer `i * stride` further on; empty past the end
@@ -861,11 +762,11 @@ impl Pass2<'_> {
     }
 
     /// A list column of scalar choices per row.
-    fn list(&self, list: &ListChoices) -> Result<Gathered, ChooseError> {
+    fn list(&self, list: &ListChoices) -> Result<Gathered> {
         let values_valid = list.values.logical_nulls();
         let values = cast(&list.values, &self.work_type)?;
         let starts = &list.starts;
-        let out = crate::with_primitive_type!(&self.work_type, P => {
+        let out = super::with_primitive_type!(&self.work_type, P => {
             let values = values.as_primitive::<P>().values();
             primitive::<P>(gather_list(
                 self.indices,
@@ -875,7 +776,7 @@ impl Pass2<'_> {
                 self.rows,
                 self.out_row_len,
             ))
-        }, _ => return Err(ChooseError::ElementType(self.work_type.clone())));
+        }, _ => return Err(TensorError::Internal(format!("no kernel for {}", self.work_type))));
         let any_nulls = self.index_valid.is_some() || values_valid.is_some();
         let valid = any_nulls.then(|| {
             index_validity(
@@ -953,14 +854,10 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(
+        assert!(matches!(
             raise.unwrap_err(),
-            InvalidChoice {
-                row: 0,
-                value: "4".into(),
-                count: 4
-            }
-        );
+            TensorError::InvalidChoice { row: 0, ref value, count: 4 } if value == "4"
+        ));
         let wrap = choice_indices(
             &a,
             5,

@@ -38,7 +38,7 @@ pub fn gather_values(
             nulls.is_valid(start_of(row) + plan.offsets[k] as usize)
         }))
     });
-    crate::with_primitive_type!(values.data_type(), P => {
+    super::with_primitive_type!(values.data_type(), P => {
         Ok(typed::<P>(values, rows, plan, starts, validity))
     }, _ => Err(ArrowError::InvalidArgumentError(format!(
         "tensor element type {} cannot be gathered",

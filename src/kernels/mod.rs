@@ -1,5 +1,12 @@
-//! Kernels: pure functions over Arrow arrays and compiled plans. They never see DataFusion;
-//! errors are [`ArrowError`](arrow::error::ArrowError)s, which DataFusion wraps.
+//! Kernels: pure functions over Arrow arrays and compiled plans (the element loops of every
+//! function live here, none in `udf/`). They never see DataFusion: errors are Arrow's or the
+//! crate's [`TensorError`](crate::TensorError), which the UDF turns into DataFusion's.
+//!
+//! - [`gather`]: the one gather (a [`crate::index::GatherPlan`] applied to a batch), filled
+//!   where an index was dropped;
+//! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
+//! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis;
+//! - [`choose`]: `numpy.choose`; [`layout`]: permuted, flat and nested layouts of a batch.
 
 pub mod along_axis;
 pub mod choose;
@@ -46,8 +53,8 @@ pub fn from_storage(values: ArrayRef, element: &DataType) -> Result<ArrayRef, Ar
 }
 
 /// Runs `$body` with `$P` bound to the arrow primitive type of `$data_type` (every tensor
-/// element type but Boolean), or evaluates `$fallback` for any other type.
-#[macro_export]
+/// element type but Boolean), or evaluates `$fallback` for any other type. Crate-private: the
+/// kernels' dispatch, not an API.
 macro_rules! with_primitive_type {
     ($data_type:expr, $P:ident => $body:expr, _ => $fallback:expr) => {{
         use arrow::datatypes as adt;
@@ -100,3 +107,5 @@ macro_rules! with_primitive_type {
         }
     }};
 }
+
+pub(crate) use with_primitive_type;

@@ -301,7 +301,7 @@ pub fn update(
     // before the values: a failure (overflow) in an element that ends NULL does not count.
     let valid = final_validity(spec, x_values, rows, &skip, targets, y);
     let run = |base: &ArrayRef, combine: Combine| -> Result<ArrayRef> {
-        crate::with_primitive_type!(&work_type, P => {
+        super::with_primitive_type!(&work_type, P => {
             update_typed::<P>(base, rows, in_len, &skip, targets, y_scalar.as_ref(), y, combine, valid.as_deref())
         }, _ => Err(unsupported(&work_type)))
     };
@@ -323,7 +323,7 @@ pub fn update(
         Combine::Divide | Combine::Power => {
             // JAX: x / (ones scatter-multiplied by y), x ** (the same): duplicate divisors and
             // exponents multiply, in the promoted type, cast back to x's type.
-            let ones = crate::with_primitive_type!(&work_type, P => ones::<P>(rows * in_len),
+            let ones = super::with_primitive_type!(&work_type, P => ones::<P>(rows * in_len),
                 _ => return Err(unsupported(&work_type)));
             let factors = back(run(&ones, Combine::Multiply)?)?;
             let x_own = to_storage(x_values)?;
@@ -336,7 +336,7 @@ pub fn update(
                 let f64s = cast(&factors, &DataType::Float64)?;
                 finish::<Float64Type>(&x64, &f64s, spec.combine, valid.as_deref())?
             } else {
-                crate::with_primitive_type!(&x_type, P => finish::<P>(&x_own, &factors, spec.combine, valid.as_deref())?,
+                super::with_primitive_type!(&x_type, P => finish::<P>(&x_own, &factors, spec.combine, valid.as_deref())?,
                     _ => return Err(unsupported(&x_type)))
             }
         }

@@ -21,10 +21,12 @@ use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::strict_cast;
 use crate::index::wrap_index;
 use crate::kernels::along_axis::{
-    AxisOffsets, OutOfBounds, PutValues, element_positions, put_along_axis, take_along_axis,
+    AxisOffsets, PutValues, element_positions, put_along_axis, take_along_axis,
 };
 use crate::kernels::layout;
-use crate::shape::{broadcast_along_axis, broadcast_offsets, logical_of_stored};
+use crate::shape::{
+    assignment_offsets, broadcast_along_axis, broadcast_offsets, logical_of_stored,
+};
 use crate::tensor_type::TensorType;
 
 /// A compiled take/put along an axis.
@@ -104,7 +106,8 @@ fn plan_along_axis(
         None => None,
         Some(i) => {
             let values = plan_values(&args.fields[i], name, input.element_type())?;
-            let offsets = super::broadcast_values_offsets(name, &values.logical_shape(), &shape)?;
+            let offsets = assignment_offsets(&values.logical_shape(), &shape)
+                .map_err(|e| e.in_function(name))?;
             Some((values, offsets))
         }
     };
@@ -198,14 +201,9 @@ fn element_offsets(
         )
     })?;
     let values = values.as_primitive::<Int64Type>().values();
-    match element_positions(&plan.offsets, values, rows, nulls.as_ref()) {
-        Ok(positions) => Ok((positions, nulls)),
-        // numpy: IndexError: index 3 is out of bounds for axis 1 with size 3
-        Err(OutOfBounds { row, value }) => exec_err!(
-            "{name}: index {value} is out of bounds for axis {} with size {dim} at row {row} of its batch",
-            plan.axis
-        ),
-    }
+    let positions = element_positions(&plan.offsets, values, rows, nulls.as_ref(), plan.axis)
+        .map_err(|e| e.in_function(name))?;
+    Ok((positions, nulls))
 }
 
 /// `tensor_take_along_axis`.

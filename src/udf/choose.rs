@@ -14,16 +14,15 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, FixedSizeListArray, new_null_array};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{
-    ScalarValue, exec_datafusion_err, internal_datafusion_err, internal_err, plan_err,
-};
-use datafusion::error::{DataFusionError, Result};
+use datafusion::common::{ScalarValue, internal_err, plan_err};
+use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
+use super::options::match_option;
 use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
-use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseError, ChooseMode, Input, choose};
+use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
@@ -223,13 +222,20 @@ fn compile_choices(
     }
 }
 
+/// numpy's mode names.
+const CHOOSE_MODES: &[(&str, ChooseMode)] = &[
+    ("raise", ChooseMode::Raise),
+    ("wrap", ChooseMode::Wrap),
+    ("clip", ChooseMode::Clip),
+];
+
 fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
     let Some(text) = value.and_then(super::string_literal) else {
         return plan_err!(
             "tensor_choose: argument mode must be a literal string: 'raise', 'wrap' or 'clip'"
         );
     };
-    match ChooseMode::parse(text) {
+    match match_option(text, CHOOSE_MODES) {
         Some(mode) => Ok(mode),
         // numpy: "clipmode must be one of 'clip', 'raise', or 'wrap' (got 'bad')"
         None => plan_err!(
@@ -613,11 +619,7 @@ fn choose_batch(plan: &ChoosePlan, data: &[ColumnarValue], rows: usize) -> Resul
         out_row_len: plan.shape.iter().product(),
         row_nulls: nulls.as_ref(),
     };
-    let values = choose(&batch).map_err(|err| match err {
-        ChooseError::Arrow(err) => DataFusionError::from(err),
-        ChooseError::ElementType(_) => internal_datafusion_err!("tensor_choose: {err}"),
-        _ => exec_datafusion_err!("tensor_choose: {err}"),
-    })?;
+    let values = choose(&batch).map_err(|err| err.in_function("tensor_choose"))?;
     Ok(output_rows(plan.output.as_ref(), values, nulls, rows)?)
 }
 

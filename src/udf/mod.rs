@@ -487,30 +487,6 @@ pub fn string_literal(value: &ScalarValue) -> Option<&str> {
     }
 }
 
-/// For every element of a `target`-shaped result, row-major, the offset of the element of a
-/// row-major `values` tensor of `values_shape` broadcast to it; or numpy's assignment error.
-pub fn broadcast_values_offsets(
-    name: &str,
-    values_shape: &[usize],
-    target: &[usize],
-) -> Result<Vec<usize>> {
-    if !crate::shape::broadcasts_to(values_shape, target) {
-        return plan_err!(
-            "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-            crate::shape::format_shape(values_shape),
-            crate::shape::format_shape(target)
-        );
-    }
-    Ok(crate::shape::strided_offsets(
-        target,
-        &crate::shape::broadcast_strides(
-            values_shape,
-            &crate::shape::row_major_strides(values_shape),
-            target,
-        ),
-    ))
-}
-
 /// Checks the argument count against `min..=max` with DataFusion's wording.
 pub fn check_arity(name: &str, arg_types: &[DataType], min: usize, max: usize) -> Result<()> {
     let n = arg_types.len();

@@ -7,9 +7,7 @@ use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{ScalarValue, internal_err, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 
-use super::super::{
-    PlanArgs, broadcast_values_offsets, is_string, literal_int_list, string_literal, tensor_of,
-};
+use super::super::{PlanArgs, is_string, literal_int_list, string_literal, tensor_of};
 use super::options::{ApplyFn, AtOp, read_options};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
@@ -18,7 +16,8 @@ use crate::index::{
 };
 use crate::kernels::update::{Combine, UnaryFn};
 use crate::shape::{
-    broadcast_strides, broadcasts_to, format_shape, row_major_strides, strided_offsets,
+    assignment_mismatch, assignment_offsets, broadcast_strides, broadcasts_to, format_shape,
+    row_major_strides, strided_offsets,
 };
 use crate::tensor_type::TensorType;
 
@@ -342,7 +341,7 @@ fn plan_index(
     };
     let (offsets, selected_shape, source_axes) = plan_static(op, x, &expr, rule)?;
     let y_offsets = if op.has_y() {
-        broadcast_values_offsets(name, y_shape, &selected_shape)?
+        assignment_offsets(y_shape, &selected_shape).map_err(|e| e.in_function(name))?
     } else {
         vec![0; offsets.len()]
     };
@@ -511,11 +510,7 @@ fn plan_y_window(
     let y_trailing = &y_shape[y_shape.len() - trailing..];
     let extra = &y_shape[..y_shape.len() - trailing];
     let bad = || {
-        plan_err!(
-            "{name}: shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-            format_shape(y_shape),
-            selected_text(lead, m, window_shape)
-        )
+        Err(assignment_mismatch(y_shape, &selected_text(lead, m, window_shape)).in_function(name))
     };
     if !broadcasts_to(y_trailing, window_shape) || extra.len() > usize::from(lead) {
         return bad();
