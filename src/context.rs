@@ -18,7 +18,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use crate::display::tensor_extension_type;
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner};
-use crate::tensor_type::{EXTENSION_NAME, TensorType};
+use crate::tensor_type::{TensorType, has_tensor_extension};
 use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -172,9 +172,7 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
     let conversion = |field: &Field| -> Option<Conversion> {
         let tensor = matches!(TensorType::from_field(field), Ok(Some(_)));
         match display {
-            TensorDisplay::NestedList
-                if tensor && field.extension_type_name() == Some(EXTENSION_NAME) =>
-            {
+            TensorDisplay::NestedList if tensor && has_tensor_extension(field) => {
                 Some(Conversion::Function)
             }
             TensorDisplay::Text if tensor => Some(Conversion::Function),
