@@ -16,14 +16,10 @@ use datafusion::logical_expr::{Expr, ScalarUDF, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::display::tensor_extension_type;
-use crate::filter_order::FilterBeforeComputedProjection;
-use crate::parquet_format::TensorParquetFormatFactory;
-use crate::planner::LiteralListPlanner;
-use crate::tensor_type::{EXTENSION_NAME, TensorType};
-use crate::udf::{
-    FreezeLiteralArguments, TensorToList, TensorToString, TensorUdf, all_functions,
-    variadic_functions,
-};
+use crate::parquet::TensorParquetFormatFactory;
+use crate::rules::{FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner};
+use crate::tensor_type::{TensorType, has_tensor_extension};
+use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 
@@ -83,7 +79,7 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     let state = ctx.state_ref();
     let mut state = state.write();
     // Parquet tables whose errors name file and column, with tensor metadata checked across
-    // files (`parquet_format`).
+    // files (`parquet::format`).
     state.register_file_format(Arc::new(TensorParquetFormatFactory::new()), true)?;
     // `tensor_choose`'s result type must not change when the optimizer folds an argument
     // into a literal (`FreezeLiteralArguments`), and a WHERE clause must run before the
@@ -176,9 +172,7 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
     let conversion = |field: &Field| -> Option<Conversion> {
         let tensor = matches!(TensorType::from_field(field), Ok(Some(_)));
         match display {
-            TensorDisplay::NestedList
-                if tensor && field.extension_type_name() == Some(EXTENSION_NAME) =>
-            {
+            TensorDisplay::NestedList if tensor && has_tensor_extension(field) => {
                 Some(Conversion::Function)
             }
             TensorDisplay::Text if tensor => Some(Conversion::Function),

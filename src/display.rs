@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use arrow::array::{Array, FixedSizeListArray, StringArray, StringBuilder};
-use arrow::datatypes::{DataType, Field};
+use arrow::datatypes::DataType;
 use arrow::error::ArrowError;
 use arrow::util::display::{
     ArrayFormatter, DisplayIndex, FormatError, FormatOptions, FormatResult,
@@ -19,23 +19,14 @@ use datafusion::common::types::DFExtensionType;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::registry::{ExtensionTypeRegistration, ExtensionTypeRegistrationRef};
 
-use crate::tensor_type::{EXTENSION_METADATA_KEY, EXTENSION_NAME, EXTENSION_NAME_KEY, TensorType};
+use crate::tensor_type::{EXTENSION_NAME, TensorType};
 
 /// The registration that makes DataFusion display `arrow.fixed_shape_tensor` columns nested.
 pub fn tensor_extension_type() -> ExtensionTypeRegistrationRef {
     ExtensionTypeRegistration::new_arc(EXTENSION_NAME, |storage_type, metadata| {
-        let mut field = Field::new("tensor", storage_type.clone(), true);
-        let mut entries = std::collections::HashMap::from([(
-            EXTENSION_NAME_KEY.to_string(),
-            EXTENSION_NAME.to_string(),
-        )]);
-        if let Some(metadata) = metadata {
-            entries.insert(EXTENSION_METADATA_KEY.to_string(), metadata.to_string());
-        }
-        field = field.with_metadata(entries);
-        let tensor = TensorType::from_field(&field)?.ok_or_else(|| {
+        let tensor = TensorType::from_extension(storage_type, metadata)?.ok_or_else(|| {
             DataFusionError::Plan(format!(
-                "arrow.fixed_shape_tensor must be stored as a FixedSizeList, not {storage_type}"
+                "{EXTENSION_NAME} must be stored as a FixedSizeList, not {storage_type}"
             ))
         })?;
         Ok(Arc::new(TensorExtensionType {

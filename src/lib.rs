@@ -10,6 +10,9 @@
 //! - [`index`]: numpy index expressions: parse, normalise against a shape, compile a gather;
 //! - [`kernels`]: pure functions over Arrow arrays and compiled plans;
 //! - [`udf`]: thin DataFusion functions, planned once per query;
+//! - [`rules`]: the planner rules the functions need (list literals, literal arguments, filter
+//!   order);
+//! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
 //! - [`context`]: registration and the ready-made session.
 //!
 //! ```
@@ -28,14 +31,11 @@ pub mod context;
 pub mod display;
 pub mod dtype;
 pub mod error;
-pub mod filter_order;
 pub mod index;
 pub mod kernels;
 pub mod limits;
-pub mod parquet_fast;
-pub mod parquet_format;
-pub mod parquet_scan;
-pub mod planner;
+pub mod parquet;
+pub mod rules;
 pub mod shape;
 pub mod tensor_type;
 pub mod udf;
@@ -48,5 +48,5 @@ pub use context::{
     tensor_session_context, tensor_session_context_with_config,
 };
 pub use error::TensorError;
-pub use parquet_format::{TensorParquetFormat, TensorParquetFormatFactory};
+pub use parquet::{TensorParquetFormat, TensorParquetFormatFactory};
 pub use tensor_type::TensorType;

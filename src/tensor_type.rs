@@ -97,26 +97,34 @@ impl TensorType {
     /// A plain `FixedSizeList` without the extension metadata is a 1-d tensor (SPEC §1): some
     /// DataFusion expressions (`CASE`, `COALESCE`, `arrow_cast`) drop field metadata.
     pub fn from_field(field: &Field) -> Result<Option<Self>, TensorError> {
-        let DataType::FixedSizeList(item, list_size) = field.data_type() else {
+        if has_tensor_extension(field) {
+            let metadata = field.metadata().get(EXTENSION_METADATA_KEY);
+            return Self::from_extension(field.data_type(), metadata.map(String::as_str));
+        }
+        let Some((item, list_size)) = fixed_size_list(field.data_type())? else {
             return Ok(None);
         };
-        let list_size = usize::try_from(*list_size).map_err(|_| {
-            TensorError::Shape(format!("FixedSizeList has a negative size {list_size}"))
-        })?;
-        if !has_tensor_extension(field) {
-            return Self::new(item.data_type().clone(), vec![list_size]).map(Some);
-        }
-        let metadata = field.metadata();
-        let json = metadata
-            .get(EXTENSION_METADATA_KEY)
-            .map_or("", String::as_str);
-        let parsed = ParsedMetadata::parse(json)?;
+        Self::new(item.data_type().clone(), vec![list_size]).map(Some)
+    }
+
+    /// Reads an `arrow.fixed_shape_tensor` from its storage type and the extension metadata
+    /// JSON (`ARROW:extension:metadata`, as DataFusion's extension type registry hands them
+    /// over): `Ok(None)` when the storage is not a `FixedSizeList`; an error when the metadata
+    /// is missing or invalid, or describes another number of elements than the list holds.
+    pub fn from_extension(
+        storage_type: &DataType,
+        metadata: Option<&str>,
+    ) -> Result<Option<Self>, TensorError> {
+        let Some((item, list_size)) = fixed_size_list(storage_type)? else {
+            return Ok(None);
+        };
+        let parsed = ParsedMetadata::parse(metadata.unwrap_or(""))?;
         let tensor = Self::new(item.data_type().clone(), parsed.shape)?
             .with_dim_names(parsed.dim_names)?
             .with_permutation(parsed.permutation)?;
         if tensor.size != list_size {
             return Err(TensorError::Shape(format!(
-                "arrow.fixed_shape_tensor shape {} has {} elements but the column's FixedSizeList holds {list_size}",
+                "{EXTENSION_NAME} shape {} has {} elements but the column's FixedSizeList holds {list_size}",
                 format_shape(&tensor.shape),
                 tensor.size
             )));
@@ -287,6 +295,17 @@ impl fmt::Display for TensorType {
     }
 }
 
+/// The child field and length of a `FixedSizeList` type; `None` for any other type.
+fn fixed_size_list(data_type: &DataType) -> Result<Option<(&FieldRef, usize)>, TensorError> {
+    let DataType::FixedSizeList(item, list_size) = data_type else {
+        return Ok(None);
+    };
+    let list_size = usize::try_from(*list_size).map_err(|_| {
+        TensorError::Shape(format!("FixedSizeList has a negative size {list_size}"))
+    })?;
+    Ok(Some((item, list_size)))
+}
+
 /// Whether `field` carries the `arrow.fixed_shape_tensor` extension name (valid or not).
 pub fn has_tensor_extension(field: &Field) -> bool {
     field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(EXTENSION_NAME)
@@ -452,6 +471,31 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(!t.is_permuted());
+    }
+
+    #[test]
+    fn extension_storage_and_metadata_read_as_the_field_does() {
+        let json = r#"{"shape":[2,3],"permutation":[1,0]}"#;
+        let field = tensor_field(DataType::Float32, 6, json);
+        assert_eq!(
+            TensorType::from_extension(field.data_type(), Some(json)).unwrap(),
+            TensorType::from_field(&field).unwrap()
+        );
+        assert_eq!(
+            TensorType::from_extension(&DataType::Float32, Some(json)).unwrap(),
+            None
+        );
+        // No metadata is no valid tensor, as a field with the name and no metadata.
+        let bare = field.clone().with_metadata(HashMap::from([(
+            EXTENSION_NAME_KEY.to_string(),
+            EXTENSION_NAME.to_string(),
+        )]));
+        assert_eq!(
+            TensorType::from_extension(field.data_type(), None)
+                .unwrap_err()
+                .to_string(),
+            TensorType::from_field(&bare).unwrap_err().to_string()
+        );
     }
 
     #[test]

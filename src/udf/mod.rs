@@ -85,7 +85,7 @@ pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
 pub use to_string::TensorToString;
-pub use variadic::{FreezeLiteralArguments, VariadicTensorUdf};
+pub use variadic::VariadicTensorUdf;
 
 /// Every scalar function this crate defines, ready to register.
 pub fn all_functions() -> Vec<ScalarUDF> {

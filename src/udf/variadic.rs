@@ -14,28 +14,23 @@
 //! Which arguments are literals decides the result type (numpy's weak literals), and DataFusion
 //! turns arguments into literals after the type was fixed: the optimizer folds `1 + 1` into
 //! `2`, and the Parquet reader replaces a column whose statistics say it is constant in a file
-//! with that value. [`FreezeLiteralArguments`] (an analyzer rule, run before either) therefore
-//! gives every call an instance that remembers which of its arguments were literals as
-//! written; an argument that becomes a literal later is still planned as the expression it was.
+//! with that value. An analyzer rule run before either, [`crate::rules::FreezeLiteralArguments`],
+//! therefore gives every call an instance that remembers which of its arguments were literals
+//! as written; an argument that becomes a literal later is still planned as the expression it
+//! was.
 
-use std::any::Any;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::config::ConfigOptions;
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{ScalarValue, exec_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::expr::HigherOrderFunction;
 use datafusion::logical_expr::{
-    ColumnarValue, Documentation, Expr, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
+    ColumnarValue, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
     HigherOrderSignature, HigherOrderUDF, HigherOrderUDFImpl, LambdaParametersProgress,
-    LogicalPlan, ValueOrLambda, Volatility,
+    ValueOrLambda, Volatility,
 };
-
-use datafusion::optimizer::AnalyzerRule;
 
 use super::plan_cache::PlanCache;
 use super::{PlanArgs, TensorFunction};
@@ -48,7 +43,7 @@ pub struct VariadicTensorUdf<F: TensorFunction> {
     cache: PlanCache<F::Plan>,
     /// For a call's own instance: which arguments were literals when the query was analysed
     /// (others are planned as expressions even once they have become literals).
-    literal_arguments: Option<Vec<bool>>,
+    pub(crate) literal_arguments: Option<Vec<bool>>,
 }
 
 impl<F: TensorFunction> VariadicTensorUdf<F> {
@@ -63,7 +58,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
     }
 
     /// The same function for one call whose literal arguments are those marked.
-    fn frozen(&self, literal_arguments: Vec<bool>) -> Self {
+    pub(crate) fn frozen(&self, literal_arguments: Vec<bool>) -> Self {
         Self {
             function: Arc::clone(&self.function),
             signature: self.signature.clone(),
@@ -220,49 +215,4 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
 fn is_number_or_boolean(value: &ScalarValue) -> bool {
     let data_type = value.data_type();
     data_type.is_numeric() || data_type == DataType::Boolean
-}
-
-/// The analyzer rule that gives each call of a [`VariadicTensorUdf`] its own instance,
-/// remembering which of its arguments are literals as the query was written (see the module
-/// docs). [`crate::register_all`] and the crate's contexts install it.
-#[derive(Debug, Default)]
-pub struct FreezeLiteralArguments;
-
-impl AnalyzerRule for FreezeLiteralArguments {
-    fn name(&self) -> &'static str {
-        "tensor_freeze_literal_arguments"
-    }
-
-    fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> Result<LogicalPlan> {
-        plan.transform_up_with_subqueries(|plan| {
-            plan.map_expressions(|expr| {
-                expr.transform_up(|expr| match expr {
-                    Expr::HigherOrderFunction(call) => Ok(match freeze(&call) {
-                        Some(frozen) => Transformed::yes(Expr::HigherOrderFunction(
-                            HigherOrderFunction::new(Arc::new(frozen), call.args),
-                        )),
-                        None => Transformed::no(Expr::HigherOrderFunction(call)),
-                    }),
-                    other => Ok(Transformed::no(other)),
-                })
-            })
-        })
-        .map(|transformed| transformed.data)
-    }
-}
-
-/// The call's own instance, for a registered (not yet frozen) variadic tensor function.
-fn freeze(call: &HigherOrderFunction) -> Option<HigherOrderUDF> {
-    let inner: &dyn Any = call.func.inner().as_ref();
-    let registered = inner.downcast_ref::<VariadicTensorUdf<super::TensorChoose>>()?;
-    if registered.literal_arguments.is_some() {
-        // A call's own instance already.
-        return None;
-    }
-    let literal = call
-        .args
-        .iter()
-        .map(|arg| matches!(arg, Expr::Literal(..)))
-        .collect();
-    Some(HigherOrderUDF::new_from_impl(registered.frozen(literal)))
 }

@@ -15,7 +15,7 @@
 //!   text (key order, spacing) is one tensor type, where Arrow's schema merge would refuse it.
 //!
 //! Errors found while the data is read (a corrupt page) name the file too: the scan is
-//! DataFusion's own, wrapped by [`crate::parquet_scan`] so that each error says which file it
+//! DataFusion's own, wrapped by [`super::scan`] so that each error says which file it
 //! read.
 //!
 //! [`crate::register_all`] installs the format for the `parquet` extension (SQL paths:
@@ -232,7 +232,7 @@ impl FileFormat for TensorParquetFormat {
         conf: FileScanConfig,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = self.inner.create_physical_plan(state, conf).await?;
-        Ok(crate::parquet_scan::name_files_in_errors(plan))
+        Ok(super::scan::name_files_in_errors(plan))
     }
 
     async fn create_writer_physical_plan(

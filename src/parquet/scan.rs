@@ -110,8 +110,7 @@ impl FileSource for NamingSource {
         let inner =
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;
-        let inner =
-            crate::parquet_fast::maybe_fast(inner, self.inner.as_ref(), object_store, base_config);
+        let inner = super::fast::maybe_fast(inner, self.inner.as_ref(), object_store, base_config);
         Ok(Box::new(NamingMorselizer {
             inner,
             store: base_config.object_store_url.as_str().to_string(),

@@ -1,0 +1,363 @@
+//! The fast reader's ([`super::fast`]) check that a page's repetition and definition levels are
+//! those of full tensors, done on their RLE/bit-packed hybrid encoding without decoding them.
+//!
+//! A tensor column of `size` elements is a Parquet list: a page holds full tensors when every
+//! definition level is the maximum (no NULL tensor, no NULL element) and the repetition level is
+//! 0 exactly at the start of every `size` levels (every list has the tensor's length). A run of
+//! the maximum definition level is one comparison; bit-packed repetition levels are compared
+//! with the mask of list starts 64 at a time.
+
+/// Whether `levels` levels at chunk positions `start..` (repetition levels `rep`, one bit each;
+/// definition levels `def`) are those of full tensors of `size` elements: every definition
+/// level `max_def`, every repetition level 0 exactly at the multiples of `size`.
+pub(super) fn full_tensor_levels(
+    rep: &[u8],
+    def: &[u8],
+    levels: usize,
+    start: u64,
+    size: u64,
+    max_def: i16,
+) -> bool {
+    let def_width = (16 - max_def.leading_zeros()) as u8;
+    let max_def = max_def as u64;
+    let def_ok = runs(def, levels, def_width, |run| match run {
+        Run::Repeated { value, .. } => value == max_def,
+        Run::Packed { bytes, count, .. } => {
+            (0..count).all(|i| unpack(bytes, i, def_width) == max_def)
+        }
+    });
+    if !def_ok {
+        return false;
+    }
+    // The position within its list of the next level (0: it must start a list). Kept by
+    // addition: a division per run cost more than the rest of the check.
+    let mut phase = start % size;
+    runs(rep, levels, 1, |run| match run {
+        Run::Repeated {
+            value: 1, count, ..
+        } => {
+            let end = phase + count as u64;
+            let ok = phase != 0 && end <= size;
+            phase = if end == size { 0 } else { end };
+            ok
+        }
+        Run::Repeated {
+            value: 0, count, ..
+        } => {
+            let ok = phase == 0 && (count == 1 || size == 1);
+            phase = u64::from(size != 1);
+            ok
+        }
+        Run::Repeated { .. } => false,
+        Run::Packed { bytes, count, .. } => {
+            let ok = zeros_every(bytes, phase, count, size);
+            let next = phase + count as u64;
+            phase = if next < size {
+                next
+            } else if next < 2 * size {
+                next - size
+            } else {
+                next % size
+            };
+            ok
+        }
+    })
+}
+
+/// One run of an RLE/bit-packed hybrid level encoding: `count` levels, the next of the page.
+enum Run<'a> {
+    Repeated {
+        value: u64,
+        count: usize,
+    },
+    /// Bit-packed levels: value `i` of `bytes` is the run's level `i`.
+    Packed {
+        bytes: &'a [u8],
+        count: usize,
+    },
+}
+
+/// Whether `check` holds for every run of the first `levels` levels of `data` (levels of
+/// `width` bits), and `data` holds that many levels.
+fn runs(data: &[u8], levels: usize, width: u8, mut check: impl FnMut(Run) -> bool) -> bool {
+    let (mut pos, mut at) = (0, 0);
+    while at < levels {
+        // The run header: an unsigned LEB128 varint.
+        let mut header = 0u64;
+        let mut shift = 0;
+        loop {
+            let Some(&byte) = data.get(pos) else {
+                return false;
+            };
+            pos += 1;
+            header |= u64::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+            if shift > 35 {
+                return false;
+            }
+        }
+        let run = if header & 1 == 1 {
+            let groups = (header >> 1) as usize;
+            let Some(bytes) = data.get(pos..pos + groups * width as usize) else {
+                return false;
+            };
+            pos += bytes.len();
+            let count = (groups * 8).min(levels - at);
+            Run::Packed { bytes, count }
+        } else {
+            let width_bytes = (width as usize).div_ceil(8);
+            let Some(bytes) = data.get(pos..pos + width_bytes) else {
+                return false;
+            };
+            pos += width_bytes;
+            let value = le_word(bytes);
+            let count = ((header >> 1) as usize).min(levels - at);
+            Run::Repeated { value, count }
+        };
+        let count = match run {
+            Run::Repeated { count, .. } | Run::Packed { count, .. } => count,
+        };
+        if count == 0 || !check(run) {
+            return false;
+        }
+        at += count;
+    }
+    true
+}
+
+/// The little-endian word of the first (up to 8) bytes of `bytes`, the missing high bytes 0.
+///
+/// Assembled by shifts: a copy into a stack word (a memcpy call, then a load the stores cannot
+/// forward to) was half of [`zeros_every`]'s time, most of its runs being a short tail.
+fn le_word(bytes: &[u8]) -> u64 {
+    bytes[..bytes.len().min(8)]
+        .iter()
+        .rev()
+        .fold(0u64, |word, &byte| (word << 8) | u64::from(byte))
+}
+
+/// Value `i` of bit-packed `bytes` of `width` bits each (least significant bit first).
+fn unpack(bytes: &[u8], i: usize, width: u8) -> u64 {
+    let bit = i * width as usize;
+    let word = le_word(bytes.get(bit / 8..).unwrap_or_default());
+    (word >> (bit % 8)) & ((1u64 << width) - 1)
+}
+
+/// Whether the first `count` one-bit levels of `bytes`, the first at position `phase` of its
+/// list, are 0 exactly where a list of `size` starts: 64 levels at a time, against the mask of
+/// list starts (the same mask for every word when `size` divides 64).
+fn zeros_every(bytes: &[u8], phase: u64, count: usize, size: u64) -> bool {
+    // The list starts among `valid` levels from position `phase`, as set bits.
+    let starts = |phase: u64, valid: usize| {
+        let mut mask = 0u64;
+        let mut j = if phase == 0 { 0 } else { size - phase };
+        while j < valid as u64 {
+            mask |= 1 << j;
+            j += size;
+        }
+        mask
+    };
+    let full = count / 64;
+    let Some(full_bytes) = bytes.get(..full * 8) else {
+        return false;
+    };
+    let (words, _) = full_bytes.as_chunks::<8>();
+    let mut phase = phase;
+    if size.is_power_of_two() && size <= 64 {
+        let expected = !starts(phase, 64);
+        if !words.iter().all(|w| u64::from_le_bytes(*w) == expected) {
+            return false;
+        }
+    } else {
+        for w in words {
+            if u64::from_le_bytes(*w) != !starts(phase, 64) {
+                return false;
+            }
+            phase = (phase + 64) % size;
+        }
+    }
+    let rest = count - full * 64;
+    if rest == 0 {
+        return true;
+    }
+    let Some(tail) = bytes.get(full * 8..full * 8 + rest.div_ceil(8)) else {
+        return false;
+    };
+    let word = le_word(tail);
+    let valid_mask = (1u64 << rest) - 1;
+    !word & valid_mask == starts(phase, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One-bit levels packed least significant bit first.
+    fn pack(levels: &[u8]) -> Vec<u8> {
+        let mut bytes = vec![0u8; levels.len().div_ceil(8)];
+        for (i, &level) in levels.iter().enumerate() {
+            bytes[i / 8] |= level << (i % 8);
+        }
+        bytes
+    }
+
+    /// Repetition levels of lists of the given lengths.
+    fn lists(lengths: &[usize]) -> Vec<u8> {
+        lengths
+            .iter()
+            .flat_map(|&n| (0..n).map(|i| u8::from(i > 0)))
+            .collect()
+    }
+
+    /// A bit-packed run of one-bit levels (padded to a multiple of 8 with `pad`).
+    fn packed_run(levels: &[u8], pad: u8) -> Vec<u8> {
+        let mut padded = levels.to_vec();
+        padded.resize(levels.len().div_ceil(8) * 8, pad);
+        let mut run = vec![((padded.len() / 8) << 1 | 1) as u8];
+        run.extend(pack(&padded));
+        run
+    }
+
+    /// An RLE run: the varint header and the value in `width_bytes` bytes.
+    fn rle_run(count: usize, value: u8, width_bytes: usize) -> Vec<u8> {
+        let mut header = (count as u64) << 1;
+        let mut run = Vec::new();
+        loop {
+            let byte = (header & 0x7f) as u8;
+            header >>= 7;
+            if header == 0 {
+                run.push(byte);
+                break;
+            }
+            run.push(byte | 0x80);
+        }
+        run.push(value);
+        run.extend(std::iter::repeat_n(0, width_bytes - 1));
+        run
+    }
+
+    #[test]
+    fn zeros_must_fall_on_every_list_start() {
+        for size in [1usize, 2, 3, 4, 16, 63, 64, 65, 100] {
+            let good = lists(&[size; 7]);
+            assert!(
+                zeros_every(&pack(&good), 0, good.len(), size as u64),
+                "{size}"
+            );
+            // Started mid-chunk: the first list began `size - 1` levels before this page.
+            if size > 1 {
+                assert!(
+                    zeros_every(&pack(&good[1..]), 1, good.len() - 1, size as u64),
+                    "{size}"
+                );
+                assert!(!zeros_every(
+                    &pack(&good[1..]),
+                    0,
+                    good.len() - 1,
+                    size as u64
+                ));
+            }
+            // One list a level short, the next a level long: same total, same zero count.
+            let mut lengths = vec![size; 7];
+            if size > 1 {
+                lengths[2] -= 1;
+                lengths[3] += 1;
+                let bad = lists(&lengths);
+                assert!(
+                    !zeros_every(&pack(&bad), 0, bad.len(), size as u64),
+                    "{size}"
+                );
+            }
+            // Fewer bytes than levels.
+            assert!(!zeros_every(&pack(&good)[..1], 0, good.len(), size as u64) || good.len() <= 8);
+        }
+    }
+
+    #[test]
+    fn levels_of_full_tensors_pass_and_others_do_not() {
+        let def_full = rle_run(8, 3, 1);
+        // Bit-packed repetition levels, padding after the last level ignored.
+        // A page may end inside a list (version-1 pages): the next page goes on at position 7
+        // (and a chunk that ends there has fewer values than its rows need).
+        let rep = packed_run(&lists(&[4, 3]), 1);
+        assert!(full_tensor_levels(&rep, &def_full, 7, 0, 4, 3));
+        assert!(full_tensor_levels(&rle_run(1, 1, 1), &def_full, 1, 7, 4, 3));
+        assert!(!full_tensor_levels(
+            &rle_run(1, 0, 1),
+            &def_full,
+            1,
+            7,
+            4,
+            3
+        ));
+        let rep = packed_run(&lists(&[4, 4]), 0);
+        assert!(full_tensor_levels(&rep, &def_full, 8, 0, 4, 3));
+        // The same as RLE runs: 0, three 1s, 0, three 1s.
+        let rle: Vec<u8> = [
+            rle_run(1, 0, 1),
+            rle_run(3, 1, 1),
+            rle_run(1, 0, 1),
+            rle_run(3, 1, 1),
+        ]
+        .concat();
+        assert!(full_tensor_levels(&rle, &def_full, 8, 0, 4, 3));
+        // A list of 5 then 3.
+        let rle5: Vec<u8> = [
+            rle_run(1, 0, 1),
+            rle_run(4, 1, 1),
+            rle_run(1, 0, 1),
+            rle_run(2, 1, 1),
+        ]
+        .concat();
+        assert!(!full_tensor_levels(&rle5, &def_full, 8, 0, 4, 3));
+        // Two zeros in a row: an empty or one-element list, unless the size is 1.
+        assert!(!full_tensor_levels(
+            &rle_run(8, 0, 1),
+            &def_full,
+            8,
+            0,
+            4,
+            3
+        ));
+        assert!(full_tensor_levels(&rle_run(8, 0, 1), &def_full, 8, 0, 1, 3));
+        // A NULL element (definition level 2) in a bit-packed run of 2-bit levels.
+        let def_null = vec![0x03, 0b1011_1111, 0xff];
+        let def_all = vec![0x03, 0xff, 0xff];
+        assert!(full_tensor_levels(&rep, &def_all, 8, 0, 4, 3));
+        assert!(!full_tensor_levels(&rep, &def_null, 8, 0, 4, 3));
+        // A NULL tensor: an RLE run of a lower definition level.
+        let def_low = [rle_run(4, 3, 1), rle_run(4, 0, 1)].concat();
+        assert!(!full_tensor_levels(&rep, &def_low, 8, 0, 4, 3));
+        // Level data shorter than the page's levels, or cut inside a run.
+        assert!(!full_tensor_levels(&rep, &def_full, 9, 0, 4, 3));
+        assert!(!full_tensor_levels(&rep[..1], &def_full, 8, 0, 4, 3));
+        assert!(!full_tensor_levels(&rep, &def_full[..1], 8, 0, 4, 3));
+        assert!(!full_tensor_levels(&[], &[], 1, 0, 4, 3));
+        // A zero-length run would never end.
+        assert!(!full_tensor_levels(&rep, &[0x00, 0x03], 8, 0, 4, 3));
+        // A multi-byte run header: one list of 201 levels.
+        let long = [rle_run(1, 0, 1), rle_run(200, 1, 1)].concat();
+        assert_eq!(long.len(), 5);
+        assert!(full_tensor_levels(
+            &long,
+            &rle_run(201, 3, 1),
+            201,
+            0,
+            201,
+            3
+        ));
+        assert!(!full_tensor_levels(
+            &long,
+            &rle_run(201, 3, 1),
+            201,
+            0,
+            200,
+            3
+        ));
+        // A header varint that never ends.
+        assert!(!full_tensor_levels(&[0xff; 9], &def_full, 8, 0, 4, 3));
+    }
+}

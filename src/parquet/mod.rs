@@ -1,0 +1,18 @@
+//! Parquet files as tables of tensors.
+//!
+//! - [`format`]: [`TensorParquetFormat`], DataFusion's Parquet format with schema inference
+//!   that names the file and column of every error and checks tensor metadata across the files
+//!   of a table; [`crate::register_all`] installs it for `.parquet`.
+//! - [`scan`]: the scan the format plans, DataFusion's own wrapped so that its errors (and a
+//!   panic in the reader) name the file they come from.
+//! - [`fast`]: the faster read of full tensor columns that the scan puts in front of
+//!   DataFusion's reader; a row group holding anything else falls back to DataFusion's.
+//! - `levels`: the fast reader's check of a page's repetition and definition levels, done on
+//!   their RLE/bit-packed encoding.
+
+pub mod fast;
+pub mod format;
+mod levels;
+pub mod scan;
+
+pub use format::{TensorParquetFormat, TensorParquetFormatFactory};

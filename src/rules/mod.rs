@@ -1,0 +1,17 @@
+//! The planner rules [`crate::register_all`] installs, one file each.
+//!
+//! - [`planner`]: [`LiteralListPlanner`], an SQL expression planner that makes list literals
+//!   such as a shape `[2, 3]` literal values while the query is planned;
+//! - [`freeze`]: [`FreezeLiteralArguments`], an analyzer rule that fixes which arguments of a
+//!   variadic tensor function (`tensor_choose`) were literals as written, so that its result
+//!   type does not change when a later step folds an argument into a literal;
+//! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
+//!   a `WHERE` clause in front of the functions whose rows it drops.
+
+pub mod filter_order;
+pub mod freeze;
+pub mod planner;
+
+pub use filter_order::FilterBeforeComputedProjection;
+pub use freeze::FreezeLiteralArguments;
+pub use planner::LiteralListPlanner;
