@@ -15,7 +15,10 @@ use datafusion::error::DataFusionError;
 #[derive(Debug, thiserror::Error)]
 pub enum TensorError {
     /// The `ARROW:extension:metadata` JSON could not be read.
-    #[error("invalid arrow.fixed_shape_tensor metadata {json:?}: {reason}")]
+    #[error(
+        "invalid {} metadata {json:?}: {reason}",
+        crate::tensor_type::EXTENSION_NAME
+    )]
     Metadata {
         /// The metadata as found on the field.
         json: String,

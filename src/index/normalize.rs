@@ -289,6 +289,13 @@ pub fn normalize(index: &IndexExpr, shape: &[usize], strides: &[usize]) -> Resul
 
 /// [`normalize`] with another bounds rule for integer indices (JAX's modes); slices always
 /// clamp and boolean masks always fit, as in JAX.
+#[allow(
+    clippy::too_many_lines,
+    reason = "numpy's indexing rules in the order numpy applies them (count, bind to axes, \
+              normalise each item, place the advanced block, check the size): each step reads \
+              the state the previous one left, and the numpy wording of each error sits where \
+              numpy raises it"
+)]
 pub fn normalize_with(
     index: &IndexExpr,
     shape: &[usize],
@@ -662,6 +669,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::too_many_lines, reason = "a table of numpy's results")]
     fn offsets_match_numpy() {
         // Expected: numpy 2.4, y = np.arange(24).reshape(2, 3, 4); y[index].shape and
         // y[index].ravel() (on arange the values are the offsets).

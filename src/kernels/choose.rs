@@ -601,7 +601,7 @@ fn indices_of(batch: &ChooseBatch<'_>, a: &ArrayRef, count: ChoiceCount<'_>) -> 
             )
         };
     }
-    let result = match a.data_type() {
+    match a.data_type() {
         DataType::Int8 => run!(Int8Type),
         DataType::Int16 => run!(Int16Type),
         DataType::Int32 => run!(Int32Type),
@@ -610,13 +610,10 @@ fn indices_of(batch: &ChooseBatch<'_>, a: &ArrayRef, count: ChoiceCount<'_>) -> 
         DataType::UInt16 => run!(UInt16Type),
         DataType::UInt32 => run!(UInt32Type),
         DataType::UInt64 => run!(UInt64Type),
-        other => {
-            return Err(TensorError::Data(format!(
-                "unexpected index type {other} at run time"
-            )));
-        }
-    };
-    result
+        other => Err(TensorError::Data(format!(
+            "unexpected index type {other} at run time"
+        ))),
+    }
 }
 
 /// The choices of a batch, a list column's parts read once for both passes.

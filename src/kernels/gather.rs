@@ -114,7 +114,7 @@ pub fn gather_at_indices(
     nulls: Option<&NullBuffer>,
     plan: &GatherPlan,
 ) -> TensorResult<ArrayRef> {
-    let rows = indices.first().map_or(0, |c| c.len());
+    let rows = indices.first().map_or(0, Array::len);
     let size = input.size();
     let is_null = |row: usize| nulls.is_some_and(|n| n.is_null(row));
     // Row starts from the integer columns, bounds-checked against the logical shape.

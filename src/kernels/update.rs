@@ -136,6 +136,10 @@ pub struct Update<'a> {
 /// A lambda over the selected elements of a round, given each element's row.
 pub type Lambda<'a> = dyn Fn(ArrayRef, &[usize]) -> Result<ArrayRef> + 'a;
 
+/// A dynamic index's values (`Int64`), each row's (start, count) into them, and the rows'
+/// NULLs with the index's.
+pub type IndexValues = (ArrayRef, Vec<(usize, usize)>, Option<NullBuffer>);
+
 /// The index values of a dynamic index column as `Int64`, each row's (start, count) into them,
 /// and `nulls` with the rows whose index is NULL or holds a NULL element (such an index names
 /// no position, so its row has no result).
@@ -144,8 +148,8 @@ pub fn index_values(
     index: Option<&TensorType>,
     idx: &ArrayRef,
     rows: usize,
-    nulls: Option<NullBuffer>,
-) -> Result<(ArrayRef, Vec<(usize, usize)>, Option<NullBuffer>)> {
+    nulls: Option<&NullBuffer>,
+) -> Result<IndexValues> {
     let (values, spans): (ArrayRef, Vec<(usize, usize)>) = match kind {
         DynamicKind::Integer => (Arc::clone(idx), (0..rows).map(|r| (r, 1)).collect()),
         DynamicKind::List => {
@@ -171,7 +175,7 @@ pub fn index_values(
             )
         }
     };
-    let nulls = NullBuffer::union(nulls.as_ref(), idx.logical_nulls().as_ref());
+    let nulls = NullBuffer::union(nulls, idx.logical_nulls().as_ref());
     let nulls = layout::null_rows_of_elements(nulls, &values, rows, |r| spans[r]);
     let values = cast_with_options(&values, &DataType::Int64, &strict_cast())?;
     Ok((values, spans, nulls))

@@ -211,6 +211,11 @@ fn resolve(
 /// row-major, the input position it reads (`None`: dropped by a JAX mode). An invalid index
 /// gives every error that applies (numpy reports one of them; which one depends on the order
 /// of its checks, which this reference does not model).
+#[allow(
+    clippy::too_many_lines,
+    reason = "a reference model written straight from numpy's documented rules, one step after \
+              another, to be read against them rather than against the crate's structure"
+)]
 pub fn index(
     shape: &[usize],
     items: &[Item],

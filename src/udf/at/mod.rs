@@ -85,7 +85,7 @@ fn run_batch(
     let windows = match (&plan.index, idx) {
         (ScatterPlan::Dynamic { kind, index, .. }, Some(idx)) => {
             let (values, spans, with_idx) =
-                update::index_values(*kind, index.as_ref(), idx, rows, nulls)
+                update::index_values(*kind, index.as_ref(), idx, rows, nulls.as_ref())
                     .map_err(in_function)?;
             nulls = with_idx;
             let windows = plan

@@ -234,7 +234,8 @@ fn combination(
         }
     }
     Ok(match op {
-        AtOp::Set => Combine::Set,
+        // A get combines nothing; its plan is never run as an update.
+        AtOp::Set | AtOp::Get => Combine::Set,
         AtOp::Add => Combine::Add,
         AtOp::Subtract => Combine::Subtract,
         AtOp::Multiply => Combine::Multiply,
@@ -247,8 +248,6 @@ fn combination(
             Some(ApplyFn::Lambda) => Combine::Lambda,
             None => return internal_err!("{name}: no function to apply"),
         },
-        // A get combines nothing; its plan is never run as an update.
-        AtOp::Get => Combine::Set,
     })
 }
 
