@@ -2,10 +2,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
-    Array, ArrayRef, AsArray, FixedSizeListArray, GenericListArray, OffsetSizeTrait, UInt64Array,
-};
-use arrow::compute::take;
+use arrow::array::{Array, ArrayRef, AsArray};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::Result;
@@ -15,7 +12,7 @@ use datafusion_macros::user_doc;
 use super::{
     PlanArgs, TensorFunction, check_arity, literal_int_list, literal_string_list, map_arrays,
 };
-use crate::kernels::layout::tensor_array;
+use crate::kernels::layout::{from_list, tensor_array};
 use crate::shape::format_shape;
 use crate::tensor_type::{TensorType, is_element_type};
 
@@ -213,93 +210,15 @@ impl TensorFunction for TensorConstructor {
                         list.len(),
                     )?
                 }
-                DataType::List(_) => from_list(plan, values.as_list::<i32>())?,
-                DataType::LargeList(_) => from_list(plan, values.as_list::<i64>())?,
+                DataType::List(_) => {
+                    from_list(plan, values.as_list::<i32>()).map_err(|e| e.in_function("tensor"))?
+                }
+                DataType::LargeList(_) => {
+                    from_list(plan, values.as_list::<i64>()).map_err(|e| e.in_function("tensor"))?
+                }
                 other => return exec_err!("tensor: unexpected values type {other} at run time"),
             };
             Ok(Arc::new(out) as ArrayRef)
         })
-    }
-}
-
-/// Checks that every non-NULL row holds `tensor.size()` values and lays them out as tensors.
-fn from_list<O: OffsetSizeTrait>(
-    tensor: &TensorType,
-    list: &GenericListArray<O>,
-) -> Result<FixedSizeListArray> {
-    let size = tensor.size();
-    let offsets = list.value_offsets();
-    let mut all_full = true;
-    for (row, window) in offsets.windows(2).enumerate() {
-        let len = (window[1] - window[0]).as_usize();
-        if len != size {
-            if list.is_valid(row) {
-                return exec_err!(
-                    "tensor: row {row} of its batch holds {len} values, but shape {} needs {size}",
-                    format_shape(tensor.physical_shape())
-                );
-            }
-            all_full = false;
-        }
-    }
-    let rows = list.len();
-    let start = offsets[0].as_usize();
-    if all_full {
-        // Every row, NULL ones included, is exactly one tensor long: reuse the values.
-        let values = list.values().slice(start, rows * size);
-        return Ok(tensor_array(tensor, values, list.nulls().cloned(), rows)?);
-    }
-    // Some NULL rows are shorter: gather the valid rows, NULL placeholders for the others.
-    let indices: UInt64Array = offsets
-        .windows(2)
-        .enumerate()
-        .flat_map(|(row, window)| {
-            let first = window[0].as_usize() as u64;
-            let valid = list.is_valid(row);
-            (0..size as u64).map(move |k| valid.then_some(first + k))
-        })
-        .collect();
-    let values = take(list.values().as_ref(), &indices, None)?;
-    Ok(tensor_array(tensor, values, list.nulls().cloned(), rows)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use arrow::array::{Int32Array, ListArray};
-    use arrow::buffer::{NullBuffer, OffsetBuffer};
-
-    #[test]
-    fn short_null_rows_get_placeholders() {
-        let tensor = TensorType::new(DataType::Int32, vec![2]).unwrap();
-        let list = ListArray::new(
-            Arc::new(Field::new_list_field(DataType::Int32, true)),
-            OffsetBuffer::from_lengths([2, 0, 2]),
-            Arc::new(Int32Array::from(vec![1, 2, 3, 4])),
-            Some(NullBuffer::from(vec![true, false, true])),
-        );
-        let out = from_list(&tensor, &list).unwrap();
-        assert_eq!(out.len(), 3);
-        assert!(out.is_null(1));
-        let values = out.values().as_primitive::<arrow::datatypes::Int32Type>();
-        assert_eq!(values.value(0), 1);
-        assert_eq!(values.value(4), 3);
-        assert_eq!(values.value(5), 4);
-    }
-
-    #[test]
-    fn wrong_length_names_the_row() {
-        let tensor = TensorType::new(DataType::Int32, vec![2]).unwrap();
-        let list = ListArray::new(
-            Arc::new(Field::new_list_field(DataType::Int32, true)),
-            OffsetBuffer::from_lengths([2, 3]),
-            Arc::new(Int32Array::from(vec![1, 2, 3, 4, 5])),
-            None,
-        );
-        let err = from_list(&tensor, &list).unwrap_err().to_string();
-        assert!(
-            err.contains("tensor: row 1 of its batch holds 3 values, but shape (2,) needs 2"),
-            "{err}"
-        );
     }
 }
