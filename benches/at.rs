@@ -99,5 +99,76 @@ fn at(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, at);
+/// `x.at[idx].get(mode='fill')`: a static index with a dropped position, and an index column
+/// whose rows are a quarter out of bounds (the filled gather).
+fn at_get(c: &mut Criterion) {
+    let tensor = TensorType::new(DataType::Float32, vec![4, 4]).unwrap();
+    let values: ArrayRef = Arc::new(Float32Array::from_iter_values(
+        (0..(ROWS * 16) as u64).map(|i| (hash(i) % 1000) as f32 / 8.0),
+    ));
+    let input: ArrayRef = Arc::new(tensor_array(&tensor, values, None, ROWS).unwrap());
+    let rows_index: ArrayRef = Arc::new(Int64Array::from_iter_values(
+        (0..ROWS as u64).map(|i| (hash(i) % 5) as i64),
+    ));
+    let mode = ScalarValue::from("fill");
+    let function = TensorAt::new(AtOp::Get);
+    let mut group = c.benchmark_group("at_get");
+    group.sample_size(10);
+    for dynamic in [false, true] {
+        let index = ScalarValue::from("[0, 9], 1:3");
+        let fields: Vec<FieldRef> = vec![
+            Arc::new(tensor.to_field("x")),
+            if dynamic {
+                Arc::new(Field::new("i", DataType::Int64, false))
+            } else {
+                Arc::new(Field::new("idx", DataType::Utf8, false))
+            },
+            Arc::new(Field::new("mode", DataType::Utf8, false)),
+        ];
+        let scalars = if dynamic {
+            [None, None, Some(&mode)]
+        } else {
+            [None, Some(&index), Some(&mode)]
+        };
+        let plan = function
+            .plan(&PlanArgs {
+                name: function.name(),
+                fields: &fields,
+                scalars: &scalars,
+            })
+            .unwrap();
+        let batches: Vec<Vec<ColumnarValue>> = (0..ROWS.div_ceil(BATCH))
+            .map(|k| {
+                let (start, len) = (k * BATCH, BATCH.min(ROWS - k * BATCH));
+                vec![
+                    ColumnarValue::Array(input.slice(start, len)),
+                    if dynamic {
+                        ColumnarValue::Array(rows_index.slice(start, len))
+                    } else {
+                        ColumnarValue::Scalar(index.clone())
+                    },
+                    ColumnarValue::Scalar(mode.clone()),
+                ]
+            })
+            .collect();
+        let id = if dynamic {
+            "4x4_f32_get_i_column_fill_batches_8192"
+        } else {
+            "4x4_f32_get_[0,9],1:3_fill_batches_8192"
+        };
+        group.bench_with_input(BenchmarkId::new(id, ROWS), &batches, |b, batches| {
+            b.iter(|| {
+                for batch in batches {
+                    let ColumnarValue::Array(x) = &batch[0] else {
+                        continue;
+                    };
+                    black_box(function.invoke(&plan, black_box(batch), x.len()).unwrap());
+                }
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, at, at_get);
 criterion_main!(benches);

@@ -7,9 +7,11 @@
 //! The layout follows the architecture:
 //! - [`tensor_type`]: the extension metadata, logical shapes and strides (one source of truth);
 //! - [`shape`]: shape arithmetic and numpy broadcasting;
-//! - [`index`]: numpy index expressions: parse, normalise against a shape, compile a gather;
-//! - [`kernels`]: pure functions over Arrow arrays and compiled plans;
+//! - [`index`]: numpy index expressions: parse, normalise against a shape (the bounds rule),
+//!   compile a gather (`x[idx]`) or a scatter (`x.at[idx]`);
+//! - [`kernels`]: the element loops, pure functions over Arrow arrays and compiled plans;
 //! - [`udf`]: thin DataFusion functions, planned once per query;
+//! - [`error`]: the one error type, turned into DataFusion's at the UDF boundary;
 //! - [`rules`]: the planner rules the functions need (list literals, literal arguments, filter
 //!   order);
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;

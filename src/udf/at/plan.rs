@@ -12,7 +12,7 @@ use super::options::{ApplyFn, AtOp, read_options};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
     BoundsRule, DROPPED, DynamicKind, IndexArray, IndexExpr, IndexItem, ScatterPlan,
-    normalize_with, parse_index,
+    normalize_with, parse_index, too_many_indices,
 };
 use crate::kernels::update::{Combine, UnaryFn};
 use crate::shape::{
@@ -453,10 +453,7 @@ fn plan_dynamic(
         }
     };
     if k > shape.len() {
-        return plan_err!(
-            "{name}: too many indices for tensor: tensor is {}-dimensional, but {k} were indexed",
-            shape.len()
-        );
+        return Err(too_many_indices(shape.len(), k).in_function(name));
     }
     let window_shape = &shape[k..];
     let window: Vec<u32> = strided_offsets(window_shape, &strides[k..])
