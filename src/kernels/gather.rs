@@ -59,9 +59,10 @@ fn typed<P: ArrowPrimitiveType>(
 }
 
 /// [`gather_values`] where some reads are dropped (JAX's out-of-bounds `fill`): output row
-/// `r` is `plan` applied from input offset `starts[r]`, or all `fill` (one element of the
-/// values' type) where that is [`DROPPED`]; within a row, `plan.dropped` positions are
-/// `fill` too. Fills are valid; other element NULLs follow their elements.
+/// `r` of `rows` is `plan` applied from input offset `starts[r]` (`None`: from `r *
+/// plan.in_len`), or all `fill` (one element of the values' type) where that is
+/// [`DROPPED`]; within a row, `plan.dropped` positions are `fill` too. Fills are valid; other
+/// element NULLs follow their elements.
 ///
 /// The fills are written into the gathered buffer before it becomes an array: an Arrow `zip`
 /// against a mask of the dropped positions took 8x the time of the gather itself
@@ -69,42 +70,44 @@ fn typed<P: ArrowPrimitiveType>(
 pub fn gather_filled(
     values: &ArrayRef,
     plan: &GatherPlan,
-    starts: &[usize],
+    rows: usize,
+    starts: Option<&[usize]>,
     fill: &ArrayRef,
 ) -> Result<ArrayRef, ArrowError> {
     if *values.data_type() == DataType::Boolean {
-        let out = gather_filled(&to_storage(values)?, plan, starts, &to_storage(fill)?)?;
+        let out = gather_filled(&to_storage(values)?, plan, rows, starts, &to_storage(fill)?)?;
         return from_storage(out, &DataType::Boolean);
     }
-    let rows = starts.len();
+    let dropped_row = |row: usize| starts.is_some_and(|s| s[row] == DROPPED);
     // Dropped rows read row 0 (overwritten); an empty input has nothing to read, and then
     // every position is dropped (an offset that is not names an element).
-    let readable: Vec<usize> = starts
-        .iter()
-        .map(|&s| if s == DROPPED { 0 } else { s })
-        .collect();
+    let readable: Option<Vec<usize>> = starts.map(|s| {
+        s.iter()
+            .map(|&s| if s == DROPPED { 0 } else { s })
+            .collect()
+    });
+    let start_of = |row: usize| readable.as_ref().map_or(row * plan.in_len, |s| s[row]);
     let filled = |e: usize| {
         let (row, k) = (e / plan.out_len, e % plan.out_len);
-        starts[row] == DROPPED || plan.dropped.contains(&(k as u32))
+        dropped_row(row) || plan.dropped.contains(&(k as u32))
     };
     let validity = values.logical_nulls().map(|nulls| {
         NullBuffer::new(BooleanBuffer::collect_bool(rows * plan.out_len, |e| {
-            filled(e)
-                || nulls
-                    .is_valid(readable[e / plan.out_len] + plan.offsets[e % plan.out_len] as usize)
+            let (row, k) = (e / plan.out_len, e % plan.out_len);
+            filled(e) || nulls.is_valid(start_of(row) + plan.offsets[k] as usize)
         }))
     });
     super::with_primitive_type!(values.data_type(), P => {
         let input = values.as_primitive::<P>().values();
         let fill = fill.as_primitive::<P>().value(0);
-        let mut out = if input.is_empty() {
-            vec![fill; rows * plan.out_len]
-        } else {
-            copy_rows_from(plan, input, readable.iter().copied())
+        let mut out = match &readable {
+            _ if input.is_empty() => vec![fill; rows * plan.out_len],
+            Some(readable) => copy_rows_from(plan, input, readable.iter().copied()),
+            None => copy_rows(plan, input, rows),
         };
         if plan.out_len > 0 {
             for (row, out_row) in out.chunks_exact_mut(plan.out_len).enumerate() {
-                if starts[row] == DROPPED {
+                if dropped_row(row) {
                     out_row.fill(fill);
                 } else {
                     for &k in &plan.dropped {
@@ -304,12 +307,12 @@ mod tests {
         // Two rows of 3, two windows each of the elements at 0 and 2 from the window's start.
         let plan = GatherPlan::from_offsets(&[0, 2], 3);
         let starts = [0, DROPPED, 3, 3];
-        let got = gather_filled(&values, &plan, &starts, &fill).unwrap();
+        let got = gather_filled(&values, &plan, starts.len(), Some(&starts), &fill).unwrap();
         let want = [1, 3, -1, -1, 4, 6, 4, 6];
         assert_eq!(ints(&got), want.map(Some));
         // A position dropped within every row.
         let plan = GatherPlan::from_offsets(&[2, DROPPED, 0], 3);
-        let got = gather_filled(&values, &plan, &[0, 3], &fill).unwrap();
+        let got = gather_filled(&values, &plan, 2, None, &fill).unwrap();
         let want = [3, -1, 1, 6, -1, 4];
         assert_eq!(ints(&got), want.map(Some));
     }
@@ -323,7 +326,7 @@ mod tests {
         ]));
         let fill: ArrayRef = Arc::new(Int32Array::from(vec![0]));
         let plan = GatherPlan::from_offsets(&[1, DROPPED, 2], 3);
-        let got = gather_filled(&values, &plan, &[0], &fill).unwrap();
+        let got = gather_filled(&values, &plan, 1, None, &fill).unwrap();
         assert_eq!(ints(&got), vec![None, Some(0), Some(3)]);
     }
 
@@ -332,7 +335,7 @@ mod tests {
         let values: ArrayRef = Arc::new(Int32Array::from(Vec::<i32>::new()));
         let fill: ArrayRef = Arc::new(Int32Array::from(vec![7]));
         let plan = GatherPlan::from_offsets(&[DROPPED, DROPPED], 0);
-        let got = gather_filled(&values, &plan, &[DROPPED], &fill).unwrap();
+        let got = gather_filled(&values, &plan, 1, Some(&[DROPPED]), &fill).unwrap();
         assert_eq!(ints(&got), vec![Some(7), Some(7)]);
     }
 }

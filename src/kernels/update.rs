@@ -238,30 +238,39 @@ pub fn get(
     fill: &ArrayRef,
 ) -> Result<ArrayRef> {
     let row_start = |row: usize| row * in_len;
-    let (gather, starts): (GatherPlan, Vec<usize>) = match (plan, windows) {
-        (ScatterPlan::Static { offsets, .. }, _) => (
-            GatherPlan::from_offsets(offsets, in_len),
-            (0..rows).map(row_start).collect(),
-        ),
+    match (plan, windows) {
+        (ScatterPlan::Static { offsets, .. }, _) => {
+            let gather = GatherPlan::from_offsets(offsets, in_len);
+            Ok(gather_filled(x_values, &gather, rows, None, fill)?)
+        }
         // One output row per window, `m` of them per input row.
         (ScatterPlan::Dynamic { window, .. }, Some(w)) => {
             let window: Vec<usize> = window.iter().map(|&o| o as usize).collect();
-            let starts = w.starts.iter().enumerate().map(|(i, &start)| {
-                if start == DROPPED {
-                    DROPPED
-                } else {
-                    row_start(i / w.m) + start
-                }
-            });
-            (GatherPlan::from_offsets(&window, in_len), starts.collect())
+            let starts: Vec<usize> = w
+                .starts
+                .iter()
+                .enumerate()
+                .map(|(i, &start)| {
+                    if start == DROPPED {
+                        DROPPED
+                    } else {
+                        row_start(i / w.m) + start
+                    }
+                })
+                .collect();
+            let gather = GatherPlan::from_offsets(&window, in_len);
+            Ok(gather_filled(
+                x_values,
+                &gather,
+                starts.len(),
+                Some(&starts),
+                fill,
+            )?)
         }
-        _ => {
-            return Err(TensorError::Internal(
-                "dynamic index without windows".to_string(),
-            ));
-        }
-    };
-    Ok(gather_filled(x_values, &gather, &starts, fill)?)
+        _ => Err(TensorError::Internal(
+            "dynamic index without windows".to_string(),
+        )),
+    }
 }
 
 fn unsupported(data_type: &DataType) -> TensorError {
