@@ -9,12 +9,12 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, AsArray, FixedSizeListArray, GenericListArray, ListArray, OffsetSizeTrait,
-    UInt32Array, UInt64Array,
+    Array, ArrayRef, AsArray, FixedSizeListArray, GenericListArray, Int64Array, ListArray,
+    OffsetSizeTrait, UInt32Array, UInt64Array,
 };
 use arrow::buffer::{BooleanBuffer, NullBuffer, OffsetBuffer};
 use arrow::compute::take;
-use arrow::datatypes::Field;
+use arrow::datatypes::{DataType, Field};
 use arrow::error::ArrowError;
 
 use crate::error::TensorError;
@@ -137,6 +137,24 @@ pub fn output_rows(
         Some(tensor) => Ok(Arc::new(tensor_array(tensor, values, nulls, rows)?)),
         None => with_row_nulls(values, nulls.as_ref()),
     }
+}
+
+/// `rows` copies of `shape` as a `List<Int64>` column (`tensor_shape`), NULL where `nulls`
+/// says.
+pub fn repeated_shape(
+    shape: &[usize],
+    rows: usize,
+    nulls: Option<NullBuffer>,
+) -> Result<ListArray, ArrowError> {
+    let values =
+        Int64Array::from_iter_values((0..rows).flat_map(|_| shape.iter().map(|&d| d as i64)));
+    let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(shape.len(), rows));
+    ListArray::try_new(
+        Arc::new(Field::new_list_field(DataType::Int64, true)),
+        offsets,
+        Arc::new(values),
+        nulls,
+    )
 }
 
 /// The rows of `array` as nested lists in logical order: a `[2, 3]` tensor becomes

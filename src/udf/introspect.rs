@@ -5,14 +5,14 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, Int64Array, ListArray};
-use arrow::buffer::OffsetBuffer;
+use arrow::array::{Array, ArrayRef, Int64Array};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature};
+use crate::kernels::layout::repeated_shape;
 use crate::tensor_type::TensorType;
 
 /// Which property of the tensor type a function reports.
@@ -64,20 +64,7 @@ impl Introspect {
             let rows = input.len();
             let nulls = input.logical_nulls();
             let out: ArrayRef = match self.property {
-                Property::Shape => {
-                    let shape = tensor.logical_shape();
-                    let values = Int64Array::from_iter_values(
-                        (0..rows).flat_map(|_| shape.iter().map(|&d| d as i64)),
-                    );
-                    let offsets =
-                        OffsetBuffer::from_lengths(std::iter::repeat_n(shape.len(), rows));
-                    Arc::new(ListArray::try_new(
-                        Arc::new(Field::new_list_field(DataType::Int64, true)),
-                        offsets,
-                        Arc::new(values),
-                        nulls,
-                    )?)
-                }
+                Property::Shape => Arc::new(repeated_shape(&tensor.logical_shape(), rows, nulls)?),
                 Property::Ndim => Arc::new(Int64Array::new(
                     vec![tensor.ndim() as i64; rows].into(),
                     nulls,
