@@ -140,12 +140,17 @@ impl TensorError {
     /// function's name, a plan error for types, an execution error for data. Arrow's errors
     /// and a lambda's own are passed on as they are.
     pub fn in_function(self, name: &str) -> DataFusionError {
+        self.into_datafusion(&format!("{name}: "))
+    }
+
+    /// The one mapping to DataFusion's kinds, messages after `prefix`.
+    fn into_datafusion(self, prefix: &str) -> DataFusionError {
         match self {
             Self::Arrow(err) => DataFusionError::ArrowError(Box::new(err), None),
             Self::External(err) => *err,
-            Self::Internal(message) => DataFusionError::Internal(format!("{name}: {message}")),
-            err if err.is_data_error() => DataFusionError::Execution(format!("{name}: {err}")),
-            err => DataFusionError::Plan(format!("{name}: {err}")),
+            Self::Internal(message) => DataFusionError::Internal(format!("{prefix}{message}")),
+            err if err.is_data_error() => DataFusionError::Execution(format!("{prefix}{err}")),
+            err => DataFusionError::Plan(format!("{prefix}{err}")),
         }
     }
 }
@@ -153,12 +158,6 @@ impl TensorError {
 impl From<TensorError> for DataFusionError {
     /// Without a function to name: types are plan errors, data errors execution errors.
     fn from(err: TensorError) -> Self {
-        match err {
-            TensorError::Arrow(err) => DataFusionError::ArrowError(Box::new(err), None),
-            TensorError::External(err) => *err,
-            TensorError::Internal(message) => DataFusionError::Internal(message),
-            err if err.is_data_error() => DataFusionError::Execution(err.to_string()),
-            err => DataFusionError::Plan(err.to_string()),
-        }
+        err.into_datafusion("")
     }
 }
