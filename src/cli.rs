@@ -7,9 +7,15 @@
 //!   function registered;
 //! - tensor columns print nested (`[[1, 2], [3, 4]]`): the CLI's printers format storage
 //!   values directly, so each query's tensor columns are shown through `tensor_to_list`
-//!   (`tensor_to_string` for CSV and TSV, which cannot hold nested values).
+//!   (`tensor_to_string` for CSV and TSV, which cannot hold nested values);
+//! - tensor function calls take keyword arguments in any subset and order
+//!   ([`crate::rewrite`]): the file, `-c` and REPL loops are datafusion-cli's, adapted to
+//!   rewrite each statement first;
+//! - `\\h name` prints the documentation of any registered function, the tensor functions
+//!   included (datafusion-cli's knows only a fixed list of its built-ins).
 
 use std::env;
+use std::fmt::Write;
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::process::ExitCode;
@@ -32,9 +38,11 @@ use datafusion::object_store::ObjectStore;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_cli::catalog::DynamicObjectStoreCatalog;
 use datafusion_cli::cli_context::CliSessionContext;
+use datafusion_cli::command::{Command, OutputFormat};
 use datafusion_cli::functions::{
     ListFilesCacheFunc, MetadataCacheFunc, ParquetMetadataFunc, StatisticsCacheFunc,
 };
+use datafusion_cli::helper::CliHelper;
 use datafusion_cli::object_storage::instrumented::{
     InstrumentedObjectStoreMode, InstrumentedObjectStoreRegistry,
 };
@@ -45,6 +53,7 @@ use datafusion_cli::print_options::{MaxRows, PrintOptions};
 use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
 use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
+use crate::rewrite::rewrite_sql;
 
 /// Command-line arguments (datafusion-cli's).
 #[derive(Debug, Parser, PartialEq)]
@@ -317,19 +326,183 @@ async fn main_inner() -> Result<()> {
 
     if repl_mode {
         if !rc.is_empty() {
-            exec::exec_from_files(&ctx, rc, &print_options).await?;
+            exec_from_files(&ctx, rc, &print_options).await?;
         }
-        return exec::exec_from_repl(&ctx, &mut print_options)
+        return exec_from_repl(&ctx, &mut print_options)
             .await
             .map_err(|e| DataFusionError::External(Box::new(e)));
     }
     if !files.is_empty() {
-        exec::exec_from_files(&ctx, files, &print_options).await?;
+        exec_from_files(&ctx, files, &print_options).await?;
     }
-    if !commands.is_empty() {
-        exec::exec_from_commands(&ctx, commands, &print_options).await?;
+    for command in commands {
+        ctx.exec_and_print(&print_options, &command).await?;
     }
     Ok(())
+}
+
+impl TensorCliContext {
+    /// Runs the statements of `sql` as datafusion-cli does, tensor function calls with keyword
+    /// arguments in any order first rewritten (see [`crate::rewrite`]).
+    async fn exec_and_print(&self, print_options: &PrintOptions, sql: &str) -> Result<()> {
+        let dialect = self.ctx.state().config().options().sql_parser.dialect;
+        let sql = rewrite_sql(sql, dialect.as_ref())?;
+        exec::exec_from_commands(self, vec![sql], print_options).await
+    }
+}
+
+/// datafusion-cli's `exec_from_files`: each file's statements, split at a `;` that ends a line,
+/// `--` and `#!` lines skipped; a failing statement is reported and the next one runs.
+async fn exec_from_files(
+    ctx: &TensorCliContext,
+    files: Vec<String>,
+    print_options: &PrintOptions,
+) -> Result<()> {
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| DataFusionError::Execution(format!("Error opening {file:?} {e}")))?;
+        let mut query = String::new();
+        for line in text.lines() {
+            if line.starts_with("#!") || line.starts_with("--") {
+                continue;
+            }
+            let line = line.trim_end();
+            query.push_str(line);
+            if line.ends_with(';') {
+                if let Err(err) = ctx.exec_and_print(print_options, &query).await {
+                    eprintln!("{err}");
+                }
+                query.clear();
+            } else {
+                query.push('\n');
+            }
+        }
+        // The last statement may lack its `;`.
+        if query.contains(|c| c != '\n') {
+            ctx.exec_and_print(print_options, &query).await?;
+        }
+    }
+    Ok(())
+}
+
+/// datafusion-cli's REPL, with this crate's keyword rewrite and `\h name` for every registered
+/// function with documentation (datafusion-cli's `\h` knows only a fixed list of built-ins).
+async fn exec_from_repl(
+    ctx: &TensorCliContext,
+    print_options: &mut PrintOptions,
+) -> rustyline::Result<()> {
+    let dialect = || ctx.ctx.state().config().options().sql_parser.dialect;
+    let mut rl = rustyline::Editor::new()?;
+    rl.set_helper(Some(CliHelper::new(&dialect(), print_options.color)));
+    rl.load_history(".history").ok();
+    loop {
+        match rl.readline("> ") {
+            Ok(line) if line.starts_with('\\') => {
+                rl.add_history_entry(line.trim_end())?;
+                let command = line.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !repl_command(ctx, print_options, &command[1..]).await {
+                    break;
+                }
+            }
+            Ok(line) => {
+                rl.add_history_entry(line.trim_end())?;
+                tokio::select! {
+                    res = ctx.exec_and_print(print_options, &line) => if let Err(err) = res {
+                        eprintln!("{err}");
+                    },
+                    _ = tokio::signal::ctrl_c() => println!("^C"),
+                }
+                // The dialect may have changed.
+                if let Some(helper) = rl.helper_mut() {
+                    helper.set_dialect(&dialect());
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => {
+                println!("^C");
+                if let Some(helper) = rl.helper() {
+                    helper.reset_hint();
+                }
+            }
+            Err(rustyline::error::ReadlineError::Eof) => {
+                println!("\\q");
+                break;
+            }
+            Err(err) => {
+                eprintln!("Unknown error happened {err:?}");
+                break;
+            }
+        }
+    }
+    rl.save_history(".history")
+}
+
+/// Runs one backslash command of the REPL (without its `\\`); `false` for `\\q`.
+async fn repl_command(
+    ctx: &TensorCliContext,
+    print_options: &mut PrintOptions,
+    line: &str,
+) -> bool {
+    let Ok(command) = line.parse::<Command>() else {
+        eprintln!("'\\{line}' is not a valid command, you can use '\\?' to see all commands");
+        return true;
+    };
+    let result = match &command {
+        Command::Quit => return false,
+        Command::OutputFormat(None) => {
+            println!("Output format is {:?}.", print_options.format);
+            Ok(())
+        }
+        Command::OutputFormat(Some(format)) => match format.parse::<OutputFormat>() {
+            Ok(format) => format.execute(print_options),
+            Err(()) => {
+                eprintln!(
+                    "'\\{line}' is not a valid command, you can use '\\?' to see all commands"
+                );
+                Ok(())
+            }
+        },
+        Command::SearchFunctions(name) => match function_help(&ctx.ctx, name) {
+            Some(help) => {
+                println!("{help}");
+                Ok(())
+            }
+            None => command.execute(ctx, print_options).await,
+        },
+        _ => command.execute(ctx, print_options).await,
+    };
+    if let Err(err) = result {
+        eprintln!("{err}");
+    }
+    true
+}
+
+/// The documentation of the registered function `name` (scalar or higher-order) as `\\h`
+/// prints it; `None` when there is no such function or it has no documentation.
+pub fn function_help(ctx: &SessionContext, name: &str) -> Option<String> {
+    let state = ctx.state();
+    let name = name.trim().trim_end_matches(';').to_ascii_lowercase();
+    let doc = match state.scalar_functions().get(&name) {
+        Some(udf) => udf.documentation()?.clone(),
+        None => state
+            .higher_order_functions()
+            .get(&name)?
+            .documentation()?
+            .clone(),
+    };
+    let mut text = format!(
+        "{name}\n\n{}\n\nSyntax: {}\n",
+        doc.description, doc.syntax_example
+    );
+    if let Some(arguments) = &doc.arguments {
+        text.push_str("\nArguments:\n");
+        for (arg, description) in arguments {
+            let _ = writeln!(text, "  {arg}: {description}");
+        }
+    }
+    if let Some(example) = &doc.sql_example {
+        let _ = writeln!(text, "\nExample:\n{example}");
+    }
+    Some(text)
 }
 
 /// The session configuration: environment and flags over [`session_config`].

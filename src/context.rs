@@ -17,7 +17,9 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::display::tensor_extension_type;
 use crate::parquet::TensorParquetFormatFactory;
-use crate::rules::{FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner};
+use crate::rules::{
+    FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, WeakLambdaLiterals,
+};
 use crate::tensor_type::{TensorType, has_tensor_extension};
 use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
 use datafusion::optimizer::AnalyzerRule;
@@ -103,7 +105,8 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     if planner_missing || freeze_missing || filters_first_missing {
         let mut builder = SessionStateBuilder::new_from_existing(state.clone());
         if planner_missing {
-            let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![Arc::new(LiteralListPlanner)];
+            let mut planners: Vec<Arc<dyn ExprPlanner>> =
+                vec![Arc::new(LiteralListPlanner), Arc::new(WeakLambdaLiterals)];
             planners.extend(state.expr_planners().iter().cloned());
             builder = builder.with_expr_planners(planners);
         }

@@ -15,7 +15,9 @@
 //! - [`rules`]: the planner rules the functions need (list literals, literal arguments, filter
 //!   order);
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
-//! - [`context`]: registration and the ready-made session.
+//! - [`context`]: registration and the ready-made session;
+//! - [`rewrite`]: SQL as numpy/JAX users write it (keyword arguments in any order, tensor types
+//!   through CASE and COALESCE), for [`TensorSql::tensor_sql`] and the CLI.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -37,6 +39,7 @@ pub mod index;
 pub mod kernels;
 pub mod limits;
 pub mod parquet;
+pub mod rewrite;
 pub mod rules;
 pub mod shape;
 pub mod tensor_type;
@@ -51,4 +54,5 @@ pub use context::{
 };
 pub use error::TensorError;
 pub use parquet::{TensorParquetFormat, TensorParquetFormatFactory};
+pub use rewrite::TensorSql;
 pub use tensor_type::TensorType;

@@ -118,7 +118,14 @@ impl TensorType {
         let Some((item, list_size)) = fixed_size_list(storage_type)? else {
             return Ok(None);
         };
-        let parsed = ParsedMetadata::parse(metadata.unwrap_or(""))?;
+        let Some(metadata) = metadata else {
+            // DataFusion keeps only the metadata keys all inputs of a UNION agree on: the name
+            // without the metadata is what a UNION of two different tensor types leaves.
+            return Err(TensorError::Shape(format!(
+                "{EXTENSION_NAME} without its {EXTENSION_METADATA_KEY}: the tensor type was lost, as when a UNION combines tensors of different types (shape, dim names or permutation); give every branch the same type"
+            )));
+        };
+        let parsed = ParsedMetadata::parse(metadata)?;
         let tensor = Self::new(item.data_type().clone(), parsed.shape)?
             .with_dim_names(parsed.dim_names)?
             .with_permutation(parsed.permutation)?;

@@ -235,6 +235,53 @@ pub fn from_list<O: OffsetSizeTrait>(
     Ok(tensor_array(tensor, values, list.nulls().cloned(), rows)?)
 }
 
+/// A nested list value (one row of a `List`/`LargeList` array, e.g. the literal `[[1, 2], [3, 4]]`)
+/// as numpy's `np.array` reads it: the tensor type (shape from the regular nesting, element
+/// type from the innermost values; `[]` is an empty Float64 tensor, as in numpy) and its
+/// row-major values. `None` when `list` is not a list or its innermost values are not tensor
+/// elements (strings, structs); a NULL sub-list or a ragged nesting is numpy's
+/// "inhomogeneous shape" error.
+pub fn nested_list_tensor(
+    list: &dyn Array,
+    row: usize,
+) -> crate::error::Result<Option<(TensorType, ArrayRef)>> {
+    let Some((values, offsets)) = list_parts(list) else {
+        return Ok(None);
+    };
+    let (mut start, mut end) = (offsets[row], offsets[row + 1]);
+    let mut shape = vec![end - start];
+    let mut current = values;
+    while let Some((values, offsets)) = list_parts(current.as_ref()) {
+        // Every sub-list of this level must be valid and as long as the first.
+        let count = end - start;
+        let len = if count == 0 {
+            0
+        } else {
+            offsets[start + 1] - offsets[start]
+        };
+        let ragged = (start..end).any(|i| current.is_null(i) || offsets[i + 1] - offsets[i] != len);
+        if ragged {
+            let detected: Vec<String> = shape.iter().map(ToString::to_string).collect();
+            return Err(TensorError::Shape(format!(
+                "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was ({},) + inhomogeneous part.",
+                shape.len(),
+                detected.join(", ")
+            )));
+        }
+        (start, end) = (offsets[start], offsets[end]);
+        shape.push(len);
+        current = values;
+    }
+    let flat = current.slice(start, end - start);
+    let flat = match flat.data_type() {
+        DataType::Null => arrow::array::new_null_array(&DataType::Float64, flat.len()),
+        t if crate::tensor_type::is_element_type(t) => flat,
+        _ => return Ok(None),
+    };
+    let tensor = TensorType::new(flat.data_type().clone(), shape)?;
+    Ok(Some((tensor, flat)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,8 @@
 //!
 //! - [`planner`]: [`LiteralListPlanner`], an SQL expression planner that makes list literals
 //!   such as a shape `[2, 3]` literal values while the query is planned;
+//! - [`weak`]: [`WeakLambdaLiterals`], an SQL expression planner that types the number literals
+//!   of a `tensor_at_apply` lambda as JAX does (weakly: `v -> v * 2` keeps `v`'s type);
 //! - [`freeze`]: [`FreezeLiteralArguments`], an analyzer rule that fixes which arguments of a
 //!   variadic tensor function (`tensor_choose`) were literals as written, so that its result
 //!   type does not change when a later step folds an argument into a literal;
@@ -11,7 +13,9 @@
 pub mod filter_order;
 pub mod freeze;
 pub mod planner;
+pub mod weak;
 
 pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
 pub use planner::LiteralListPlanner;
+pub use weak::WeakLambdaLiterals;

@@ -241,6 +241,10 @@ impl TensorFunction for TensorTakeAlongAxis {
 
     function_metadata!("tensor_take_along_axis");
 
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0, 1]
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(self.name(), arg_types, 3, 3)?;
         Ok(arg_types.to_vec())
@@ -320,6 +324,10 @@ impl TensorFunction for TensorPutAlongAxis {
     type Plan = AlongAxisPlan;
 
     function_metadata!("tensor_put_along_axis");
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0, 1, 2]
+    }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(self.name(), arg_types, 4, 4)?;

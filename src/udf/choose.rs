@@ -350,6 +350,21 @@ impl TensorFunction for TensorChoose {
 
     function_metadata!("tensor_choose");
 
+    fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
+        let n_args = arg_types.len();
+        let data_args = match arg_types.last() {
+            Some(last) if super::is_string(last) => n_args - 1,
+            _ => n_args,
+        };
+        // a, and every choice when there are several: one list alone is the sequence of
+        // choices, as numpy reads `np.choose(a, [1, 2, 3])`.
+        if data_args > 2 {
+            (0..data_args).collect()
+        } else {
+            vec![0]
+        }
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() < 2 {
             return plan_err!(

@@ -78,6 +78,10 @@ impl TensorFunction for TensorGet {
 
     function_metadata!("tensor_get");
 
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() < 2 {
             return plan_err!(

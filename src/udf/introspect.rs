@@ -109,6 +109,10 @@ macro_rules! introspection_function {
                 self.doc()
             }
 
+            fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+                vec![0]
+            }
+
             fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
                 self.0.coerce_types(arg_types)
             }

@@ -57,6 +57,7 @@ mod reshape;
 mod tensor;
 mod to_list;
 mod to_string;
+mod typed;
 mod variadic;
 
 use std::fmt::Debug;
@@ -85,6 +86,7 @@ pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
 pub use to_string::TensorToString;
+pub use typed::{TENSOR_TYPED, TensorTyped};
 pub use variadic::VariadicTensorUdf;
 
 /// Every scalar function this crate defines, ready to register.
@@ -109,6 +111,7 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorAt::new(AtOp::Min)).into(),
         TensorUdf::new(TensorAt::new(AtOp::Max)).into(),
         TensorUdf::new(TensorAt::new(AtOp::Get)).into(),
+        ScalarUDF::new_from_impl(TensorTyped::new()),
     ]
 }
 
@@ -134,6 +137,12 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
     fn documentation(&self) -> Option<&Documentation>;
     /// Checks the argument count and types before planning; returns the types to coerce to.
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>>;
+    /// The arguments that take a tensor, where a list literal (`[2.0, 3.0]`,
+    /// `[[1, 2], [3, 4]]`) stands for the tensor numpy's `np.array` makes of it
+    /// ([`with_list_tensors`]); `arg_types` are the call's argument types.
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        Vec::new()
+    }
     /// Compiles a call from its argument fields and literal arguments.
     fn plan(&self, args: &PlanArgs<'_>) -> Result<Self::Plan>;
     /// The output field of a planned call.
@@ -254,17 +263,109 @@ impl<F: TensorFunction> TensorUdf<F> {
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
     ) -> Result<F::Plan> {
-        // Argument count and kinds first, whoever calls: plans may then index their arguments.
-        let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-        self.function.coerce_types(&types)?;
-        self.function
-            .plan(&PlanArgs {
-                name: self.function.name(),
-                fields,
-                scalars,
-            })
-            .map_err(|err| explain_plain_lists(name_plan_error(self.function.name(), err), fields))
+        plan_with_list_tensors(
+            self.function.as_ref(),
+            fields,
+            scalars,
+            |fields, scalars| {
+                // Argument count and kinds first, whoever calls: plans may then index their
+                // arguments.
+                let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+                self.function.coerce_types(&types)?;
+                self.function
+                    .plan(&PlanArgs {
+                        name: self.function.name(),
+                        fields,
+                        scalars,
+                    })
+                    .map_err(|err| {
+                        explain_plain_lists(name_plan_error(self.function.name(), err), fields)
+                    })
+            },
+        )
     }
+}
+
+/// A list literal argument as the tensor numpy's `np.array` makes of it: the tensor's field
+/// (named as `field`) and value; `None` when `value` is not a non-NULL list literal of tensor
+/// elements.
+fn list_literal_tensor(
+    field: &Field,
+    value: &ScalarValue,
+) -> Result<Option<(FieldRef, ScalarValue)>> {
+    let array: &dyn Array = match value {
+        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.as_ref(),
+        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.as_ref(),
+        _ => return Ok(None),
+    };
+    let converted = crate::kernels::layout::nested_list_tensor(array, 0)
+        .map_err(|err| DataFusionError::Plan(format!("argument '{}': {err}", field.name())))?;
+    let Some((tensor, values)) = converted else {
+        return Ok(None);
+    };
+    let list = crate::kernels::layout::tensor_array(&tensor, values, None, 1)?;
+    Ok(Some((
+        Arc::new(tensor.to_field(field.name())),
+        ScalarValue::FixedSizeList(Arc::new(list)),
+    )))
+}
+
+/// Plans a call through `plan`, with each list literal at one of `function`'s
+/// [`TensorFunction::tensor_arguments`] given as the tensor numpy makes of it (SQL's `[1, 2]`
+/// is a `List` value; numpy's and JAX's users mean an array).
+pub(crate) fn plan_with_list_tensors<F: TensorFunction, P>(
+    function: &F,
+    fields: &[FieldRef],
+    scalars: &[Option<&ScalarValue>],
+    plan: impl FnOnce(&[FieldRef], &[Option<&ScalarValue>]) -> Result<P>,
+) -> Result<P> {
+    let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+    let mut converted: Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>)> = None;
+    for i in function.tensor_arguments(&types) {
+        let (Some(field), Some(Some(value))) = (fields.get(i), scalars.get(i)) else {
+            continue;
+        };
+        let Some((field, value)) = list_literal_tensor(field, value)
+            .map_err(|err| name_plan_error(function.name(), err))?
+        else {
+            continue;
+        };
+        let (fields, scalars) = converted.get_or_insert_with(|| {
+            (
+                fields.to_vec(),
+                scalars.iter().map(|s| s.cloned()).collect(),
+            )
+        });
+        fields[i] = field;
+        scalars[i] = Some(value);
+    }
+    match &converted {
+        None => plan(fields, scalars),
+        Some((fields, scalars)) => {
+            let scalars: Vec<Option<&ScalarValue>> = scalars.iter().map(Option::as_ref).collect();
+            plan(fields, &scalars)
+        }
+    }
+}
+
+/// The argument values of a call with the list literals [`plan_with_list_tensors`] planned as
+/// tensors replaced by those tensors (`fields`: the arguments' fields as written).
+pub(crate) fn with_list_tensors<'a, F: TensorFunction>(
+    function: &F,
+    fields: &[FieldRef],
+    args: &'a [ColumnarValue],
+) -> Result<std::borrow::Cow<'a, [ColumnarValue]>> {
+    let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+    let mut args = std::borrow::Cow::Borrowed(args);
+    for i in function.tensor_arguments(&types) {
+        let (Some(field), Some(ColumnarValue::Scalar(value))) = (fields.get(i), args.get(i)) else {
+            continue;
+        };
+        if let Some((_, value)) = list_literal_tensor(field, value)? {
+            args.to_mut()[i] = ColumnarValue::Scalar(value);
+        }
+    }
+    Ok(args)
 }
 
 impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
@@ -326,8 +427,9 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
             args.return_field.data_type(),
             args.number_rows,
         )?;
+        let values = with_list_tensors(self.function.as_ref(), &args.arg_fields, &args.args)?;
         if let Some(plan) = &self.plan {
-            return self.function.invoke(plan, &args.args, args.number_rows);
+            return self.function.invoke(plan, &values, args.number_rows);
         }
         // Not simplified (an embedder that builds physical expressions directly): plan from
         // the argument fields once for this batch.
@@ -340,7 +442,7 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
             })
             .collect();
         let plan = self.plan_from_fields(&args.arg_fields, &scalars)?;
-        self.function.invoke(&plan, &args.args, args.number_rows)
+        self.function.invoke(&plan, &values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {

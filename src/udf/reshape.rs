@@ -98,6 +98,10 @@ impl TensorFunction for TensorReshape {
 
     function_metadata!("tensor_reshape");
 
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity(self.name(), arg_types, 2, 2)?;
         Ok(arg_types.to_vec())

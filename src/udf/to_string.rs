@@ -42,6 +42,10 @@ impl TensorFunction for TensorToString {
 
     function_metadata!("tensor_to_string");
 
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arity(self.name(), arg_types, 1, 1)?;
         Ok(arg_types.to_vec())

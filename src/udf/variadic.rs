@@ -87,20 +87,23 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
 
     fn plan(&self, fields: &[FieldRef], scalars: &[Option<&ScalarValue>]) -> Result<Arc<F::Plan>> {
         self.cache.get_or_plan(fields, scalars, || {
-            let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-            self.function.coerce_types(&types)?;
-            self.function
-                .plan(&PlanArgs {
-                    name: self.function.name(),
-                    fields,
-                    scalars,
-                })
-                .map_err(|err| {
-                    super::explain_plain_lists(
-                        super::name_plan_error(self.function.name(), err),
+            let function = self.function.as_ref();
+            super::plan_with_list_tensors(function, fields, scalars, |fields, scalars| {
+                let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
+                function.coerce_types(&types)?;
+                function
+                    .plan(&PlanArgs {
+                        name: function.name(),
                         fields,
-                    )
-                })
+                        scalars,
+                    })
+                    .map_err(|err| {
+                        super::explain_plain_lists(
+                            super::name_plan_error(function.name(), err),
+                            fields,
+                        )
+                    })
+            })
         })
     }
 }
@@ -204,6 +207,7 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
                 plan = retry;
             }
         }
+        let values = super::with_list_tensors(self.function.as_ref(), &fields, &values)?;
         self.function.invoke(&*plan?, &values, args.number_rows)
     }
 

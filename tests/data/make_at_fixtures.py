@@ -80,7 +80,10 @@ def tsql(arr, perm=None):
 
 
 def options_sql(order, opts, named):
-    """Options as a prefix of `order` (named ones cannot skip: DataFusion 55)."""
+    """Named: the options as the Python call gives them (any subset, any order: the keyword
+    rewrite of TensorSql / the CLI). Positional: a prefix of `order`, defaults filled in."""
+    if named:
+        return [f"{k} => {literal_sql(v)}" for k, v in opts.items()]
     given = [k for k in order if k in opts]
     if not given:
         return []
@@ -173,8 +176,18 @@ def C(coords):
 
 
 def jax_y(y):
-    """A Python literal stays weakly typed (as JAX takes it); arrays keep their dtype."""
-    return y if not isinstance(y, np.ndarray) else jnp.asarray(y)
+    """A Python literal stays weakly typed (as JAX takes it); arrays keep their dtype; a Python
+    list is the array jnp.asarray makes of it (as SQL's list literal is a tensor)."""
+    return y if not isinstance(y, (np.ndarray, list)) else jnp.asarray(y)
+
+
+def y_sql(y):
+    """y as SQL: a tensor literal, a list literal (written as Python writes the list) or a number."""
+    if isinstance(y, np.ndarray):
+        return tsql(y)
+    if isinstance(y, list):
+        return repr(y).replace("True", "true").replace("False", "false")
+    return literal_sql(y)
 
 
 def run_jax(fn, x, index, y, opts, fun=None):
@@ -296,6 +309,8 @@ def check_raise(fn, x, index, opts):
 
 
 def describe(v):
+    if isinstance(v, list):
+        return repr(v)
     if isinstance(v, np.ndarray):
         return f"jnp.array({fmt(v)}, {v.dtype})" if v.size <= 12 else f"<{v.dtype} {list(v.shape)}>"
     return repr(v)
@@ -336,7 +351,7 @@ class Writer:
     def update(self, op, x, idx, y, perm=None, named=True, note="", **opts):
         x = np.asarray(x)
         xs = tsql(x, perm)
-        ys = tsql(y) if isinstance(y, np.ndarray) else literal_sql(y)
+        ys = y_sql(y)
         call = f"tensor_at_{op}({', '.join([xs, idx.sql, ys] + options_sql(UPDATE_OPTIONS, opts, named))})"
         layout = f" stored permuted {perm}" if perm else ""
         comment = f"x: {x.dtype} {list(x.shape)}{layout}; x.at[{idx.text}].{op}({describe(y)}{kwargs_text(opts)})"
@@ -370,12 +385,12 @@ class Writer:
         result, notes = expected("get", x, idx.value, None, opts)
         self._emit(comment, call, result, notes + ([note] if note else []))
 
-    def apply(self, x, idx, fn, perm=None, note="", **opts):
+    def apply(self, x, idx, fn, perm=None, named=False, note="", **opts):
         """fn: a unary function's name, or (SQL lambda, Python function)."""
         x = np.asarray(x)
         fn_sql, fun = (literal_sql(fn), UNARY[fn]) if isinstance(fn, str) else fn
         fn_text = f"jnp.{fn}" if isinstance(fn, str) else python_lambda(fn[0])
-        call = f"tensor_at_apply({', '.join([tsql(x, perm), idx.sql, fn_sql] + options_sql(UPDATE_OPTIONS, opts, False))})"
+        call = f"tensor_at_apply({', '.join([tsql(x, perm), idx.sql, fn_sql] + options_sql(UPDATE_OPTIONS, opts, named))})"
         layout = f" stored permuted {perm}" if perm else ""
         comment = f"x: {x.dtype} {list(x.shape)}{layout}; x.at[{idx.text}].apply({fn_text}{kwargs_text(opts)})"
         result, notes = expected("apply", x, idx.value, None, opts, fun)
@@ -861,6 +876,57 @@ def main():
     w.rows("set", x, "list", [[0, 1], [4, -6]], y=0.0, mode="raise",
            error="index -6 is out of bounds for axis 0 with size 5 at row 1")
     w.rows("get", x2, "int", [2, -4], mode="raise", error="index -4 is out of bounds for axis 0 with size 3 at row 1")
+
+    w.comment("SQL as JAX users write it: keyword options in any subset and order (the keyword "
+              "rewrite of TensorSql::tensor_sql and the CLI), every function of the family.")
+    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    w.update("add", x, S("[0, 0, 1]"), 1.0, unique_indices=False)
+    w.update("set", x, S("[0]"), 9.0, wrap_negative_indices=False)
+    w.update("set", x, S("[-1, 9]"), 9.0, wrap_negative_indices=False, mode="drop")
+    w.update("multiply", x, L([3, 3]), 2, indices_are_sorted=True, mode="clip")
+    w.update("subtract", x, L([0, 7]), 1, unique_indices=True, wrap_negative_indices=True, mode="drop")
+    w.update("divide", x, S("1:"), 2, indices_are_sorted=True)
+    w.update("power", x, S("::2"), 2, mode="promise_in_bounds")
+    w.update("min", x, S("[2, 9]"), 0, mode="clip", unique_indices=True)
+    w.update("max", x, S("[-5, 1]"), 10, wrap_negative_indices=False, mode="clip")
+    w.get(x, S("[1, 5]"), fill_value=-1.0, mode="fill")
+    w.get(x, S("[-1, 5]"), unique_indices=True, fill_value=7, wrap_negative_indices=False, mode="fill")
+    w.get(x, S("[1, 9]"), indices_are_sorted=True)
+    w.apply(x, S("[0, 2]"), "negative", named=True, indices_are_sorted=True)
+    w.apply(x, S("[0, 9]"), "square", named=True, mode="drop", unique_indices=True)
+    w.apply(x, S("[1, 9]"), ("v -> v * 10.0", lambda v: v * 10.0), named=True, mode="clip")
+
+    w.comment("List literals as arrays (jnp.asarray of the list; float64 / int64 under x64), "
+              "broadcast to x[idx] as JAX broadcasts them.")
+    w.update("multiply", x, S("[0, 0]"), [2.0, 3.0])
+    w.update("add", np.zeros((2, 3), np.float64), S(":"), [1.0, 2.0, 3.0])
+    w.update("set", np.zeros((2, 3), np.int32), S("..."), [[1, 2, 3], [4, 5, 6]])
+    w.update("add", np.zeros((2, 3), np.int64), S(":, 1:2"), [[10], [20]], mode="clip")
+    w.update("set", np.array([True, False, True]), S("[0, 2]"), [False, True])
+    w.update("max", np.arange(4, dtype=np.int16), L([1, 3]), [5, 1])
+    w.update("add", np.arange(3, dtype=np.float64), S("[0, 2]"), [5.0], note="a 1-element list broadcasts")
+
+    w.comment("Lambdas as JAX types them: the literals of v -> v * 2 are weakly typed and take "
+              "the tensor's element type (int32 stays int32, uint8 uint8, float16 float16).")
+    w.apply(np.array([1, 2, 3], np.int32), S("0"), ("v -> v * 2", lambda v: v * 2))
+    w.apply(np.array([1, 2, 3], np.int32), S("[0, 2]"), ("v -> v * 2 + 1", lambda v: v * 2 + 1))
+    w.apply(np.array([10, 20, 250], np.uint8), S("[0, 1]"), ("v -> v + 5", lambda v: v + 5))
+    w.apply(np.array([7, 8], np.uint8), S("1"), ("v -> 2 * v - 1", lambda v: 2 * v - 1))
+    w.apply(np.array([-7, 8], np.int8), S(":"), ("v -> -v", lambda v: -v))
+    w.apply(np.array([1.5, 2.5], np.float16), S("0"), ("v -> v * 2", lambda v: v * 2))
+    w.apply(np.array([1.5, 2.5], np.float16), S(":"), ("v -> v * 0.5 + 1", lambda v: v * 0.5 + 1))
+    w.apply(np.array([1.5, 2.5], np.float32), S("1"), ("v -> v * 0.25", lambda v: v * 0.25))
+    w.apply(np.array([1.0, 3.0], np.float32), S("[0, 0]"), ("v -> v / 4", lambda v: v / 4),
+            note="float / weak int: float32")
+    w.apply(np.array([5, 6], np.uint64), S("0"), ("v -> v * 3", lambda v: v * 3))
+    w.apply(np.array([5, -6], np.int64), S("1"), ("v -> v * 3 - 1", lambda v: v * 3 - 1))
+
+    w.comment("The jax.Array.at documentation's examples with keyword options, transcribed.")
+    x = np.arange(5.0, dtype=np.float32)
+    w.update("add", x, I(10), 10, mode="drop")
+    w.update("set", x, I(-1), 99, wrap_negative_indices=False, mode="drop")
+    w.get(x, I(20), mode="fill", fill_value=-1)
+    w.update("add", x, I(2), 10, indices_are_sorted=True, unique_indices=True)
 
     w.write()
     print(f"wrote {w.count} cases to {OUT}")

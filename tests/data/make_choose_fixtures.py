@@ -58,7 +58,7 @@ class Writer:
     def comment(self, text):
         self.lines += ["", f"# {text}"]
 
-    def case(self, a, choices, mode=None, sql_a=None, sql_choices=None, note=""):
+    def case(self, a, choices, mode=None, sql_a=None, sql_choices=None, note="", keyword=False):
         """choices: list of arrays / Python scalars; or one ndarray (stacked form)."""
         sql_a = sql_a or (tensor_sql(a) if np.ndim(a) else literal_sql(a))
         if sql_choices is None:
@@ -69,7 +69,8 @@ class Writer:
                     tensor_sql(c) if isinstance(c, np.ndarray) else literal_sql(c)
                     for c in choices
                 ]
-        args = [sql_a] + sql_choices + ([f"'{mode}'"] if mode else [])
+        mode_sql = f"mode => '{mode}'" if keyword else f"'{mode}'"
+        args = [sql_a] + sql_choices + ([mode_sql] if mode else [])
         call = f"tensor_choose({', '.join(args)})"
         self.count += 1
         n = len(choices)
@@ -223,6 +224,30 @@ def main():
     w.case(np.array([150, -3], np.int32), many, "wrap")
     w.case(np.array([150, -3], np.int32), many, "clip")
     w.case(np.array([150, -3], np.int32), many, "raise")
+
+
+    w.comment("SQL list literals as numpy reads lists: several list choices are arrays "
+              "(np.choose(a, [[1, 2, 3], [4, 5, 6]]), int64 / float64), nested lists n-d; "
+              "a as a list; mode as a keyword.")
+    w.case(np.array([0, 1, 0]), [[1, 2, 3], [4, 5, 6]], sql_a="tensor([0, 1, 0], [3])",
+           sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([0, 1, 0]), [[1, 2, 3], [4, 5, 6]], sql_a="[0, 1, 0]",
+           sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([[0, 1], [1, 0]]), [[[1.5, 2.5], [3.5, 4.5]], [[-1.0, -2.0], [-3.0, -4.0]]],
+           sql_a="[[0, 1], [1, 0]]", sql_choices=["[[1.5, 2.5], [3.5, 4.5]]", "[[-1.0, -2.0], [-3.0, -4.0]]"])
+    w.case(np.array([2, 0, 1]), [[10, 20, 30], [7], [1, 2, 3]], sql_a="[2, 0, 1]",
+           sql_choices=["[10, 20, 30]", "[7]", "[1, 2, 3]"], note="(a 1-element list broadcasts)")
+    w.case(np.array([0, 3, 1]), [[1, 2, 3], [4, 5, 6]], mode="clip", keyword=True,
+           sql_a="[0, 3, 1]", sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([0, 3, -1]), [[1, 2, 3], [4, 5, 6]], mode="wrap", keyword=True,
+           sql_a="[0, 3, -1]", sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([0, 3, 1]), [[1, 2, 3], [4, 5, 6]], mode="raise", keyword=True,
+           sql_a="[0, 3, 1]", sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([0, 1]), [1, [1, 2], 3], sql_a="tensor([0, 1], [2])", sql_choices=["1", "[1, 2]", "3"],
+           note="(a list among scalar choices)")
+    w.case(np.array([1, 0]), [np.array([1, 2], np.int8), [5, 6]], sql_a="[1, 0]",
+           sql_choices=[tensor_sql(np.array([1, 2], np.int8)), "[5, 6]"],
+           note="(the list is an int64 array: the result is int64)")
 
     w.write()
     print(f"wrote {w.count} cases to {OUT}")

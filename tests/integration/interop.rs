@@ -330,7 +330,8 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_size",
             "tensor_take_along_axis",
             "tensor_to_list",
-            "tensor_to_string"
+            "tensor_to_string",
+            "tensor_typed",
         ]
     );
 }

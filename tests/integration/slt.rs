@@ -31,6 +31,7 @@ use datafusion::catalog::Session;
 use datafusion::error::DataFusionError;
 use datafusion::logical_expr::extension_types::DFArrayFormatterFactory;
 use datafusion::prelude::SessionContext;
+use datafusion_tensor::TensorSql;
 use sqllogictest::{DBOutput, DefaultColumnType};
 
 struct TensorDb {
@@ -43,7 +44,7 @@ impl sqllogictest::AsyncDB for TensorDb {
     type ColumnType = DefaultColumnType;
 
     async fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, DataFusionError> {
-        let df = self.ctx.sql(sql).await?;
+        let df = self.ctx.tensor_sql(sql).await?;
         let schema = Arc::clone(df.schema().inner());
         let batches = df.collect().await?;
         let is_statement = schema.fields().is_empty()

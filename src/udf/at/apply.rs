@@ -9,7 +9,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use arrow::array::{ArrayRef, UInt32Array};
+use arrow::array::{Array, ArrayRef, UInt32Array};
 use arrow::compute::take_arrays;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{ScalarValue, plan_err};
@@ -68,10 +68,18 @@ impl TensorAtApply {
             let x = args.tensor(0, "x")?;
             let apply = if lambda {
                 let result = fields[2].data_type();
-                if result != x.element_type() {
+                let element = x.element_type();
+                // Integer lambdas compute in 64 bits (their literals are Int64, see
+                // rules::weak) and are cast back, checked, at run time.
+                let narrowed = result.is_integer() && element.is_integer();
+                if result != element && !narrowed {
                     return plan_err!(
-                        "{NAME}: the lambda returns {result}, but its result must have the tensor's element type {}",
-                        x.element_type()
+                        "{NAME}: the lambda returns {result}, but its result must have the tensor's element type {element}{}",
+                        if result.is_floating() && element.is_integer() {
+                            " (a float literal or value makes the result float, as in JAX)"
+                        } else {
+                            ""
+                        }
                     );
                 }
                 ApplyFn::Lambda
@@ -81,6 +89,30 @@ impl TensorAtApply {
             plan_at(&args, AtOp::Apply, Some(apply))
         })
     }
+}
+
+/// A lambda's integer result cast back to the tensor's element type; a value that does not
+/// fit is an overflow error naming its row (`rows[i]`: the row of value `i`).
+fn narrow(value: ArrayRef, element: &DataType, rows: &[usize]) -> Result<ArrayRef, TensorError> {
+    if value.data_type() == element {
+        return Ok(value);
+    }
+    let options = arrow::compute::CastOptions {
+        safe: true,
+        ..Default::default()
+    };
+    let narrowed = arrow::compute::cast_with_options(&value, element, &options)?;
+    if narrowed.null_count() != value.null_count() {
+        let i = (0..value.len())
+            .find(|&i| narrowed.is_null(i) && value.is_valid(i))
+            .unwrap_or(0);
+        let shown = arrow::util::display::array_value_to_string(&value, i)?;
+        return Err(TensorError::Data(format!(
+            "the lambda's result {shown} at row {} of its batch does not fit the tensor's element type {element} (integer overflow)",
+            rows.get(i).copied().unwrap_or(0)
+        )));
+    }
+    Ok(narrowed)
 }
 
 impl Default for TensorAtApply {
@@ -153,12 +185,14 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let Some(x) = super::super::tensor_of(x)? else {
                     return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
-                // The lambda sees one element of x.
-                params.push(vec![Arc::new(Field::new(
-                    "v",
-                    x.element_type().clone(),
-                    true,
-                ))]);
+                // The lambda sees one element of x; its number literals are weakly typed.
+                let weak = std::collections::HashMap::from([(
+                    crate::rules::weak::WEAK_PARAMETER.to_string(),
+                    "true".to_string(),
+                )]);
+                params.push(vec![Arc::new(
+                    Field::new("v", x.element_type().clone(), true).with_metadata(weak),
+                )]);
             }
         }
         Ok(LambdaParametersProgress::Complete(params))
@@ -211,16 +245,18 @@ impl HigherOrderUDFImpl for TensorAtApply {
         match lambda {
             None => invoke_at(&plan, &values, args.number_rows, None),
             Some(lambda) => {
+                let element = plan.output_element.clone();
                 let evaluate = |selected: ArrayRef, rows: &[usize]| {
                     let len = selected.len();
                     let param = move || Ok(Arc::clone(&selected));
                     let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
-                    lambda
+                    let value = lambda
                         .evaluate(&[&param], |captures| {
                             Ok(take_arrays(captures, &indices, None)?)
                         })
                         .and_then(|value| value.into_array(len))
-                        .map_err(|e| TensorError::External(Box::new(e)))
+                        .map_err(|e| TensorError::External(Box::new(e)))?;
+                    narrow(value, &element, rows)
                 };
                 invoke_at(&plan, &values, args.number_rows, Some(&evaluate))
             }

@@ -198,6 +198,15 @@ impl TensorFunction for TensorAt {
         Some(&self.documentation)
     }
 
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        match self.op {
+            // x; idx keeps its own reading of lists (indices, coordinates).
+            AtOp::Get | AtOp::Apply => vec![0],
+            // and y.
+            _ => vec![0, 2],
+        }
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(
             self.name(),

@@ -36,6 +36,20 @@ pub enum AtOp {
 }
 
 impl AtOp {
+    /// Every operation, in the order of the functions' registration.
+    pub const ALL: [Self; 10] = [
+        Self::Set,
+        Self::Add,
+        Self::Subtract,
+        Self::Multiply,
+        Self::Divide,
+        Self::Power,
+        Self::Min,
+        Self::Max,
+        Self::Apply,
+        Self::Get,
+    ];
+
     /// The SQL function name.
     pub fn function_name(self) -> &'static str {
         match self {

@@ -1,0 +1,111 @@
+//! SQL as numpy and JAX users write it, on the paths this crate owns.
+//!
+//! DataFusion's SQL planner has no hook for two things numpy and JAX users write all the time,
+//! so this crate rewrites the parsed statement before DataFusion plans it:
+//! - [`keywords`]: keyword arguments of the tensor functions in any subset and order
+//!   (`tensor_at_add(x, idx, y, unique_indices => false)`);
+//! - [`tensor_types`]: `CASE`, `COALESCE`, `NULLIF`, `IFNULL`/`NVL`, `NVL2` and `arrow_cast`
+//!   keep the tensor type of their values (DataFusion drops field metadata there).
+//!
+//! The rewrite runs in [`TensorSql::tensor_sql`] on a `SessionContext` (embedders, the
+//! sqllogictest suites), in the CLI (files, `-c`, the REPL) and in [`rewrite_sql`] for anything
+//! that parses its own SQL. `SessionContext::sql` itself keeps DataFusion's rules (keyword
+//! arguments only as a prefix of the signature; CASE and COALESCE give plain lists).
+
+pub mod keywords;
+pub mod tensor_types;
+
+use datafusion::common::config::Dialect;
+use datafusion::dataframe::DataFrame;
+use datafusion::error::Result;
+use datafusion::execution::context::SQLOptions;
+use datafusion::prelude::SessionContext;
+use datafusion::sql::parser::{CopyToSource, DFParser, Statement as DFStatement};
+use datafusion::sql::sqlparser::ast::VisitMut;
+use datafusion::sql::sqlparser::dialect::dialect_from_str;
+
+/// Rewrites `statement` for the tensor functions (see the module docs); whether anything
+/// changed.
+///
+/// # Errors
+/// A plan error for a keyword argument a function does not take, gives twice, or gives with
+/// a positional one for the same parameter.
+pub fn rewrite_statement(statement: &mut DFStatement) -> Result<bool> {
+    match statement {
+        DFStatement::Statement(statement) => rewrite_ast(statement.as_mut()),
+        DFStatement::Explain(explain) => rewrite_statement(explain.statement.as_mut()),
+        DFStatement::CopyTo(copy) => match &mut copy.source {
+            CopyToSource::Query(query) => rewrite_ast(query.as_mut()),
+            CopyToSource::Relation(_) => Ok(false),
+        },
+        DFStatement::CreateExternalTable(_) | DFStatement::Reset(_) => Ok(false),
+    }
+}
+
+/// Both rewrites over one sqlparser node.
+fn rewrite_ast<V: VisitMut>(node: &mut V) -> Result<bool> {
+    let keywords = keywords::rewrite_keywords(node)?;
+    let types = tensor_types::keep_tensor_types(node);
+    Ok(keywords || types)
+}
+
+/// `sql` with every tensor function call's keyword arguments rewritten as positional ones,
+/// parsed and printed in `dialect` (a DataFusion dialect name such as `duckdb`); `sql` itself
+/// when it has none, or when it does not parse (DataFusion then reports the parse error).
+///
+/// # Errors
+/// A plan error for invalid keyword arguments (see [`rewrite_statement`]).
+pub fn rewrite_sql(sql: &str, dialect: &str) -> Result<String> {
+    let Some(parser_dialect) = dialect_from_str(dialect) else {
+        return Ok(sql.to_string());
+    };
+    let Ok(mut statements) = DFParser::parse_sql_with_dialect(sql, parser_dialect.as_ref()) else {
+        return Ok(sql.to_string());
+    };
+    let mut changed = false;
+    for statement in &mut statements {
+        changed |= rewrite_statement(statement)?;
+    }
+    if !changed {
+        return Ok(sql.to_string());
+    }
+    Ok(statements
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(";\n"))
+}
+
+/// `SessionContext::sql` with the tensor functions' keyword rules (see the module docs).
+#[async_trait::async_trait]
+pub trait TensorSql {
+    /// Plans and runs `sql` as `SessionContext::sql` does, tensor function calls with keyword
+    /// arguments in any subset and order.
+    ///
+    /// # Errors
+    /// As `SessionContext::sql`, and the keyword errors of [`rewrite_statement`].
+    async fn tensor_sql(&self, sql: &str) -> Result<DataFrame>;
+
+    /// [`Self::tensor_sql`] with `SessionContext::sql_with_options`' checks.
+    ///
+    /// # Errors
+    /// As [`Self::tensor_sql`], and when the plan is not allowed by `options`.
+    async fn tensor_sql_with_options(&self, sql: &str, options: SQLOptions) -> Result<DataFrame>;
+}
+
+#[async_trait::async_trait]
+impl TensorSql for SessionContext {
+    async fn tensor_sql(&self, sql: &str) -> Result<DataFrame> {
+        self.tensor_sql_with_options(sql, SQLOptions::new()).await
+    }
+
+    async fn tensor_sql_with_options(&self, sql: &str, options: SQLOptions) -> Result<DataFrame> {
+        let state = self.state();
+        let dialect: Dialect = state.config().options().sql_parser.dialect;
+        let mut statement = state.sql_to_statement(sql, &dialect)?;
+        rewrite_statement(&mut statement)?;
+        let plan = state.statement_to_plan(statement).await?;
+        options.verify_plan(&plan)?;
+        self.execute_logical_plan(plan).await
+    }
+}
