@@ -54,6 +54,10 @@ use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
 use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
 use crate::rewrite::rewrite_sql;
+use crate::rewrite::show::{show_functions, show_functions_filter};
+use arrow::array::RecordBatch;
+use datafusion::sql::parser::DFParser;
+use datafusion::sql::sqlparser::dialect::dialect_from_str;
 
 /// Command-line arguments (datafusion-cli's).
 #[derive(Debug, Parser, PartialEq)]
@@ -342,12 +346,49 @@ async fn main_inner() -> Result<()> {
 }
 
 impl TensorCliContext {
-    /// Runs the statements of `sql` as datafusion-cli does, tensor function calls with keyword
-    /// arguments in any order first rewritten (see [`crate::rewrite`]).
+    /// Runs the statements of `sql` as datafusion-cli does, rewritten first for the tensor
+    /// functions ([`crate::rewrite`]: keyword arguments in any order, tensor types through
+    /// `CASE`, `SHOW FUNCTIONS` listing them).
     async fn exec_and_print(&self, print_options: &PrintOptions, sql: &str) -> Result<()> {
         let dialect = self.ctx.state().config().options().sql_parser.dialect;
-        let sql = rewrite_sql(sql, dialect.as_ref())?;
-        exec::exec_from_commands(self, vec![sql], print_options).await
+        // Parsed here only to find SHOW FUNCTIONS; what does not parse goes to DataFusion,
+        // which reports why.
+        let statements = dialect_from_str(dialect.as_ref())
+            .and_then(|d| DFParser::parse_sql_with_dialect(sql, d.as_ref()).ok())
+            .unwrap_or_default();
+        if !statements
+            .iter()
+            .any(|s| show_functions_filter(s).is_some())
+        {
+            let sql = rewrite_sql(sql, dialect.as_ref())?;
+            return exec::exec_from_commands(self, vec![sql], print_options).await;
+        }
+        for statement in statements {
+            match show_functions_filter(&statement) {
+                Some(pattern) => self.show_functions(print_options, pattern).await?,
+                None => {
+                    let sql = rewrite_sql(&statement.to_string(), dialect.as_ref())?;
+                    exec::exec_from_commands(self, vec![sql], print_options).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `SHOW FUNCTIONS` with the tensor functions, printed as the CLI prints a query.
+    async fn show_functions(
+        &self,
+        print_options: &PrintOptions,
+        pattern: Option<String>,
+    ) -> Result<()> {
+        let now = datafusion::common::instant::Instant::now();
+        let df = show_functions(&self.ctx, pattern.as_deref()).await?;
+        let schema = Arc::clone(df.schema().inner());
+        let batches = df.collect().await?;
+        let rows = batches.iter().map(RecordBatch::num_rows).sum();
+        let task_ctx = self.ctx.task_ctx();
+        let format = &task_ctx.session_config().options().format;
+        print_options.print_batches(schema, &batches, now, rows, format)
     }
 }
 

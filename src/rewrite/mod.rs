@@ -5,7 +5,9 @@
 //! - [`keywords`]: keyword arguments of the tensor functions in any subset and order
 //!   (`tensor_at_add(x, idx, y, unique_indices => false)`);
 //! - [`tensor_types`]: `CASE`, `COALESCE`, `NULLIF`, `IFNULL`/`NVL`, `NVL2` and `arrow_cast`
-//!   keep the tensor type of their values (DataFusion drops field metadata there).
+//!   keep the tensor type of their values (DataFusion drops field metadata there);
+//! - [`show`]: `SHOW FUNCTIONS` lists the tensor functions (DataFusion's listing needs
+//!   example argument types that their signatures do not have).
 //!
 //! The rewrite runs in [`TensorSql::tensor_sql`] on a `SessionContext` (embedders, the
 //! sqllogictest suites), in the CLI (files, `-c`, the REPL) and in [`rewrite_sql`] for anything
@@ -13,6 +15,7 @@
 //! arguments only as a prefix of the signature; CASE and COALESCE give plain lists).
 
 pub mod keywords;
+pub mod show;
 pub mod tensor_types;
 
 use datafusion::common::config::Dialect;
@@ -103,6 +106,9 @@ impl TensorSql for SessionContext {
         let state = self.state();
         let dialect: Dialect = state.config().options().sql_parser.dialect;
         let mut statement = state.sql_to_statement(sql, &dialect)?;
+        if let Some(pattern) = show::show_functions_filter(&statement) {
+            return show::show_functions(self, pattern.as_deref()).await;
+        }
         rewrite_statement(&mut statement)?;
         let plan = state.statement_to_plan(statement).await?;
         options.verify_plan(&plan)?;

@@ -104,3 +104,123 @@ fn runs_a_file() {
         "{stdout}"
     );
 }
+
+/// The CLI's output for `sql` run through `-c`, `-f` and the REPL (stdin), as CSV.
+fn run_every_way(sql: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("q.sql");
+    std::fs::write(&script, format!("{sql};\n")).unwrap();
+    let mut outputs = Vec::new();
+    for args in [
+        vec!["-q", "--format", "csv", "-c", sql],
+        vec!["-q", "--format", "csv", "-f", script.to_str().unwrap()],
+    ] {
+        let (ok, stdout, stderr) = run(&args);
+        assert!(ok && stderr.is_empty(), "{args:?}: {stdout}{stderr}");
+        outputs.push(stdout);
+    }
+    let mut repl = cli()
+        .args(["-q", "--format", "csv"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = repl.stdin.take().unwrap();
+        writeln!(stdin, "{sql};").unwrap();
+        writeln!(stdin, "\\q").unwrap();
+    }
+    let output = repl.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "REPL: {stdout}");
+    outputs.push(stdout);
+    outputs
+}
+
+/// The rows of one query's CSV output, without the header (which names the column by the
+/// call's arguments, which differ).
+fn csv_rows(output: &str) -> Vec<&str> {
+    output
+        .lines()
+        .skip(1)
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+#[test]
+fn keyword_options_in_any_order_from_every_entry_point() {
+    // Each keyword form against the positional form DataFusion itself resolves.
+    for (keywords, positional) in [
+        (
+            "SELECT tensor_at_add(tensor([1.0, 2.0, 3.0], [3]), '[0, 0, 1]', 1.0, unique_indices => false)",
+            "SELECT tensor_at_add(tensor([1.0, 2.0, 3.0], [3]), '[0, 0, 1]', 1.0, NULL, NULL, NULL, false)",
+        ),
+        (
+            "SELECT tensor_at_get(tensor([1.0, 2.0], [2]), '[1, 5]', fill_value => -1.0, mode => 'fill')",
+            "SELECT tensor_at_get(tensor([1.0, 2.0], [2]), '[1, 5]', 'fill', -1.0)",
+        ),
+        (
+            "SELECT tensor_at_apply(tensor([1, 2, 3], [3]), '[0, 9]', v -> v * 10, mode => 'drop')",
+            "SELECT tensor_at_apply(tensor([1, 2, 3], [3]), '[0, 9]', v -> v * 10, 'drop')",
+        ),
+        (
+            "SELECT tensor_choose(tensor([0, 3], [2]), [1, 2], [4, 5], mode => 'clip')",
+            "SELECT tensor_choose(tensor([0, 3], [2]), [1, 2], [4, 5], 'clip')",
+        ),
+    ] {
+        let expected = run(&["-q", "--format", "csv", "-c", positional]);
+        assert!(expected.0, "{positional}: {}{}", expected.1, expected.2);
+        let want = csv_rows(&expected.1);
+        assert_eq!(want.len(), 1, "{}", expected.1);
+        for output in run_every_way(keywords) {
+            assert_eq!(csv_rows(&output), want, "{keywords}: {output}");
+        }
+    }
+}
+
+#[test]
+fn help_and_show_functions_know_the_tensor_functions() {
+    let mut repl = cli()
+        .args(["-q"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = repl.stdin.take().unwrap();
+        writeln!(stdin, "\\h tensor_get").unwrap();
+        writeln!(stdin, "\\h tensor_at_apply").unwrap();
+        writeln!(stdin, "\\q").unwrap();
+    }
+    let output = repl.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Syntax: tensor_get(t, index)"), "{stdout}");
+    assert!(
+        stdout.contains("Syntax: tensor_at_apply(x, idx, fn"),
+        "{stdout}"
+    );
+
+    let (ok, stdout, stderr) = run(&[
+        "-q",
+        "--format",
+        "table",
+        "-c",
+        "SHOW FUNCTIONS LIKE 'tensor%'",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    for name in [
+        "tensor_get",
+        "tensor_choose",
+        "tensor_at_apply",
+        "tensor_at_set",
+        "tensor",
+    ] {
+        assert!(
+            stdout.contains(&format!("| {name} ")),
+            "{name} missing: {stdout}"
+        );
+    }
+}
