@@ -262,6 +262,26 @@ def along_axis():
                 message = str(e)
                 put += ["", f"# np.put_along_axis raises: {message}", "query error tensor_put_along_axis: " +
                         "".join("\\" + c if c in r"\.^$|?*+()[]{}" else c for c in message), f"SELECT {call_p};"]
+    # SQL list literals are the arrays np.asarray makes of them (arr, idx and values).
+    def lst(a):
+        return repr(np.asarray(a).tolist()).replace("True", "true").replace("False", "false")
+
+    list_cases = [
+        (np.array([[10, 30, 20], [60, 40, 50]]), np.array([[0, 2], [1, 0]]), 1, np.array([[100], [200]])),
+        (np.array([1.5, -2.5, 3.0]), np.array([2, 2, 0]), 0, np.array([9.5])),
+        (np.array([[1, 2], [3, 4]]), np.array([[1, 0]]), 0, np.array([7, 8])),
+    ]
+    for arr, idx, axis, values in list_cases:
+        take_count += 1
+        result = np.take_along_axis(arr, idx, axis=axis)
+        take += ["", f"# np.take_along_axis({lst(arr)}, {lst(idx)}, axis={axis}): lists as arrays", "query T",
+                 f"SELECT tensor_take_along_axis({lst(arr)}, {lst(idx)}, {axis});", "----", fmt(result)]
+        put_count += 1
+        out = arr.copy()
+        np.put_along_axis(out, idx, values, axis=axis)
+        put += ["", f"# np.put_along_axis({lst(arr)}, {lst(idx)}, {lst(values)}, axis={axis}): lists as arrays",
+                "query T", f"SELECT tensor_put_along_axis({lst(arr)}, {lst(idx)}, {lst(values)}, {axis});",
+                "----", fmt(out)]
     for name, lines, count in [("take", take, take_count), ("put", put, put_count)]:
         path = OUT.parent / f"tensor_{name}_along_axis_generated.slt"
         path.write_text("\n".join(lines) + "\n")
