@@ -339,12 +339,27 @@ pub(crate) fn plan_with_list_tensors<F: TensorFunction, P>(
         fields[i] = field;
         scalars[i] = Some(value);
     }
-    match &converted {
+    let planned = match &converted {
         None => plan(fields, scalars),
         Some((fields, scalars)) => {
             let scalars: Vec<Option<&ScalarValue>> = scalars.iter().map(Option::as_ref).collect();
             plan(fields, &scalars)
         }
+    };
+    // A list column at a tensor argument has no fixed length: say how to give it one.
+    let list_column = function.tensor_arguments(&types).into_iter().find(|&i| {
+        matches!(
+            types.get(i),
+            Some(DataType::List(_) | DataType::LargeList(_))
+        ) && scalars.get(i).copied().flatten().is_none()
+    });
+    match (planned, list_column) {
+        (Err(DataFusionError::Plan(message)), Some(i)) => Err(DataFusionError::Plan(format!(
+            "{message} (argument '{}' is a list column, whose rows may differ in length, so not a tensor: give it a shape with tensor({}, [n]))",
+            fields[i].name(),
+            fields[i].name()
+        ))),
+        (planned, _) => planned,
     }
 }
 
