@@ -920,6 +920,9 @@ def main():
             note="float / weak int: float32")
     w.apply(np.array([5, 6], np.uint64), S("0"), ("v -> v * 3", lambda v: v * 3))
     w.apply(np.array([5, -6], np.int64), S("1"), ("v -> v * 3 - 1", lambda v: v * 3 - 1))
+    w.apply(np.array([3, 1], np.int32), S("0"), ("v -> v * v * 2 + 1", lambda v: v * v * 2 + 1))
+    w.apply(np.array([3, 4, -5], np.int16), S(":"), ("v -> (v + 1) % 2", lambda v: (v + 1) % 2),
+            note="% as JAX's and numpy's: the sign of the divisor; SQL's % takes the dividend's, equal here")
 
     w.comment("The jax.Array.at documentation's examples with keyword options, transcribed.")
     x = np.arange(5.0, dtype=np.float32)

@@ -255,7 +255,9 @@ impl HigherOrderUDFImpl for TensorAtApply {
                             Ok(take_arrays(captures, &indices, None)?)
                         })
                         .and_then(|value| value.into_array(len))
-                        .map_err(|e| TensorError::External(Box::new(e)))?;
+                        .map_err(|e| {
+                            TensorError::Data(format!("the lambda failed: {}", e.strip_backtrace()))
+                        })?;
                     narrow(value, &element, rows)
                 };
                 invoke_at(&plan, &values, args.number_rows, Some(&evaluate))
