@@ -1,13 +1,21 @@
 //! The index-expression parser: numpy's indexing grammar in a string, into plain data.
 //!
 //! ```text
-//! index  := ε | item (',' item)* [',']
+//! index  := items | '(' [items] ')'                 (numpy's tuple: x[(1, 0)] is x[1, 0])
+//! items  := item (',' item)* [',']
 //! item   := '...' | 'None' | 'newaxis' | 'np.newaxis' | 'True' | 'False'
-//!         | int | [int] ':' [int] [':' [int]] | list
-//! list   := '[' [elem (',' elem)* [',']] ']'       (nested lists: multi-dimensional arrays)
-//! elem   := int | 'True' | 'False' | list
-//! int    := ['+' | '-'] digits
+//!         | int | [int] ':' [int] [':' [int]] | list | '(' item ')'
+//! list   := '[' [elem (',' elem)* [',']] ']' | tuple  (nested: multi-dimensional arrays)
+//! tuple  := '(' [elem ',' [elem (',' elem)* [',']]] ')'  (a sequence, as a list)
+//! elem   := int | 'True' | 'False' | list | '(' elem ')'
+//! int    := ['+' | '-'] digits                    (no leading zeros, as in Python)
 //! ```
+//!
+//! As in Python, parentheses group (`(1)` is `1`) and a comma makes a tuple; the outermost
+//! tuple is the index itself, a tuple inside it is a sequence (numpy reads `x[0, (1, 2)]` as
+//! `x[0, [1, 2]]`). A list mixing integers and booleans is an integer array, booleans 0 and 1
+//! (`np.array([True, 0])`). Python's own syntax errors stay errors: the empty index (`x[]`),
+//! leading zeros (`01`), a slice in parentheses, a comma with nothing before it.
 //!
 //! Whitespace is free between tokens. A malformed string is an error that names the offending
 //! character by position and shows it with a caret under the string.
@@ -61,6 +69,8 @@ struct Parser<'a> {
     input: &'a str,
     chars: Vec<char>,
     pos: usize,
+    /// Inside parentheses, where Python allows no slice.
+    no_slices: bool,
 }
 
 impl Parser<'_> {
@@ -180,6 +190,12 @@ impl Parser<'_> {
             }));
         }
         let digits: String = self.chars[digits_start..self.pos].iter().collect();
+        if digits.len() > 1 && digits.starts_with('0') && digits.contains(|c| c != '0') {
+            self.pos = digits_start;
+            return Err(self.error(
+                "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+            ));
+        }
         let text = if negative {
             format!("-{digits}")
         } else {
@@ -209,6 +225,9 @@ impl Parser<'_> {
         }
         if self.keyword("None") || self.keyword("newaxis") || self.keyword("np.newaxis") {
             // `None:2` is a slice whose start is omitted, as in Python.
+            if self.no_slices && self.peek() == Some(':') {
+                return Err(self.error("invalid syntax: a slice cannot stand in parentheses"));
+            }
             if self.eat(':') {
                 return self.slice_rest(None);
             }
@@ -229,7 +248,13 @@ impl Parser<'_> {
         if self.peek() == Some('[') {
             return self.list();
         }
+        if self.peek() == Some('(') {
+            return self.parenthesized();
+        }
         let start = self.int(false)?;
+        if self.no_slices && self.peek() == Some(':') {
+            return Err(self.error("invalid syntax: a slice cannot stand in parentheses"));
+        }
         if !self.eat(':') {
             return match start {
                 Some(v) => Ok(IndexItem::Int(v)),
@@ -240,6 +265,24 @@ impl Parser<'_> {
             };
         }
         self.slice_rest(start)
+    }
+
+    /// An item in parentheses: one item grouped (`(1)`, `(...)`), or a tuple, which numpy
+    /// reads as a sequence (`(1, 2)` is `[1, 2]`).
+    fn parenthesized(&mut self) -> Result<IndexItem> {
+        let open = self.pos;
+        let tuple = close_of(&self.chars, open).is_none_or(|(_, comma)| comma);
+        if tuple {
+            return self.list();
+        }
+        self.pos += 1;
+        let no_slices = std::mem::replace(&mut self.no_slices, true);
+        let item = self.item()?;
+        self.no_slices = no_slices;
+        if !self.eat(')') {
+            return Err(self.error("expected ')'"));
+        }
+        Ok(item)
     }
 
     /// The rest of a slice after its start and first `:`.
@@ -273,21 +316,33 @@ impl Parser<'_> {
                 None => break,
             }
         }
-        let mut ints = Vec::new();
-        let mut bools = Vec::new();
-        let mut kind = None;
-        self.flatten(&node, 0, &shape, &mut kind, &mut ints, &mut bools)?;
-        match kind {
-            Some(ElementKind::Bool) => Ok(IndexItem::BoolArray(IndexArray {
+        let mut values = Vec::new();
+        self.flatten(&node, 0, &shape, &mut values)?;
+        if values.iter().all(|v| matches!(v, Node::Bool(..))) && !values.is_empty() {
+            let bools = values
+                .iter()
+                .map(|v| matches!(v, Node::Bool(true, _)))
+                .collect();
+            return Ok(IndexItem::BoolArray(IndexArray {
                 shape,
                 values: bools,
-            })),
-            // An empty list `[]` is an (empty) integer array, as numpy's np.array([], intp).
-            Some(ElementKind::Int) | None => Ok(IndexItem::IntArray(IndexArray {
-                shape,
-                values: ints,
-            })),
+            }));
         }
+        // Integers, or integers and booleans mixed: an integer array, booleans 0 and 1, as
+        // numpy's np.array([True, 0]). An empty list `[]` is an (empty) integer array, as
+        // numpy's np.array([], intp).
+        let ints = values
+            .iter()
+            .map(|v| match v {
+                Node::Int(i, _) => *i,
+                Node::Bool(b, _) => i64::from(*b),
+                Node::List(..) => 0,
+            })
+            .collect();
+        Ok(IndexItem::IntArray(IndexArray {
+            shape,
+            values: ints,
+        }))
     }
 
     /// A list or element, with the position where it starts.
@@ -316,6 +371,30 @@ impl Parser<'_> {
             }
             return Ok(Node::List(children, here));
         }
+        if self.eat('(') {
+            // A tuple is a sequence, as a list; `(x)` without a comma is `x`.
+            let mut children = Vec::new();
+            let mut comma = false;
+            loop {
+                if self.eat(')') {
+                    break;
+                }
+                if !children.is_empty() {
+                    if !self.eat(',') {
+                        return Err(self.error("expected ',' or ')'"));
+                    }
+                    comma = true;
+                    if self.eat(')') {
+                        break;
+                    }
+                }
+                children.push(self.node(depth + 1)?);
+            }
+            if children.len() == 1 && !comma {
+                return Ok(children.remove(0));
+            }
+            return Ok(Node::List(children, here));
+        }
         if self.keyword("True") {
             return Ok(Node::Bool(true, here));
         }
@@ -328,16 +407,15 @@ impl Parser<'_> {
         }
     }
 
+    /// The elements of a rectangular `node` of `shape`, row-major, into `values`.
     fn flatten(
         &mut self,
         node: &Node,
         depth: usize,
         shape: &[usize],
-        kind: &mut Option<ElementKind>,
-        ints: &mut Vec<i64>,
-        bools: &mut Vec<bool>,
+        values: &mut Vec<Node>,
     ) -> Result<()> {
-        let (this_kind, at) = match node {
+        let at = match node {
             Node::List(children, at) => {
                 if depth >= shape.len() || children.len() != shape[depth] {
                     self.pos = *at;
@@ -349,18 +427,11 @@ impl Parser<'_> {
                     )));
                 }
                 for child in children {
-                    self.flatten(child, depth + 1, shape, kind, ints, bools)?;
+                    self.flatten(child, depth + 1, shape, values)?;
                 }
                 return Ok(());
             }
-            Node::Int(v, at) => {
-                ints.push(*v);
-                (ElementKind::Int, *at)
-            }
-            Node::Bool(b, at) => {
-                bools.push(*b);
-                (ElementKind::Bool, *at)
-            }
+            Node::Int(_, at) | Node::Bool(_, at) => *at,
         };
         if depth != shape.len() {
             self.pos = at;
@@ -369,28 +440,17 @@ impl Parser<'_> {
                 shape[depth]
             )));
         }
-        if kind.is_some_and(|k| k != this_kind) {
-            self.pos = at;
-            return Err(self.error(
-                "index list mixes integers and booleans (write one kind: numpy would read the booleans as 0 and 1)",
-            ));
-        }
-        *kind = Some(this_kind);
+        values.push(node.clone());
         Ok(())
     }
 }
 
 /// A parsed list before it is checked to be rectangular.
+#[derive(Clone)]
 enum Node {
     List(Vec<Node>, usize),
     Int(i64, usize),
     Bool(bool, usize),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ElementKind {
-    Int,
-    Bool,
 }
 
 /// Parses an index expression such as `"1:3, ..., ::2"` or `"[0, 2], None"`.
@@ -399,11 +459,50 @@ pub fn parse_index(input: &str) -> Result<IndexExpr> {
         input,
         chars: input.chars().collect(),
         pos: 0,
+        no_slices: false,
     };
-    let mut items = Vec::new();
     if parser.peek().is_none() {
-        return Ok(IndexExpr { items });
+        return Err(parser.error(
+            "invalid syntax: the index is empty (Python's x[]); write '()' or '...' for the whole tensor",
+        ));
     }
+    // The index as one tuple in parentheses, `(1, 0)`, maybe grouped again, `((1, 0))`: the
+    // parentheses become spaces (positions in errors stay the input's), and the tuple's items
+    // are the index's.
+    while let Some(open) = parser.peek().filter(|&c| c == '(').map(|_| parser.pos) {
+        let Some((close, comma)) = close_of(&parser.chars, open) else {
+            break;
+        };
+        let last =
+            |chars: &[char], end: usize| chars[..end].iter().rposition(|c| !c.is_whitespace());
+        if last(&parser.chars, parser.chars.len()) != Some(close) {
+            break;
+        }
+        let inner = parser.chars[open + 1..close]
+            .iter()
+            .position(|c| !c.is_whitespace())
+            .map(|i| open + 1 + i);
+        let tuple = comma || inner.is_none();
+        let grouped_tuple = inner.is_some_and(|i| {
+            parser.chars[i] == '('
+                && close_of(&parser.chars, i).map(|(c, _)| c) == last(&parser.chars, close)
+        });
+        if !tuple && !grouped_tuple {
+            // `(item)`: the item's own parentheses, read by `item`.
+            break;
+        }
+        parser.chars[open] = ' ';
+        parser.chars[close] = ' ';
+        parser.no_slices = true;
+        if inner.is_none() {
+            // `()`: the empty tuple, the whole tensor.
+            return Ok(IndexExpr { items: vec![] });
+        }
+        if tuple {
+            break;
+        }
+    }
+    let mut items = Vec::new();
     loop {
         items.push(parser.item()?);
         match parser.peek() {
@@ -418,6 +517,27 @@ pub fn parse_index(input: &str) -> Result<IndexExpr> {
         }
     }
     Ok(IndexExpr { items })
+}
+
+/// The position of the `)` that closes the `(` at `open`, and whether a comma stands directly
+/// inside the pair (a tuple); `None` when it is not closed.
+fn close_of(chars: &[char], open: usize) -> Option<(usize, bool)> {
+    let mut depth = 0usize;
+    let mut comma = false;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (c == ')').then_some((i, comma));
+                }
+            }
+            ',' if depth == 1 => comma = true,
+            _ => {}
+        }
+    }
+    None
 }
 
 fn write_array<T: Copy>(
@@ -528,7 +648,23 @@ mod tests {
         assert_eq!(round_trip(":"), ":");
         assert_eq!(round_trip("::"), ":");
         assert_eq!(round_trip("0,"), "0");
-        assert_eq!(round_trip(""), "");
+        assert_eq!(round_trip("()"), "");
+        // numpy's tuple spelling: the outer tuple is the index; inner ones are sequences.
+        assert_eq!(round_trip("(1, 0)"), round_trip("1, 0"));
+        assert_eq!(round_trip("((1, 0))"), round_trip("1, 0"));
+        assert_eq!(round_trip("(..., 1)"), round_trip("..., 1"));
+        assert_eq!(round_trip("(1,)"), round_trip("1"));
+        assert_eq!(round_trip("(1)"), round_trip("1"));
+        assert_eq!(round_trip("0, (...)"), round_trip("0, ..."));
+        assert_eq!(round_trip("0, (1, 2)"), round_trip("0, [1, 2]"));
+        assert_eq!(round_trip("(0, 1),"), round_trip("[0, 1]"));
+        assert_eq!(
+            round_trip("[(0, 1), (1, 0)]"),
+            round_trip("[[0, 1], [1, 0]]")
+        );
+        // Integers and booleans mixed: an integer array (np.array([True, 0]) is [1, 0]).
+        assert_eq!(round_trip("[True, 0]"), round_trip("[1, 0]"));
+        assert_eq!(round_trip("00"), round_trip("0"));
         assert_eq!(round_trip("[]"), "[]");
         assert_eq!(round_trip("[[], []]"), "[[], []]");
         assert_eq!(round_trip("+3"), "3");
@@ -550,7 +686,22 @@ mod tests {
             ("[1, 2", 5, "expected ',' or ']'"),
             ("[[1, 2], [3]]", 9, "not rectangular"),
             ("[[1, 2], 3]", 9, "not rectangular"),
-            ("[1, True]", 4, "mixes integers and booleans"),
+            // Python's own syntax errors.
+            ("", 0, "the index is empty"),
+            ("  ", 2, "the index is empty"),
+            (
+                "01",
+                0,
+                "leading zeros in decimal integer literals are not permitted",
+            ),
+            ("1, -007", 4, "leading zeros"),
+            ("(1:2)", 2, "a slice cannot stand in parentheses"),
+            ("(1:2, 0)", 2, "a slice cannot stand in parentheses"),
+            ("(None:2,)", 5, "a slice cannot stand in parentheses"),
+            ("(,)", 1, "expected an integer"),
+            (",", 0, "expected an integer"),
+            ("0,,", 2, "expected an integer"),
+            ("(1, 0", 5, "expected ',' or ')'"),
             ("abc", 0, "expected an integer"),
             ("1..", 1, "unexpected '.'"),
             ("..", 0, "expected '...'"),

@@ -29,7 +29,8 @@ OUT = Path(__file__).resolve().parents[2] / "sql" / "tensor_get_generated.slt"
 def numpy_index(text):
     """The Python index object for an index string (numpy's own syntax)."""
     text = text.replace("np.newaxis", "None").replace("newaxis", "None")
-    return eval(f"np.s_[{text}]", {"np": np}) if text.strip() else ()
+    compile(f"x[{text}]", "<index>", "eval")  # Python's own syntax errors (x[], x[01]) first
+    return eval(f"np.s_[{text}]", {"np": np})
 
 
 
@@ -49,7 +50,21 @@ class Writer:
         self.count += 1
         call = f"tensor_get({tensor_sql(arr, perm)}, '{index}')"
         try:
-            result = np.asarray(arr)[numpy_index(index)]
+            python_index = numpy_index(index)
+        except SyntaxError as e:
+            # Python refuses the index itself: a parse error pointing at the character (with
+            # Python's words where they name the rule: leading zeros; the rest is "invalid syntax").
+            words = "" if "leading zeros" not in e.msg else \
+                "".join("\\" + c if c in r"\.^$|?*+()[]{}" else c for c in e.msg)
+            self.lines += [
+                "",
+                f"# x[{index}] is a Python SyntaxError: {e.msg} {note}".rstrip(),
+                f"query error tensor_get: invalid index expression at position \\d+: .*{words}",
+                f"SELECT {call};",
+            ]
+            return
+        try:
+            result = np.asarray(arr)[python_index]
         except (IndexError, ValueError, TypeError) as e:
             message = str(e).replace("too many indices for array: array is", "too many indices for tensor: tensor is")
             escaped = "".join("\\" + c if c in r"\.^$|?*+()[]{}" else c for c in message)
@@ -86,11 +101,22 @@ def main():
     x = np.arange(24, dtype=np.int64).reshape(2, 3, 4)
 
     w.comment("Basic indexing on a [2, 3, 4] tensor: integers, slices, ellipsis, new axes.")
-    for index in ["", "0", "-1", "1, 2", "1, 2, 3", "-1, -1, -1", "1:", ":1", "1:2", "::-1", ":, ::-1",
+    for index in ["()", "0", "-1", "1, 2", "1, 2, 3", "-1, -1, -1", "1:", ":1", "1:2", "::-1", ":, ::-1",
                   "..., ::-1", "::-1, ::-2, ::-3", "0, 1:3, ::2", "1:3, ::2", ":, 1:3, ::2", "..., 1",
                   "0, ...", "0, ..., 1", "...", "..., None", "None", "None, 0, None, 1", "0, None, :, -1",
                   "np.newaxis, 1", "-100:100", "5:", "2:1", "2:1:-1", "::3, ..., 1", "1::-1, -1::-2",
                   ":, :, None", "0,", "1, 2, 3,", ":-1, :-1, :-1", "::2, ::2, ::2"]:
+        w.case(x, index)
+
+    w.comment("numpy's tuple spelling: x[(1, 0)] is x[1, 0]; parentheses group; a tuple inside the "
+              "index is a sequence; lists mixing booleans and integers are integer arrays.")
+    for index in ["(1, 0)", "(..., 1)", "(1,)", "(1)", "((1, 0))", "(None, 0)", "0, (1, 2)", "(0, 1), 2",
+                  "(0, 1),", "[(0, 1), (1, 0)]", "0, (...)", "[(1)]", "[True, 0]", "[[True, 0], [1, False]]",
+                  "1, [False, 2]", "00", "( 1 , 2 , )"]:
+        w.case(x, index)
+
+    w.comment("Python's own syntax errors stay errors.")
+    for index in ["", " ", "01", "-01", "1, 007", "(,)", ",", "0,,", "(1:2)", "(1:2, 0)", "(None:2,)", "(0, 1"]:
         w.case(x, index)
 
     w.comment("Advanced (integer array) indexing: broadcasting and placement of the new dims.")

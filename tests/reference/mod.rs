@@ -54,8 +54,12 @@ impl fmt::Display for Item {
     }
 }
 
-/// The numpy-syntax string of an index.
+/// The numpy-syntax string of an index (`()`, numpy's empty tuple, for no items: Python has no
+/// empty index `x[]`).
 pub fn render(items: &[Item]) -> String {
+    if items.is_empty() {
+        return "()".to_string();
+    }
     items
         .iter()
         .map(ToString::to_string)
