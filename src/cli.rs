@@ -7,7 +7,9 @@
 //!   function registered;
 //! - tensor columns print nested (`[[1, 2], [3, 4]]`): the CLI's printers format storage
 //!   values directly, so each query's tensor columns are shown through `tensor_to_list`
-//!   (`tensor_to_string` for CSV and TSV, which cannot hold nested values);
+//!   (`tensor_to_string` for CSV and TSV, which cannot hold nested values); in tables, a
+//!   tensor of more than `--tensor-threshold` elements (1000) prints summarised, as numpy
+//!   prints it;
 //! - tensor function calls take keyword arguments in any subset and order
 //!   ([`crate::rewrite`]): the file, `-c` and REPL loops are datafusion-cli's, adapted to
 //!   rewrite each statement first;
@@ -53,6 +55,7 @@ use datafusion_cli::print_options::{MaxRows, PrintOptions};
 use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
 use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
+use crate::display::Summary;
 use crate::rewrite::rewrite_sql;
 use crate::rewrite::show::{show_functions, show_functions_filter};
 use arrow::array::RecordBatch;
@@ -173,6 +176,14 @@ struct Args {
         default_value_t = InstrumentedObjectStoreMode::Disabled
     )]
     object_store_profiling: InstrumentedObjectStoreMode,
+
+    #[clap(
+        long,
+        help = "Tensors of more elements print summarised in tables, as numpy prints them (numpy's threshold; 'inf': every element). CSV, TSV and JSON output is always complete",
+        default_value = "1000",
+        value_parser(parse_tensor_threshold)
+    )]
+    tensor_threshold: usize,
 }
 
 impl Args {
@@ -300,9 +311,14 @@ async fn main_inner() -> Result<()> {
         Arc::new(ListFilesCacheFunc::new(cache_manager)),
     );
     register_all(&ctx)?;
-    // CSV and TSV have no nested values: tensors print as their nested text there.
+    // CSV and TSV have no nested values: tensors print as their nested text there. Tables
+    // are read by people: large tensors print summarised, as numpy prints them.
     let display = match args.format {
         PrintFormat::Csv | PrintFormat::Tsv => TensorDisplay::Text,
+        PrintFormat::Table | PrintFormat::Automatic => TensorDisplay::Summarized(Summary {
+            threshold: args.tensor_threshold,
+            ..Summary::NUMPY
+        }),
         _ => TensorDisplay::NestedList,
     };
     let ctx = TensorCliContext { ctx, display };
@@ -598,6 +614,16 @@ fn parse_valid_data_dir(dir: &str) -> Result<String, String> {
     } else {
         Err(format!("Invalid data directory '{dir}'"))
     }
+}
+
+/// `--tensor-threshold`: a number of elements, or `inf` (never summarise).
+fn parse_tensor_threshold(threshold: &str) -> Result<usize, String> {
+    if threshold.eq_ignore_ascii_case("inf") {
+        return Ok(usize::MAX);
+    }
+    threshold.parse::<usize>().map_err(|_| {
+        format!("Invalid tensor threshold '{threshold}': a number of elements or 'inf'")
+    })
 }
 
 fn parse_batch_size(size: &str) -> Result<usize, String> {

@@ -162,6 +162,9 @@ pub enum TensorDisplay {
     /// Nested text (`tensor_to_string`): for CSV and TSV, which have no nested values; plain
     /// list columns become their display text too.
     Text,
+    /// For people reading a table: nested lists, but a tensor column of more elements than
+    /// the summary's threshold as numpy prints it, summarised (`[[0, 1, 2, ..., 49], ...]`).
+    Summarized(crate::display::Summary),
 }
 
 /// `df` with every tensor column replaced by its nested list (`tensor_to_list`) or text
@@ -173,12 +176,24 @@ pub enum TensorDisplay {
 pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<DataFrame> {
     let schema = df.schema().clone();
     let conversion = |field: &Field| -> Option<Conversion> {
-        let tensor = matches!(TensorType::from_field(field), Ok(Some(_)));
+        let size = match TensorType::from_field(field) {
+            Ok(Some(tensor)) => Some(tensor.size()),
+            _ => None,
+        };
+        let tensor = size.is_some();
         match display {
             TensorDisplay::NestedList if tensor && has_tensor_extension(field) => {
-                Some(Conversion::Function)
+                Some(Conversion::ToList)
             }
-            TensorDisplay::Text if tensor => Some(Conversion::Function),
+            TensorDisplay::Summarized(summary)
+                if tensor && size.is_some_and(|size| size > summary.threshold) =>
+            {
+                Some(Conversion::ToText)
+            }
+            TensorDisplay::Summarized(_) if tensor && has_tensor_extension(field) => {
+                Some(Conversion::ToList)
+            }
+            TensorDisplay::Text if tensor => Some(Conversion::ToText),
             // CSV cannot hold lists (tensor_shape, tensor_to_list): their display text.
             TensorDisplay::Text
                 if matches!(
@@ -198,18 +213,23 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
     {
         return Ok(df);
     }
-    let convert = Arc::new(match display {
-        TensorDisplay::NestedList => ScalarUDF::from(TensorUdf::new(TensorToList::new())),
-        TensorDisplay::Text => ScalarUDF::from(TensorUdf::new(TensorToString::new())),
-    });
+    let to_list = Arc::new(ScalarUDF::from(TensorUdf::new(TensorToList::new())));
+    let to_text = Arc::new(ScalarUDF::from(TensorUdf::new(match display {
+        TensorDisplay::Summarized(summary) => TensorToString::summarized(summary),
+        _ => TensorToString::new(),
+    })));
     let exprs: Vec<Expr> = schema
         .iter()
         .map(|(qualifier, field)| {
             let column = Expr::Column(Column::from((qualifier, field)));
             let converted = match conversion(field) {
                 None => return column,
-                Some(Conversion::Function) => Expr::ScalarFunction(ScalarFunction::new_udf(
-                    Arc::clone(&convert),
+                Some(Conversion::ToList) => Expr::ScalarFunction(ScalarFunction::new_udf(
+                    Arc::clone(&to_list),
+                    vec![column],
+                )),
+                Some(Conversion::ToText) => Expr::ScalarFunction(ScalarFunction::new_udf(
+                    Arc::clone(&to_text),
                     vec![column],
                 )),
                 Some(Conversion::CastToText) => cast(column, DataType::Utf8),
@@ -223,8 +243,10 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
 /// How one output column is shown by [`display_tensor_columns`].
 #[derive(Debug, Clone, Copy)]
 enum Conversion {
-    /// Through `tensor_to_list` / `tensor_to_string`.
-    Function,
+    /// Through `tensor_to_list`.
+    ToList,
+    /// Through `tensor_to_string` (summarised for [`TensorDisplay::Summarized`]).
+    ToText,
     /// A plain list, cast to its display text.
     CastToText,
 }

@@ -69,18 +69,45 @@ impl DFExtensionType for TensorExtensionType {
                 strides: self.tensor.logical_strides(),
                 size: self.tensor.size(),
                 null: options.null(),
+                edge_items: None,
             }),
             options.safe(),
         )))
     }
 }
 
+/// numpy's summarised printing: a tensor of more than `threshold` elements shows `edge_items`
+/// at each end of every axis longer than twice that, and `...` for the rest
+/// (`np.set_printoptions(threshold=1000, edgeitems=3)`, numpy's defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Summary {
+    /// Tensors of more elements than this are summarised.
+    pub threshold: usize,
+    /// Items shown at each end of a summarised axis.
+    pub edge_items: usize,
+}
+
+impl Summary {
+    /// numpy's defaults: threshold 1000, edge items 3.
+    pub const NUMPY: Self = Self {
+        threshold: 1000,
+        edge_items: 3,
+    };
+
+    /// The edge items for a tensor of `size` elements; `None` when it prints whole.
+    fn edge_items(summary: Option<Self>, size: usize) -> Option<usize> {
+        summary.filter(|s| size > s.threshold).map(|s| s.edge_items)
+    }
+}
+
 /// Each tensor of `array` (of type `tensor`) as nested text, `[[1, 2], [3, 4]]`; NULL elements
-/// as `null`, NULL tensors as NULL strings.
+/// as `null`, NULL tensors as NULL strings; summarised as numpy summarises when `summary` says
+/// so (`[[0, 1, 2, ..., 47, 48, 49], ..., [1950, 1951, 1952, ..., 1997, 1998, 1999]]`).
 pub fn format_tensors(
     tensor: &TensorType,
     array: &FixedSizeListArray,
     null: &str,
+    summary: Option<Summary>,
 ) -> std::result::Result<StringArray, ArrowError> {
     let options = FormatOptions::default().with_null(null);
     let display = NestedTensorDisplay {
@@ -90,6 +117,7 @@ pub fn format_tensors(
         strides: tensor.logical_strides(),
         size: tensor.size(),
         null,
+        edge_items: Summary::edge_items(summary, tensor.size()),
     };
     let mut builder = StringBuilder::with_capacity(array.len(), array.len() * tensor.size() * 4);
     for row in 0..array.len() {
@@ -118,6 +146,8 @@ struct NestedTensorDisplay<'a> {
     strides: Vec<usize>,
     size: usize,
     null: &'a str,
+    /// Summarised (numpy): the items shown at each end of an axis longer than twice this.
+    edge_items: Option<usize>,
 }
 
 impl NestedTensorDisplay<'_> {
@@ -126,10 +156,19 @@ impl NestedTensorDisplay<'_> {
             let value = self.values.value(offset);
             return Ok(write!(f, "{value}")?);
         }
+        let len = self.shape[axis];
+        // numpy: an axis longer than 2 * edge items shows both edges and `...` between.
+        let (head, tail) = match self.edge_items {
+            Some(edge) if len > 2 * edge => (edge, len - edge),
+            _ => (len, len),
+        };
         f.write_char('[')?;
-        for i in 0..self.shape[axis] {
+        for i in (0..head).chain(tail..len) {
             if i > 0 {
                 f.write_str(", ")?;
+            }
+            if i == tail && head < tail {
+                f.write_str("..., ")?;
             }
             self.write_axis(axis + 1, offset + i * self.strides[axis], f)?;
         }

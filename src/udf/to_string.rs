@@ -9,7 +9,7 @@ use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array};
-use crate::display::format_tensors;
+use crate::display::{Summary, format_tensors};
 use crate::tensor_type::TensorType;
 
 /// `tensor_to_string(t)`.
@@ -33,9 +33,34 @@ use crate::tensor_type::TensorType;
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorToString {
     signature: Signature,
+    /// numpy's summarised printing (the CLI's table output); the registered function prints
+    /// every element.
+    summary: Option<Summary>,
 }
 
-registered_function!(TensorToString, ["t"]);
+impl TensorToString {
+    /// The registered instance: every element.
+    pub fn new() -> Self {
+        Self {
+            signature: super::named_signature(&["t"]),
+            summary: None,
+        }
+    }
+
+    /// An instance that summarises large tensors as numpy prints them.
+    pub fn summarized(summary: Summary) -> Self {
+        Self {
+            summary: Some(summary),
+            ..Self::new()
+        }
+    }
+}
+
+impl Default for TensorToString {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 impl TensorFunction for TensorToString {
     type Plan = TensorType;
@@ -67,7 +92,7 @@ impl TensorFunction for TensorToString {
     ) -> Result<ColumnarValue> {
         map_arrays(args, &[0], number_rows, |arrays| {
             let input = tensor_array(self.name(), &arrays[0])?;
-            Ok(Arc::new(format_tensors(plan, input, "NULL")?) as ArrayRef)
+            Ok(Arc::new(format_tensors(plan, input, "NULL", self.summary)?) as ArrayRef)
         })
     }
 }

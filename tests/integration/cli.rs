@@ -224,3 +224,70 @@ fn help_and_show_functions_know_the_tensor_functions() {
         );
     }
 }
+
+/// The single cell of a one-row, one-column table.
+fn table_cell(stdout: &str) -> String {
+    let cells: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .skip(1)
+        .map(|line| line.trim_matches('|').trim())
+        .collect();
+    assert_eq!(cells.len(), 1, "{stdout}");
+    cells[0].to_string()
+}
+
+#[test]
+fn large_tensors_print_summarised_as_numpy_prints_them() {
+    // tests/data/tensor_summary.expected.tsv: numpy's np.array2string (threshold 1000,
+    // edge items 3) of the same tensors, on one line (tests/data/make_display_fixtures.py).
+    let expected = std::fs::read_to_string("tests/data/tensor_summary.expected.tsv").unwrap();
+    for line in expected.lines() {
+        let (sql, want) = line.split_once('\t').unwrap();
+        let query = format!("SELECT {sql} AS t");
+        let (ok, stdout, stderr) = run(&["-q", "--format", "table", "-c", &query]);
+        assert!(ok, "{query}: {stdout}{stderr}");
+        assert_eq!(table_cell(&stdout), want, "{query}");
+    }
+}
+
+#[test]
+fn every_element_prints_outside_tables_or_past_the_threshold() {
+    let query = "SELECT tensor(range(0, 2000), [40, 50]) AS t";
+    // CSV and JSON output is complete; so is a table with --tensor-threshold inf, and the
+    // three agree.
+    let (ok, csv, stderr) = run(&["-q", "--format", "csv", "-c", query]);
+    assert!(ok, "{csv}{stderr}");
+    let csv_cell = csv.lines().nth(1).unwrap().trim_matches('"').to_string();
+    let (ok, table, stderr) = run(&[
+        "-q",
+        "--format",
+        "table",
+        "--tensor-threshold",
+        "inf",
+        "-c",
+        query,
+    ]);
+    assert!(ok, "{table}{stderr}");
+    assert_eq!(table_cell(&table), csv_cell);
+    assert!(!csv_cell.contains("..."));
+    assert_eq!(csv_cell.matches(", ").count(), 1999, "{csv_cell}");
+    let (ok, json, stderr) = run(&["-q", "--format", "json", "-c", query]);
+    assert!(ok, "{json}{stderr}");
+    assert!(!json.contains("...") && json.contains("1999"), "{json}");
+    // A lower threshold summarises smaller tensors; a tensor at the threshold prints whole.
+    let (ok, table, _) = run(&[
+        "-q",
+        "--format",
+        "table",
+        "--tensor-threshold",
+        "5",
+        "-c",
+        "SELECT tensor(range(0, 8), [8]) AS t, tensor(range(0, 5), [5]) AS u",
+    ]);
+    assert!(ok);
+    assert!(
+        table.contains("[0, 1, 2, ..., 5, 6, 7]") && table.contains("[0, 1, 2, 3, 4]"),
+        "{table}"
+    );
+}
