@@ -182,15 +182,14 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
         };
         let tensor = size.is_some();
         match display {
-            TensorDisplay::NestedList if tensor && has_tensor_extension(field) => {
-                Some(Conversion::ToList)
-            }
             TensorDisplay::Summarized(summary)
                 if tensor && size.is_some_and(|size| size > summary.threshold) =>
             {
                 Some(Conversion::ToText)
             }
-            TensorDisplay::Summarized(_) if tensor && has_tensor_extension(field) => {
+            TensorDisplay::NestedList | TensorDisplay::Summarized(_)
+                if tensor && has_tensor_extension(field) =>
+            {
                 Some(Conversion::ToList)
             }
             TensorDisplay::Text if tensor => Some(Conversion::ToText),
