@@ -56,11 +56,11 @@ use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
 use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
 use crate::display::Summary;
-use crate::rewrite::rewrite_sql;
+use crate::rewrite::rewrite_statement;
 use crate::rewrite::show::{show_functions, show_functions_filter};
-use arrow::array::RecordBatch;
-use datafusion::sql::parser::DFParser;
+use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::dialect_from_str;
+use futures::StreamExt;
 
 /// Command-line arguments (datafusion-cli's).
 #[derive(Debug, Parser, PartialEq)]
@@ -364,47 +364,80 @@ async fn main_inner() -> Result<()> {
 impl TensorCliContext {
     /// Runs the statements of `sql` as datafusion-cli does, rewritten first for the tensor
     /// functions ([`crate::rewrite`]: keyword arguments in any order, tensor types through
-    /// `CASE`, `SHOW FUNCTIONS` listing them).
+    /// `CASE`, `SHOW FUNCTIONS` listing them). Text that needs no rewrite goes to
+    /// datafusion-cli as it is; text that does is planned here from the rewritten statements
+    /// (never printed back to SQL: sqlparser does not print every statement as it reads it)
+    /// and printed as datafusion-cli prints results.
     async fn exec_and_print(&self, print_options: &PrintOptions, sql: &str) -> Result<()> {
         let dialect = self.ctx.state().config().options().sql_parser.dialect;
-        // Parsed here only to find SHOW FUNCTIONS; what does not parse goes to DataFusion,
-        // which reports why.
-        let statements = dialect_from_str(dialect.as_ref())
+        // What does not parse goes to datafusion-cli, which reports why.
+        let Some(mut statements) = dialect_from_str(dialect.as_ref())
             .and_then(|d| DFParser::parse_sql_with_dialect(sql, d.as_ref()).ok())
-            .unwrap_or_default();
-        if !statements
-            .iter()
-            .any(|s| show_functions_filter(s).is_some())
-        {
-            let sql = rewrite_sql(sql, dialect.as_ref())?;
-            return exec::exec_from_commands(self, vec![sql], print_options).await;
+        else {
+            return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
+        };
+        let mut rewrite = false;
+        for statement in &mut statements {
+            rewrite |= show_functions_filter(statement).is_some();
+            rewrite |= rewrite_statement(statement)?;
+        }
+        if !rewrite {
+            return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
         }
         for statement in statements {
-            match show_functions_filter(&statement) {
-                Some(pattern) => self.show_functions(print_options, pattern).await?,
-                None => {
-                    let sql = rewrite_sql(&statement.to_string(), dialect.as_ref())?;
-                    exec::exec_from_commands(self, vec![sql], print_options).await?;
-                }
-            }
+            self.run_statement(print_options, statement).await?;
         }
         Ok(())
     }
 
-    /// `SHOW FUNCTIONS` with the tensor functions, printed as the CLI prints a query.
-    async fn show_functions(
+    /// Plans, runs and prints one rewritten statement as datafusion-cli's statement executor
+    /// does (at most `--maxrows` rows kept for printing, all counted; EXPLAIN whole; tables
+    /// when no format was chosen).
+    async fn run_statement(
         &self,
         print_options: &PrintOptions,
-        pattern: Option<String>,
+        statement: Statement,
     ) -> Result<()> {
         let now = datafusion::common::instant::Instant::now();
-        let df = show_functions(&self.ctx, pattern.as_deref()).await?;
+        let mut options = print_options.clone();
+        let df = match show_functions_filter(&statement) {
+            Some(pattern) => show_functions(&self.ctx, pattern.as_deref()).await?,
+            None => {
+                let plan = self.ctx.state().statement_to_plan(statement).await?;
+                // As datafusion-cli: these print whole.
+                if matches!(
+                    plan,
+                    LogicalPlan::Explain(_)
+                        | LogicalPlan::DescribeTable(_)
+                        | LogicalPlan::Analyze(_)
+                ) {
+                    options.maxrows = MaxRows::Unlimited;
+                }
+                CliSessionContext::execute_logical_plan(self, plan).await?
+            }
+        };
+        // As datafusion-cli: a bounded result prints as a table unless a format was chosen.
+        if options.format == PrintFormat::Automatic {
+            options.format = PrintFormat::Table;
+        }
         let schema = Arc::clone(df.schema().inner());
-        let batches = df.collect().await?;
-        let rows = batches.iter().map(RecordBatch::num_rows).sum();
+        let mut stream = df.execute_stream().await?;
+        let max_rows = match options.maxrows {
+            MaxRows::Limited(n) => n,
+            MaxRows::Unlimited => usize::MAX,
+        };
+        let mut batches = Vec::new();
+        let mut rows = 0usize;
+        while let Some(batch) = stream.next().await {
+            let batch = batch?;
+            if rows < max_rows {
+                batches.push(batch.clone());
+            }
+            rows += batch.num_rows();
+        }
         let task_ctx = self.ctx.task_ctx();
         let format = &task_ctx.session_config().options().format;
-        print_options.print_batches(schema, &batches, now, rows, format)
+        options.print_batches(schema, &batches, now, rows, format)
     }
 }
 

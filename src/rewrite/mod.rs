@@ -52,9 +52,14 @@ fn rewrite_ast<V: VisitMut>(node: &mut V) -> Result<bool> {
     Ok(keywords || types)
 }
 
-/// `sql` with every tensor function call's keyword arguments rewritten as positional ones,
-/// parsed and printed in `dialect` (a DataFusion dialect name such as `duckdb`); `sql` itself
-/// when it has none, or when it does not parse (DataFusion then reports the parse error).
+/// `sql` rewritten ([`rewrite_statement`]) and printed back as SQL in `dialect` (a DataFusion
+/// dialect name such as `duckdb`); `sql` itself when nothing needs rewriting, or when it does
+/// not parse (DataFusion then reports the parse error).
+///
+/// The printing is sqlparser's, which does not give back every statement as written (sqlparser
+/// 0.62 prints `COPY ... TO 'file'` without the quotes of its target): where you can, plan the
+/// rewritten statement itself (`rewrite_statement`, then `SessionState::statement_to_plan`),
+/// as [`TensorSql::tensor_sql`] and the CLI do.
 ///
 /// # Errors
 /// A plan error for invalid keyword arguments (see [`rewrite_statement`]).

@@ -291,3 +291,23 @@ fn every_element_prints_outside_tables_or_past_the_threshold() {
         "{table}"
     );
 }
+
+#[test]
+fn the_demo_runs_without_errors() {
+    // The README's first command, in a scratch directory (it writes target/demo/ there).
+    let dir = tempfile::tempdir().unwrap();
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/demo.sql");
+    let output = cli()
+        .current_dir(dir.path())
+        .args(["-f", demo.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(
+        !stdout.to_lowercase().contains("error") && stderr.is_empty(),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(stdout.matches("row(s) fetched").count(), 9, "{stdout}");
+}
