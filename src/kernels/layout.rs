@@ -282,9 +282,75 @@ pub fn nested_list_tensor(
     Ok(Some((tensor, flat)))
 }
 
+/// A list column as a `FixedSizeList` of `length` (a 1-d tensor per row), numpy's broadcasting
+/// of each row: a row of `length` values as it is, a row of one value repeated; a NULL row
+/// stays NULL. Any other length is an error naming the row.
+pub fn broadcast_list(list: &dyn Array, length: usize) -> crate::error::Result<FixedSizeListArray> {
+    let Some((values, offsets)) = list_parts(list) else {
+        return Err(TensorError::Internal(format!(
+            "a list column was expected, got {}",
+            list.data_type()
+        )));
+    };
+    let mut indices = Vec::with_capacity(list.len() * length);
+    for row in 0..list.len() {
+        let (start, len) = (offsets[row], offsets[row + 1] - offsets[row]);
+        if list.is_null(row) {
+            indices.extend(std::iter::repeat_n(None, length));
+        } else if len == length {
+            indices.extend((start..start + len).map(|i| Some(i as u64)));
+        } else if len == 1 {
+            indices.extend(std::iter::repeat_n(Some(start as u64), length));
+        } else {
+            return Err(TensorError::Data(format!(
+                "row {row} of its batch: operands could not be broadcast together with shapes ({len},) ({length},)"
+            )));
+        }
+    }
+    let values = take(values.as_ref(), &UInt64Array::from(indices), None)?;
+    let field = Arc::new(Field::new_list_field(values.data_type().clone(), true));
+    let size = i32::try_from(length)
+        .map_err(|_| TensorError::Internal(format!("list length {length} too large")))?;
+    Ok(FixedSizeListArray::try_new(
+        field,
+        size,
+        values,
+        list.nulls().cloned(),
+    )?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_rows_broadcast_to_a_length() {
+        let list = ListArray::from_iter_primitive::<arrow::datatypes::Int64Type, _, _>(vec![
+            Some(vec![Some(1), Some(2), Some(3)]),
+            Some(vec![Some(7)]),
+            None,
+            Some(vec![Some(4), None, Some(6)]),
+        ]);
+        let fixed = broadcast_list(&list, 3).unwrap();
+        assert_eq!(fixed.value_length(), 3);
+        assert!(fixed.is_null(2));
+        let values = fixed.values().as_primitive::<arrow::datatypes::Int64Type>();
+        let row = |r: usize| {
+            (0..3)
+                .map(|k| values.is_valid(r * 3 + k).then(|| values.value(r * 3 + k)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(row(0), [Some(1), Some(2), Some(3)]);
+        assert_eq!(row(1), [Some(7), Some(7), Some(7)]);
+        assert_eq!(row(3), [Some(4), None, Some(6)]);
+        let err = broadcast_list(&list, 2).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "row 0 of its batch: operands could not be broadcast together with shapes (3,) (2,)"
+            ),
+            "{err}"
+        );
+    }
     use arrow::array::{BooleanArray, Int32Array};
     use arrow::datatypes::DataType;
     use arrow::util::display::{ArrayFormatter, FormatOptions};

@@ -329,6 +329,15 @@ impl TensorFunction for TensorPutAlongAxis {
         vec![0, 1, 2]
     }
 
+    fn list_column_length(&self, plan: &AlongAxisPlan, i: usize) -> Option<usize> {
+        // values broadcast into the index's shape.
+        if i == 2 {
+            plan.shape.last().copied()
+        } else {
+            None
+        }
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(self.name(), arg_types, 4, 4)?;
         Ok(arg_types.to_vec())

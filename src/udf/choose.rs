@@ -365,6 +365,12 @@ impl TensorFunction for TensorChoose {
         }
     }
 
+    fn list_column_length(&self, plan: &ChoosePlan, _i: usize) -> Option<usize> {
+        // The other arguments must fix the length: a last dimension of 1 would let each row's
+        // list decide the result's shape.
+        plan.shape.last().copied().filter(|&n| n != 1)
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() < 2 {
             return plan_err!(

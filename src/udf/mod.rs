@@ -143,6 +143,12 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         Vec::new()
     }
+    /// The length a list column at tensor argument `i` takes in a call planned with it as a
+    /// one-element tensor: the last dimension of what it broadcasts into (numpy broadcasting
+    /// of a 1-d array); `None` when that is not known when the query is planned.
+    fn list_column_length(&self, _plan: &Self::Plan, _i: usize) -> Option<usize> {
+        None
+    }
     /// Compiles a call from its argument fields and literal arguments.
     fn plan(&self, args: &PlanArgs<'_>) -> Result<Self::Plan>;
     /// The output field of a planned call.
@@ -242,11 +248,21 @@ impl PlanArgs<'_> {
     }
 }
 
+/// A compiled call, with the argument types it was planned for (list literals and list
+/// columns as the tensors [`plan_with_list_tensors`] made of them).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Planned<P> {
+    /// The plan.
+    pub plan: P,
+    /// The argument types the plan expects.
+    pub arg_types: Vec<DataType>,
+}
+
 /// A [`TensorFunction`] as a DataFusion scalar UDF, with or without its compiled plan.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorUdf<F: TensorFunction> {
     function: Arc<F>,
-    plan: Option<Arc<F::Plan>>,
+    plan: Option<Arc<Planned<F::Plan>>>,
 }
 
 impl<F: TensorFunction> TensorUdf<F> {
@@ -262,7 +278,7 @@ impl<F: TensorFunction> TensorUdf<F> {
         &self,
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
-    ) -> Result<F::Plan> {
+    ) -> Result<Planned<F::Plan>> {
         plan_with_list_tensors(
             self.function.as_ref(),
             fields,
@@ -312,73 +328,146 @@ fn list_literal_tensor(
 
 /// Plans a call through `plan`, with each list literal at one of `function`'s
 /// [`TensorFunction::tensor_arguments`] given as the tensor numpy makes of it (SQL's `[1, 2]`
-/// is a `List` value; numpy's and JAX's users mean an array).
-pub(crate) fn plan_with_list_tensors<F: TensorFunction, P>(
+/// is a `List` value; numpy's and JAX's users mean an array), and each list column there as a
+/// 1-d tensor as long as what it broadcasts into ([`TensorFunction::list_column_length`]; its
+/// rows of one element broadcast, [`with_list_tensors`]).
+pub(crate) fn plan_with_list_tensors<F: TensorFunction>(
     function: &F,
     fields: &[FieldRef],
     scalars: &[Option<&ScalarValue>],
-    plan: impl FnOnce(&[FieldRef], &[Option<&ScalarValue>]) -> Result<P>,
-) -> Result<P> {
+    plan: impl Fn(&[FieldRef], &[Option<&ScalarValue>]) -> Result<F::Plan>,
+) -> Result<Planned<F::Plan>> {
     let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-    let mut converted: Option<(Vec<FieldRef>, Vec<Option<ScalarValue>>)> = None;
+    let mut fields = fields.to_vec();
+    let mut owned: Vec<Option<ScalarValue>> = scalars.iter().map(|s| s.cloned()).collect();
+    let mut columns = Vec::new();
     for i in function.tensor_arguments(&types) {
-        let (Some(field), Some(Some(value))) = (fields.get(i), scalars.get(i)) else {
+        let Some(field) = fields.get(i).cloned() else {
             continue;
         };
-        let Some((field, value)) = list_literal_tensor(field, value)
-            .map_err(|err| name_plan_error(function.name(), err))?
-        else {
-            continue;
-        };
-        let (fields, scalars) = converted.get_or_insert_with(|| {
-            (
-                fields.to_vec(),
-                scalars.iter().map(|s| s.cloned()).collect(),
-            )
-        });
-        fields[i] = field;
-        scalars[i] = Some(value);
-    }
-    let planned = match &converted {
-        None => plan(fields, scalars),
-        Some((fields, scalars)) => {
-            let scalars: Vec<Option<&ScalarValue>> = scalars.iter().map(Option::as_ref).collect();
-            plan(fields, &scalars)
+        match owned.get(i).cloned().flatten() {
+            Some(value) => {
+                if let Some((field, value)) = list_literal_tensor(&field, &value)
+                    .map_err(|err| name_plan_error(function.name(), err))?
+                {
+                    fields[i] = field;
+                    owned[i] = Some(value);
+                }
+            }
+            None => {
+                if let Some(item) = list_column_item(field.data_type()) {
+                    fields[i] = list_column_field(&field, item, 1);
+                    columns.push(i);
+                }
+            }
         }
+    }
+    let scalars: Vec<Option<&ScalarValue>> = owned.iter().map(Option::as_ref).collect();
+    let names: Vec<String> = fields.iter().map(|f| f.name().clone()).collect();
+    let hint = |err: DataFusionError, i: usize, why: &str| match err {
+        DataFusionError::Plan(message) => DataFusionError::Plan(format!(
+            "{message} (argument '{name}' is a list column, whose rows may differ in length, {why}: give it a shape with tensor({name}, [n]))",
+            name = names[i],
+        )),
+        other => other,
     };
-    // A list column at a tensor argument has no fixed length: say how to give it one.
-    let list_column = function.tensor_arguments(&types).into_iter().find(|&i| {
-        matches!(
-            types.get(i),
-            Some(DataType::List(_) | DataType::LargeList(_))
-        ) && scalars.get(i).copied().flatten().is_none()
-    });
-    match (planned, list_column) {
-        (Err(DataFusionError::Plan(message)), Some(i)) => Err(DataFusionError::Plan(format!(
-            "{message} (argument '{}' is a list column, whose rows may differ in length, so not a tensor: give it a shape with tensor({}, [n]))",
-            fields[i].name(),
-            fields[i].name()
-        ))),
-        (planned, _) => planned,
+    let planned = |fields: &[FieldRef]| -> Result<Planned<F::Plan>> {
+        Ok(Planned {
+            plan: plan(fields, &scalars)?,
+            arg_types: fields.iter().map(|f| f.data_type().clone()).collect(),
+        })
+    };
+    let Some(&first) = columns.first() else {
+        return planned(&fields);
+    };
+    // Planned with each list column as a one-element tensor, which broadcasts anywhere: the
+    // plan says how long the column must be; then planned at that length.
+    let probe = plan(&fields, &scalars).map_err(|err| hint(err, first, "so not a tensor"))?;
+    for &i in &columns {
+        let Some(length) = function.list_column_length(&probe, i) else {
+            return Err(hint(
+                DataFusionError::Plan(format!(
+                    "{}: the length of argument '{}' is not known when the query is planned",
+                    function.name(),
+                    fields[i].name()
+                )),
+                i,
+                "and this call does not fix its length",
+            ));
+        };
+        let item = list_column_item(&types[i]).unwrap_or(DataType::Null);
+        fields[i] = list_column_field(&fields[i], item, length);
+    }
+    planned(&fields)
+}
+
+/// The element type of a list column that can stand for a 1-d tensor.
+fn list_column_item(data_type: &DataType) -> Option<DataType> {
+    match data_type {
+        DataType::List(item) | DataType::LargeList(item)
+            if crate::tensor_type::is_element_type(item.data_type()) =>
+        {
+            Some(item.data_type().clone())
+        }
+        _ => None,
     }
 }
 
-/// The argument values of a call with the list literals [`plan_with_list_tensors`] planned as
-/// tensors replaced by those tensors (`fields`: the arguments' fields as written).
+/// A list column's field as a 1-d tensor of `length` (a plain `FixedSizeList`).
+fn list_column_field(field: &Field, item: DataType, length: usize) -> FieldRef {
+    let size = i32::try_from(length).unwrap_or(i32::MAX);
+    Arc::new(Field::new(
+        field.name(),
+        DataType::FixedSizeList(Arc::new(Field::new_list_field(item, true)), size),
+        true,
+    ))
+}
+
+/// The argument values of a planned call, with the list literals and list columns
+/// [`plan_with_list_tensors`] planned as tensors replaced by those tensors (`fields`: the
+/// arguments' fields as written). A list column's rows (or a list value standing for a
+/// column, such as a scalar subquery's) must hold the planned length or one value (which
+/// broadcasts); another length fails naming the row.
 pub(crate) fn with_list_tensors<'a, F: TensorFunction>(
     function: &F,
+    planned: &Planned<F::Plan>,
     fields: &[FieldRef],
     args: &'a [ColumnarValue],
 ) -> Result<std::borrow::Cow<'a, [ColumnarValue]>> {
     let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
     let mut args = std::borrow::Cow::Borrowed(args);
     for i in function.tensor_arguments(&types) {
-        let (Some(field), Some(ColumnarValue::Scalar(value))) = (fields.get(i), args.get(i)) else {
+        let (Some(field), Some(expected)) = (fields.get(i), planned.arg_types.get(i)) else {
             continue;
         };
-        if let Some((_, value)) = list_literal_tensor(field, value)? {
-            args.to_mut()[i] = ColumnarValue::Scalar(value);
-        }
+        let column = list_column_item(field.data_type()).is_some();
+        let length = match expected {
+            DataType::FixedSizeList(_, length) => usize::try_from(*length).unwrap_or(0),
+            _ => continue,
+        };
+        let broadcast = |array: &dyn Array| {
+            crate::kernels::layout::broadcast_list(array, length)
+                .map_err(|err| err.in_function(function.name()))
+        };
+        let converted = match args.get(i) {
+            Some(ColumnarValue::Scalar(value)) => match list_literal_tensor(field, value)? {
+                // A literal, planned as the tensor it is.
+                Some((tensor, value)) if tensor.data_type() == expected => {
+                    ColumnarValue::Scalar(value)
+                }
+                // A column's value (a scalar subquery's), planned as a column.
+                Some(_) if column => {
+                    let fixed = broadcast(value.to_array()?.as_ref())?;
+                    ColumnarValue::Scalar(ScalarValue::try_from_array(&fixed, 0)?)
+                }
+                _ => continue,
+            },
+            Some(ColumnarValue::Array(array)) if column => {
+                ColumnarValue::Array(Arc::new(broadcast(array.as_ref())?))
+            }
+            _ => continue,
+        };
+        args.to_mut()[i] = converted;
     }
     Ok(args)
 }
@@ -403,10 +492,10 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         match &self.plan {
-            Some(plan) => Ok(self.function.return_field(plan)),
+            Some(planned) => Ok(self.function.return_field(&planned.plan)),
             None => {
-                let plan = self.plan_from_fields(args.arg_fields, args.scalar_arguments)?;
-                Ok(self.function.return_field(&plan))
+                let planned = self.plan_from_fields(args.arg_fields, args.scalar_arguments)?;
+                Ok(self.function.return_field(&planned.plan))
             }
         }
     }
@@ -442,9 +531,16 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
             args.return_field.data_type(),
             args.number_rows,
         )?;
-        let values = with_list_tensors(self.function.as_ref(), &args.arg_fields, &args.args)?;
-        if let Some(plan) = &self.plan {
-            return self.function.invoke(plan, &values, args.number_rows);
+        if let Some(planned) = &self.plan {
+            let values = with_list_tensors(
+                self.function.as_ref(),
+                planned,
+                &args.arg_fields,
+                &args.args,
+            )?;
+            return self
+                .function
+                .invoke(&planned.plan, &values, args.number_rows);
         }
         // Not simplified (an embedder that builds physical expressions directly): plan from
         // the argument fields once for this batch.
@@ -456,8 +552,15 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
                 ColumnarValue::Array(_) => None,
             })
             .collect();
-        let plan = self.plan_from_fields(&args.arg_fields, &scalars)?;
-        self.function.invoke(&plan, &values, args.number_rows)
+        let planned = self.plan_from_fields(&args.arg_fields, &scalars)?;
+        let values = with_list_tensors(
+            self.function.as_ref(),
+            &planned,
+            &args.arg_fields,
+            &args.args,
+        )?;
+        self.function
+            .invoke(&planned.plan, &values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {

@@ -40,7 +40,7 @@ use super::{PlanArgs, TensorFunction};
 pub struct VariadicTensorUdf<F: TensorFunction> {
     function: Arc<F>,
     signature: HigherOrderSignature,
-    cache: PlanCache<F::Plan>,
+    cache: PlanCache<super::Planned<F::Plan>>,
     /// For a call's own instance: which arguments were literals when the query was analysed
     /// (others are planned as expressions even once they have become literals).
     pub(crate) literal_arguments: Option<Vec<bool>>,
@@ -85,7 +85,11 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         HigherOrderUDF::new_from_impl(self)
     }
 
-    fn plan(&self, fields: &[FieldRef], scalars: &[Option<&ScalarValue>]) -> Result<Arc<F::Plan>> {
+    fn plan(
+        &self,
+        fields: &[FieldRef],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<Arc<super::Planned<F::Plan>>> {
         self.cache.get_or_plan(fields, scalars, || {
             let function = self.function.as_ref();
             super::plan_with_list_tensors(function, fields, scalars, |fields, scalars| {
@@ -162,7 +166,7 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
         let fields = values(args.arg_fields)?;
         let plan = self.plan(&fields, &self.as_analysed(args.scalar_arguments))?;
-        Ok(self.function.return_field(&plan))
+        Ok(self.function.return_field(&plan.plan))
     }
 
     fn clear_null_values(&self) -> bool {
@@ -189,9 +193,9 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
             })
             .collect();
         let scalars = self.as_analysed(&scalars);
-        let promised = |plan: &Result<Arc<F::Plan>>| {
+        let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
             plan.as_ref().is_ok_and(|plan| {
-                self.function.return_field(plan).data_type() == args.return_field.data_type()
+                self.function.return_field(&plan.plan).data_type() == args.return_field.data_type()
             })
         };
         let mut plan = self.plan(&fields, &scalars);
@@ -207,8 +211,9 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
                 plan = retry;
             }
         }
-        let values = super::with_list_tensors(self.function.as_ref(), &fields, &values)?;
-        self.function.invoke(&*plan?, &values, args.number_rows)
+        let plan = plan?;
+        let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, &values)?;
+        self.function.invoke(&plan.plan, &values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {

@@ -348,10 +348,11 @@ class Writer:
         self.count += 1
         self.lines += ["", f"# {comment}", f"query error {regex_escape(message)}", f"SELECT {call};"]
 
-    def update(self, op, x, idx, y, perm=None, named=True, note="", **opts):
+    def update(self, op, x, idx, y, perm=None, named=True, note="", y_column=False, **opts):
         x = np.asarray(x)
         xs = tsql(x, perm)
-        ys = y_sql(y)
+        # y_column: a list as a list column (a scalar subquery), not a literal.
+        ys = f"(SELECT {y_sql(y)})" if y_column else y_sql(y)
         call = f"tensor_at_{op}({', '.join([xs, idx.sql, ys] + options_sql(UPDATE_OPTIONS, opts, named))})"
         layout = f" stored permuted {perm}" if perm else ""
         comment = f"x: {x.dtype} {list(x.shape)}{layout}; x.at[{idx.text}].{op}({describe(y)}{kwargs_text(opts)})"
@@ -905,6 +906,10 @@ def main():
     w.update("set", np.array([True, False, True]), S("[0, 2]"), [False, True])
     w.update("max", np.arange(4, dtype=np.int16), L([1, 3]), [5, 1])
     w.update("add", np.arange(3, dtype=np.float64), S("[0, 2]"), [5.0], note="a 1-element list broadcasts")
+    w.update("add", np.array([[1.0, 2.0], [3.0, 4.0]]), S(":, 1"), [10.0, 20.0], y_column=True,
+             note="y a list column: as long as x[idx]'s last dimension")
+    w.update("multiply", np.array([[1, 2], [3, 4]], np.int32), S("1"), [3], y_column=True,
+             note="y a list column of one value: broadcast")
 
     w.comment("Lambdas as JAX types them: the literals of v -> v * 2 are weakly typed and take "
               "the tensor's element type (int32 stays int32, uint8 uint8, float16 float16).")

@@ -243,6 +243,10 @@ def main():
            sql_a="[0, 3, -1]", sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
     w.case(np.array([0, 3, 1]), [[1, 2, 3], [4, 5, 6]], mode="raise", keyword=True,
            sql_a="[0, 3, 1]", sql_choices=["[1, 2, 3]", "[4, 5, 6]"])
+    w.case(np.array([0, 1, 0]), [[1, 2, 3], [4, 5, 6]], sql_a="tensor([0, 1, 0], [3])",
+           sql_choices=["(SELECT [1, 2, 3])", "(SELECT [4, 5, 6])"], note="(list columns: scalar subqueries)")
+    w.case(np.array([0, 1, 0]), [[7], [8, 9, 10]], sql_a="tensor([0, 1, 0], [3])",
+           sql_choices=["(SELECT [7])", "(SELECT [8, 9, 10])"], note="(a list column of one value broadcasts)")
     w.case(np.array([0, 1]), [1, [1, 2], 3], sql_a="tensor([0, 1], [2])", sql_choices=["1", "[1, 2]", "3"],
            note="(a list among scalar choices)")
     w.case(np.array([1, 0]), [np.array([1, 2], np.int8), [5, 6]], sql_a="[1, 0]",

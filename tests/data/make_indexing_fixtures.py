@@ -308,6 +308,15 @@ def along_axis():
         put += ["", f"# np.put_along_axis({lst(arr)}, {lst(idx)}, {lst(values)}, axis={axis}): lists as arrays",
                 "query T", f"SELECT tensor_put_along_axis({lst(arr)}, {lst(idx)}, {lst(values)}, {axis});",
                 "----", fmt(out)]
+    # values as a list column (a scalar subquery), as long as the index's last dimension or one.
+    for arr, idx, axis, values in [(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0, 1]]), 0, [7.0, 8.0]),
+                                   (np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0, 1]]), 0, [9.0])]:
+        put_count += 1
+        out = arr.copy()
+        np.put_along_axis(out, idx, np.asarray(values), axis=axis)
+        put += ["", f"# np.put_along_axis(arr, idx, np.asarray({values}), axis={axis}): values a list column",
+                "query T", f"SELECT tensor_put_along_axis({tensor_sql(arr)}, {tensor_sql(idx)}, (SELECT {values}), {axis});",
+                "----", fmt(out)]
     for name, lines, count in [("take", take, take_count), ("put", put, put_count)]:
         path = OUT.parent / f"tensor_{name}_along_axis_generated.slt"
         path.write_text("\n".join(lines) + "\n")

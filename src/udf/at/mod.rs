@@ -207,6 +207,15 @@ impl TensorFunction for TensorAt {
         }
     }
 
+    fn list_column_length(&self, plan: &AtPlan, i: usize) -> Option<usize> {
+        // y broadcasts into x[idx], whose shape a literal index fixes.
+        if i == 2 {
+            plan.y_target.as_ref()?.last().copied()
+        } else {
+            None
+        }
+    }
+
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         super::check_arity(
             self.name(),

@@ -57,6 +57,8 @@ pub struct AtPlan {
     pub output: Option<TensorType>,
     /// The output element type.
     pub output_element: DataType,
+    /// The shape of `x[idx]`, which `y` broadcasts into, for a literal index.
+    pub y_target: Option<Vec<usize>>,
 }
 
 /// axis 0) or a list of `[m, k]` coordinate lists (m tuples into the first k axes).
@@ -165,6 +167,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         None
     };
     let (index, selected_shape, source_axes) = plan_index(args, op, &x, rule, &y_shape)?;
+    let y_target = matches!(index, ScatterPlan::Static { .. }).then(|| selected_shape.clone());
 
     let output_element = if op == AtOp::Divide && !is_float(&element) {
         DataType::Float64
@@ -194,6 +197,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         combine,
         output,
         output_element,
+        y_target,
     })
 }
 
