@@ -71,7 +71,13 @@ struct Parser<'a> {
     pos: usize,
     /// Inside parentheses, where Python allows no slice.
     no_slices: bool,
+    /// How many parentheses that only group enclose the item being read.
+    groups: usize,
 }
+
+/// How deep lists and parentheses may nest (numpy allows 32 dimensions' worth in practice, and
+/// the parser recurses once per level).
+const MAX_NESTING: usize = 32;
 
 impl Parser<'_> {
     fn error(&self, message: impl Into<String>) -> TensorError {
@@ -275,10 +281,15 @@ impl Parser<'_> {
         if tuple {
             return self.list();
         }
+        if self.groups >= MAX_NESTING {
+            return Err(self.error("index lists nest at most 32 deep"));
+        }
         self.pos += 1;
+        self.groups += 1;
         let no_slices = std::mem::replace(&mut self.no_slices, true);
         let item = self.item()?;
         self.no_slices = no_slices;
+        self.groups -= 1;
         if !self.eat(')') {
             return Err(self.error("expected ')'"));
         }
@@ -350,46 +361,12 @@ impl Parser<'_> {
         self.skip_ws();
         let here = self.pos;
         if self.eat('[') {
-            if depth >= 32 {
-                self.pos = here;
-                return Err(self.error("index lists nest at most 32 deep"));
-            }
-            let mut children = Vec::new();
-            loop {
-                if self.eat(']') {
-                    break;
-                }
-                if !children.is_empty() {
-                    if !self.eat(',') {
-                        return Err(self.error("expected ',' or ']' in a list"));
-                    }
-                    if self.eat(']') {
-                        break;
-                    }
-                }
-                children.push(self.node(depth + 1)?);
-            }
+            let (children, _) = self.sequence(']', depth, here)?;
             return Ok(Node::List(children, here));
         }
         if self.eat('(') {
             // A tuple is a sequence, as a list; `(x)` without a comma is `x`.
-            let mut children = Vec::new();
-            let mut comma = false;
-            loop {
-                if self.eat(')') {
-                    break;
-                }
-                if !children.is_empty() {
-                    if !self.eat(',') {
-                        return Err(self.error("expected ',' or ')'"));
-                    }
-                    comma = true;
-                    if self.eat(')') {
-                        break;
-                    }
-                }
-                children.push(self.node(depth + 1)?);
-            }
+            let (mut children, comma) = self.sequence(')', depth, here)?;
             if children.len() == 1 && !comma {
                 return Ok(children.remove(0));
             }
@@ -405,6 +382,33 @@ impl Parser<'_> {
             Some(v) => Ok(Node::Int(v, here)),
             None => Err(self.error("expected an integer, True, False or a list")),
         }
+    }
+
+    /// The elements of a list or tuple opened at `here`, up to `close`, and whether a comma
+    /// separated them (a trailing one included).
+    fn sequence(&mut self, close: char, depth: usize, here: usize) -> Result<(Vec<Node>, bool)> {
+        if depth >= MAX_NESTING {
+            self.pos = here;
+            return Err(self.error("index lists nest at most 32 deep"));
+        }
+        let mut children = Vec::new();
+        let mut comma = false;
+        loop {
+            if self.eat(close) {
+                break;
+            }
+            if !children.is_empty() {
+                if !self.eat(',') {
+                    return Err(self.error(format!("expected ',' or '{close}'")));
+                }
+                comma = true;
+                if self.eat(close) {
+                    break;
+                }
+            }
+            children.push(self.node(depth + 1)?);
+        }
+        Ok((children, comma))
     }
 
     /// The elements of a rectangular `node` of `shape`, row-major, into `values`.
@@ -460,6 +464,7 @@ pub fn parse_index(input: &str) -> Result<IndexExpr> {
         chars: input.chars().collect(),
         pos: 0,
         no_slices: false,
+        groups: 0,
     };
     if parser.peek().is_none() {
         return Err(parser.error(
@@ -469,7 +474,12 @@ pub fn parse_index(input: &str) -> Result<IndexExpr> {
     // The index as one tuple in parentheses, `(1, 0)`, maybe grouped again, `((1, 0))`: the
     // parentheses become spaces (positions in errors stay the input's), and the tuple's items
     // are the index's.
+    let mut stripped = 0;
     while let Some(open) = parser.peek().filter(|&c| c == '(').map(|_| parser.pos) {
+        if stripped == MAX_NESTING {
+            return Err(parser.error("index lists nest at most 32 deep"));
+        }
+        stripped += 1;
         let Some((close, comma)) = close_of(&parser.chars, open) else {
             break;
         };
@@ -702,6 +712,8 @@ mod tests {
             (",", 0, "expected an integer"),
             ("0,,", 2, "expected an integer"),
             ("(1, 0", 5, "expected ',' or ')'"),
+            // Nesting is bounded (the parser recurses once per level).
+            (&"(".repeat(10_000), 32, "nest at most 32 deep"),
             ("abc", 0, "expected an integer"),
             ("1..", 1, "unexpected '.'"),
             ("..", 0, "expected '...'"),

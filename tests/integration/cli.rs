@@ -119,8 +119,14 @@ fn run_every_way(sql: &str) -> Vec<String> {
         assert!(ok && stderr.is_empty(), "{args:?}: {stdout}{stderr}");
         outputs.push(stdout);
     }
+    outputs.push(run_repl(&["-q", "--format", "csv"], &[&format!("{sql};")]));
+    outputs
+}
+
+/// The REPL's standard output for `lines` typed in, then `\q`.
+fn run_repl(args: &[&str], lines: &[&str]) -> String {
     let mut repl = cli()
-        .args(["-q", "--format", "csv"])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -129,14 +135,15 @@ fn run_every_way(sql: &str) -> Vec<String> {
     {
         use std::io::Write;
         let mut stdin = repl.stdin.take().unwrap();
-        writeln!(stdin, "{sql};").unwrap();
+        for line in lines {
+            writeln!(stdin, "{line}").unwrap();
+        }
         writeln!(stdin, "\\q").unwrap();
     }
     let output = repl.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "REPL: {stdout}");
-    outputs.push(stdout);
-    outputs
+    stdout
 }
 
 /// The rows of one query's CSV output, without the header (which names the column by the
@@ -182,21 +189,7 @@ fn keyword_options_in_any_order_from_every_entry_point() {
 
 #[test]
 fn help_and_show_functions_know_the_tensor_functions() {
-    let mut repl = cli()
-        .args(["-q"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = repl.stdin.take().unwrap();
-        writeln!(stdin, "\\h tensor_get").unwrap();
-        writeln!(stdin, "\\h tensor_at_apply").unwrap();
-        writeln!(stdin, "\\q").unwrap();
-    }
-    let output = repl.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = run_repl(&["-q"], &["\\h tensor_get", "\\h tensor_at_apply"]);
     assert!(stdout.contains("Syntax: tensor_get(t, index)"), "{stdout}");
     assert!(
         stdout.contains("Syntax: tensor_at_apply(x, idx, fn"),
