@@ -469,6 +469,21 @@ pub(crate) fn with_list_tensors<'a, F: TensorFunction>(
         };
         args.to_mut()[i] = converted;
     }
+    // The kernels index tensors by the planned sizes: a tensor argument of another size (an
+    // argument that changed between planning and running) is an error, never an
+    // out-of-bounds read.
+    for (i, (value, expected)) in args.iter().zip(&planned.arg_types).enumerate() {
+        if let (DataType::FixedSizeList(item, size), DataType::FixedSizeList(want, want_size)) =
+            (value.data_type(), expected)
+            && (size != *want_size || item.data_type() != want.data_type())
+        {
+            return exec_err!(
+                "{}: argument {i} arrived as {}, but the call was planned for {expected}",
+                function.name(),
+                value.data_type()
+            );
+        }
+    }
     Ok(args)
 }
 
