@@ -84,11 +84,12 @@ pub fn rewrite_sql(sql: &str, dialect: &str) -> Result<String> {
         .join(";\n"))
 }
 
-/// `SessionContext::sql` with the tensor functions' keyword rules (see the module docs).
+/// `SessionContext::sql` with the SQL rewrite of this module: keyword arguments in any order,
+/// tensor types through `CASE` and friends, `SHOW FUNCTIONS` listing the tensor functions.
 #[async_trait::async_trait]
 pub trait TensorSql {
-    /// Plans and runs `sql` as `SessionContext::sql` does, tensor function calls with keyword
-    /// arguments in any subset and order.
+    /// Plans and runs `sql` as `SessionContext::sql` does, rewritten first (see the module
+    /// docs).
     ///
     /// # Errors
     /// As `SessionContext::sql`, and the keyword errors of [`rewrite_statement`].
