@@ -27,15 +27,18 @@ fn pyarrow_file_prints_as_numpy_does() {
         "SELECT i64 FROM 'tests/data/pyarrow_tensors.parquet' ORDER BY id",
     ]);
     assert!(ok, "{stdout}{stderr}");
-    // The table's cells: `| [[-4, -3, -2], [-1, 0, 1]]         |`, after the header.
-    let cells: Vec<&str> = stdout
+    let want: Vec<&str> = expected.lines().collect();
+    assert_eq!(column_cells(&stdout), want, "{stdout}");
+}
+
+/// The cells of a one-column table, after the header: `| [[-4, -3, -2], [-1, 0, 1]]   |`.
+fn column_cells(stdout: &str) -> Vec<&str> {
+    stdout
         .lines()
         .filter(|line| line.starts_with('|'))
         .skip(1)
         .map(|line| line.trim_matches('|').trim())
-        .collect();
-    let want: Vec<&str> = expected.lines().collect();
-    assert_eq!(cells, want, "{stdout}");
+        .collect()
 }
 
 #[test]
@@ -220,12 +223,7 @@ fn help_and_show_functions_know_the_tensor_functions() {
 
 /// The single cell of a one-row, one-column table.
 fn table_cell(stdout: &str) -> String {
-    let cells: Vec<&str> = stdout
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .skip(1)
-        .map(|line| line.trim_matches('|').trim())
-        .collect();
+    let cells = column_cells(stdout);
     assert_eq!(cells.len(), 1, "{stdout}");
     cells[0].to_string()
 }
