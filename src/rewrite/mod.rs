@@ -7,7 +7,9 @@
 //! - [`tensor_types`]: `CASE`, `COALESCE`, `NULLIF`, `IFNULL`/`NVL`, `NVL2` and `arrow_cast`
 //!   keep the tensor type of their values (DataFusion drops field metadata there);
 //! - [`show`]: `SHOW FUNCTIONS` lists the tensor functions (DataFusion's listing needs
-//!   example argument types that their signatures do not have).
+//!   example argument types that their signatures do not have), and
+//!   `information_schema.routines` lists the higher-order ones (`tensor_choose`,
+//!   `tensor_at_apply`), which DataFusion's leaves out.
 //!
 //! The rewrite runs in [`TensorSql::tensor_sql`] on a `SessionContext` (embedders, the
 //! sqllogictest suites), in the CLI (files, `-c`, the REPL) and in [`rewrite_sql`] for anything
@@ -49,7 +51,8 @@ pub fn rewrite_statement(statement: &mut DFStatement) -> Result<bool> {
 fn rewrite_ast<V: VisitMut>(node: &mut V) -> Result<bool> {
     let keywords = keywords::rewrite_keywords(node)?;
     let types = tensor_types::keep_tensor_types(node);
-    Ok(keywords || types)
+    let routines = show::list_higher_order_routines(node);
+    Ok(keywords || types || routines)
 }
 
 /// `sql` rewritten ([`rewrite_statement`]) and printed back as SQL in `dialect` (a DataFusion
