@@ -25,36 +25,59 @@
 //! (the file with an access plan that scans that row group alone), so NULLs, corrupt pages and
 //! their errors are DataFusion's.
 //!
-//! It serves a scan only when nothing else is asked of it: no pushed-down filter, no limit, no
-//! partition or virtual columns, no access plan or other extension on the file, and every
-//! projected column a tensor (`FixedSizeList`) of float32, float64, int32 or int64 whose
-//! Parquet leaf stores exactly that type, with the file's type equal to the table's. A file
-//! that fails these checks is read by DataFusion's Parquet reader as before; so is every scan
-//! when the environment variable `DATAFUSION_TENSOR_ARROW_SCAN` is set (to compare the two).
+//! What it serves: every projected or filtered column a plain column of the table whose type
+//! in the file is the table's, at least one of them a tensor (`FixedSizeList`) of any element
+//! type the crate supports (every integer type, Float16/32/64, Boolean) stored as arrow-rs
+//! reads it; no partition or virtual columns, no encryption, no access plan or other extension
+//! on the file. A file that fails these checks is read by DataFusion's Parquet reader as
+//! before; so is every scan when the environment variable `DATAFUSION_TENSOR_ARROW_SCAN` is set
+//! (to compare the two).
 //!
+//! - The other columns of the scan (a label, an id) are read by arrow-rs's own reader from the
+//!   same fetched row group, into the same batches.
+//! - A scan with a predicate (a `WHERE` on the scanned columns) returns only the rows it holds
+//!   for: the predicate is evaluated on each row group as read, and its rows filtered before
+//!   they leave the scan, whether or not DataFusion pushed the filter down (without push-down
+//!   its `FilterExec` above finds every row holding). A volatile predicate (`random()`) is left
+//!   to DataFusion's reader: evaluated twice it would filter twice.
+//! - A scan with a limit and no predicate reads at most that many rows of a row group, and
+//!   DataFusion's file stream stops asking for row groups once it has them.
+//!
+//! Row groups that a predicate rules out by their statistics are skipped, as DataFusion's
+//! reader skips them. The rest are read whole, then filtered: pages that DataFusion's page
+//! index would skip, and values of rows the predicate drops, are decoded here (a measured
+//! choice: see `benches/compare/`).
+
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayRef, ArrowPrimitiveType, FixedSizeListArray, PrimitiveArray, RecordBatch,
-    RecordBatchOptions,
+    ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, BooleanBufferBuilder, FixedSizeListArray,
+    PrimitiveArray, RecordBatch, RecordBatchOptions, RecordBatchReader, UInt64Array,
 };
-use arrow::buffer::ScalarBuffer;
+use arrow::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
+use arrow::compute::{concat_batches, filter_record_batch};
 use arrow::datatypes::{
-    DataType, FieldRef, Float32Type, Float64Type, Int32Type, Int64Type, SchemaRef,
+    DataType, FieldRef, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
+    Int64Type, Schema, SchemaRef, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use bytes::{Buf, Bytes};
-use datafusion::common::{DataFusionError, Result};
+use datafusion::common::pruning::PruningStatistics;
+use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::parquet::ParquetAccessPlan;
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource, ParquetSource};
 use datafusion::object_store::path::Path;
 use datafusion::object_store::{ObjectStore, ObjectStoreExt};
-use datafusion::parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use datafusion::parquet::arrow::ProjectionMask;
+use datafusion::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
+use datafusion::parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+};
 use datafusion::parquet::basic::{
     ConvertedType, Encoding, LogicalType, Repetition, Type as PhysicalType,
 };
@@ -65,8 +88,11 @@ use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::metadata::{ParquetMetaDataReader, RowGroupMetaData};
 use datafusion::parquet::file::reader::{ChunkReader, Length};
 use datafusion::parquet::file::serialized_reader::SerializedPageReader;
-use datafusion::parquet::schema::types::{ColumnDescriptor, Type as SchemaType};
-use datafusion::physical_expr::expressions::Column;
+use datafusion::parquet::schema::types::{ColumnDescriptor, SchemaDescriptor, Type as SchemaType};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
+use datafusion::physical_expr_common::physical_expr::is_volatile;
+use datafusion::physical_optimizer::pruning::PruningPredicateBuilder;
 use datafusion::physical_plan::metrics::{Count, MetricBuilder};
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
@@ -74,7 +100,7 @@ use datafusion_datasource::morsel::{
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
-use super::levels::full_tensor_levels;
+use super::levels::{full_tensor_levels, hybrid_values};
 
 /// The largest row group (its projected tensor values, decoded) this reader reads; larger
 /// ones are DataFusion's reader's. A 131,072-row group of four 4x4 float32 tensors is 32 MiB.
@@ -83,43 +109,120 @@ const MAX_DECODED_ROW_GROUP_BYTES: u64 = 256 << 20;
 /// The environment variable that turns this reader off (any value).
 pub const ARROW_SCAN_VARIABLE: &str = "DATAFUSION_TENSOR_ARROW_SCAN";
 
-/// The element types read here, with their Parquet physical type.
+/// The element types read here. Each is read from one Parquet physical type, converted as
+/// arrow-rs converts it (`parquet::arrow::array_reader::primitive_array`): the narrower
+/// integers from INT32 by a truncating `as` cast (arrow-rs checks no range), the unsigned
+/// 32- and 64-bit ones by reinterpreting the bits, Float16 from 2-byte fixed-length arrays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Element {
+    Float16,
     Float32,
     Float64,
+    Int8,
+    Int16,
     Int32,
     Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Boolean,
 }
 
 impl Element {
     fn of(data_type: &DataType) -> Option<Self> {
-        match data_type {
-            DataType::Float32 => Some(Self::Float32),
-            DataType::Float64 => Some(Self::Float64),
-            DataType::Int32 => Some(Self::Int32),
-            DataType::Int64 => Some(Self::Int64),
-            _ => None,
+        Some(match data_type {
+            DataType::Float16 => Self::Float16,
+            DataType::Float32 => Self::Float32,
+            DataType::Float64 => Self::Float64,
+            DataType::Int8 => Self::Int8,
+            DataType::Int16 => Self::Int16,
+            DataType::Int32 => Self::Int32,
+            DataType::Int64 => Self::Int64,
+            DataType::UInt8 => Self::UInt8,
+            DataType::UInt16 => Self::UInt16,
+            DataType::UInt32 => Self::UInt32,
+            DataType::UInt64 => Self::UInt64,
+            DataType::Boolean => Self::Boolean,
+            _ => return None,
+        })
+    }
+
+    /// Whether the leaf `descr` stores this element as arrow-rs reads it: its physical type,
+    /// and a logical (or legacy converted) type that asks for no conversion but those above.
+    fn stored_in(self, descr: &ColumnDescriptor) -> bool {
+        let logical = descr.logical_type_ref();
+        let converted = descr.converted_type();
+        let plain = logical.is_none() && converted == ConvertedType::NONE;
+        // An integer of `bits` bits, `signed` or not; plain INT32/INT64 are the signed ones.
+        let integer = |bits: i8, signed: bool| match logical {
+            Some(LogicalType::Integer(int)) => int.bit_width == bits && int.is_signed == signed,
+            Some(_) => false,
+            None => {
+                let legacy = match converted {
+                    ConvertedType::INT_8 => Some((8, true)),
+                    ConvertedType::INT_16 => Some((16, true)),
+                    ConvertedType::INT_32 => Some((32, true)),
+                    ConvertedType::INT_64 => Some((64, true)),
+                    ConvertedType::UINT_8 => Some((8, false)),
+                    ConvertedType::UINT_16 => Some((16, false)),
+                    ConvertedType::UINT_32 => Some((32, false)),
+                    ConvertedType::UINT_64 => Some((64, false)),
+                    ConvertedType::NONE if signed && (bits == 32 || bits == 64) => {
+                        Some((bits, true))
+                    }
+                    _ => None,
+                };
+                legacy == Some((bits, signed))
+            }
+        };
+        let physical = descr.physical_type();
+        match self {
+            Self::Float16 => {
+                physical == PhysicalType::FIXED_LEN_BYTE_ARRAY
+                    && descr.type_length() == 2
+                    && matches!(logical, Some(LogicalType::Float16))
+            }
+            Self::Float32 => physical == PhysicalType::FLOAT && plain,
+            Self::Float64 => physical == PhysicalType::DOUBLE && plain,
+            Self::Boolean => physical == PhysicalType::BOOLEAN && plain,
+            Self::Int8 => physical == PhysicalType::INT32 && integer(8, true),
+            Self::Int16 => physical == PhysicalType::INT32 && integer(16, true),
+            Self::Int32 => physical == PhysicalType::INT32 && integer(32, true),
+            Self::UInt8 => physical == PhysicalType::INT32 && integer(8, false),
+            Self::UInt16 => physical == PhysicalType::INT32 && integer(16, false),
+            Self::UInt32 => physical == PhysicalType::INT32 && integer(32, false),
+            Self::Int64 => physical == PhysicalType::INT64 && integer(64, true),
+            Self::UInt64 => physical == PhysicalType::INT64 && integer(64, false),
         }
     }
 
-    fn physical(self) -> PhysicalType {
+    /// Bytes of one decoded element (a Boolean's bit counted as a byte).
+    fn width(self) -> u64 {
         match self {
-            Self::Float32 => PhysicalType::FLOAT,
-            Self::Float64 => PhysicalType::DOUBLE,
-            Self::Int32 => PhysicalType::INT32,
-            Self::Int64 => PhysicalType::INT64,
+            Self::Int8 | Self::UInt8 | Self::Boolean => 1,
+            Self::Float16 | Self::Int16 | Self::UInt16 => 2,
+            Self::Float32 | Self::Int32 | Self::UInt32 => 4,
+            Self::Float64 | Self::Int64 | Self::UInt64 => 8,
         }
     }
 }
 
-/// One output column: a tensor column of the table.
+/// A column the scan reads: a tensor column, read here, or any other column, read by
+/// arrow-rs's reader from the same fetched bytes.
 #[derive(Debug, Clone)]
-struct OutputColumn {
+struct ReadColumn {
     /// Its name in the file (the table's field name).
     name: String,
-    /// The table's `FixedSizeList` type.
+    /// The table's type of it.
     data_type: DataType,
+    /// `Some` for a tensor column.
+    tensor: Option<TensorColumn>,
+}
+
+/// A tensor column's `FixedSizeList` layout.
+#[derive(Debug, Clone)]
+struct TensorColumn {
     child: FieldRef,
     size: usize,
     element: Element,
@@ -133,38 +236,56 @@ pub fn maybe_fast(
     object_store: Arc<dyn ObjectStore>,
     config: &FileScanConfig,
 ) -> Box<dyn Morselizer> {
-    match plan_columns(source, config) {
-        Some((columns, schema)) if std::env::var_os(ARROW_SCAN_VARIABLE).is_none() => {
-            Box::new(FastMorselizer {
-                inner: Arc::from(inner),
-                shared: Arc::new(Shared {
-                    store: object_store,
-                    columns,
-                    schema,
-                    batch_size: config.batch_size.unwrap_or(8192).max(1),
-                    fast: MetricBuilder::new(source.metrics())
-                        .global_counter("tensor_row_groups_fast"),
-                    fallback: MetricBuilder::new(source.metrics())
-                        .global_counter("tensor_row_groups_fallback"),
-                }),
-            })
-        }
-        _ => inner,
+    if std::env::var_os(ARROW_SCAN_VARIABLE).is_some() {
+        return inner;
     }
+    let Some(scan) = plan_scan(source, config) else {
+        return inner;
+    };
+    Box::new(FastMorselizer {
+        inner: Arc::from(inner),
+        shared: Arc::new(Shared {
+            store: object_store,
+            scan,
+            batch_size: config.batch_size.unwrap_or(8192).max(1),
+            fast: MetricBuilder::new(source.metrics()).global_counter("tensor_row_groups_fast"),
+            fallback: MetricBuilder::new(source.metrics())
+                .global_counter("tensor_row_groups_fallback"),
+        }),
+    })
 }
 
-/// The output columns and schema, when the scan is one this reader serves.
-fn plan_columns(
-    source: &dyn FileSource,
-    config: &FileScanConfig,
-) -> Option<(Vec<OutputColumn>, SchemaRef)> {
+/// What a scan this reader serves reads and returns.
+#[derive(Debug)]
+struct ScanPlan {
+    /// The columns read: the projected ones, then those only the predicate reads.
+    columns: Vec<ReadColumn>,
+    /// Their schema (the table's fields).
+    read_schema: SchemaRef,
+    /// The scan's output: its projection's expressions over `read_schema` (columns, or
+    /// expressions DataFusion pushed into the scan), and its schema.
+    output: Vec<Arc<dyn PhysicalExpr>>,
+    schema: SchemaRef,
+    /// The scan's predicate over `read_schema`; rows it does not hold are not returned.
+    predicate: Option<Arc<dyn PhysicalExpr>>,
+    /// Rows a row group need give at most (the scan's limit, when it has no predicate).
+    limit: Option<usize>,
+    /// The longest `IN (...)` list statistics pruning reads (the session's setting).
+    max_in_list_size: usize,
+}
+
+/// The scan's plan, when it is one this reader serves: plain columns of the table, at least
+/// one a tensor of a supported element type; no partition or virtual columns; no encryption;
+/// a predicate only if it is deterministic (it is evaluated here, and again above the scan
+/// unless DataFusion pushed it down: a volatile one would then filter twice).
+fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPlan> {
     let parquet = source.downcast_ref::<ParquetSource>()?;
     let crypto = &parquet.table_parquet_options().crypto;
-    if source.filter().is_some()
-        || config.limit.is_some()
-        || crypto.file_decryption.is_some()
-        || crypto.factory_id.is_some()
-    {
+    if crypto.file_decryption.is_some() || crypto.factory_id.is_some() {
+        return None;
+    }
+    let predicate = source.filter();
+    if predicate.as_ref().is_some_and(is_volatile) {
         return None;
     }
     let table = source.table_schema();
@@ -174,33 +295,78 @@ fn plan_columns(
     let table_schema = table.table_schema();
     let projection = source.projection()?;
     let schema = Arc::new(projection.project_schema(table_schema).ok()?);
-    let mut columns = Vec::new();
-    for expr in projection.iter() {
-        let column = expr.expr.downcast_ref::<Column>()?;
-        let field = table_schema.fields().get(column.index())?;
-        let DataType::FixedSizeList(child, size) = field.data_type() else {
-            return None;
+    // The table columns read: those the projection reads, then the predicate's others, each
+    // once. (DataFusion may push expressions of the projection into the scan, such as
+    // `tensor_to_string(x)`: they are evaluated here, as its reader does.)
+    let mut names: Vec<String> = Vec::new();
+    let exprs = projection
+        .iter()
+        .map(|expr| Arc::clone(&expr.expr))
+        .chain(predicate.iter().cloned());
+    for expr in exprs {
+        let mut read: Vec<String> = collect_columns(&expr)
+            .into_iter()
+            .map(|column| column.name().to_string())
+            .collect();
+        // The order of a set: sorted, so that every partition reads alike.
+        read.sort();
+        for name in read {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let indices: Vec<usize> = names
+        .iter()
+        .map(|name| table_schema.index_of(name).ok())
+        .collect::<Option<_>>()?;
+    let mut columns = Vec::with_capacity(indices.len());
+    let mut fields = Vec::with_capacity(indices.len());
+    for &index in &indices {
+        let field = table_schema.fields().get(index)?;
+        let tensor = match field.data_type() {
+            DataType::FixedSizeList(child, size) => Some(TensorColumn {
+                child: Arc::clone(child),
+                size: usize::try_from(*size).ok().filter(|&s| s > 0)?,
+                element: Element::of(child.data_type())?,
+            }),
+            _ => None,
         };
-        columns.push(OutputColumn {
+        columns.push(ReadColumn {
             name: field.name().clone(),
             data_type: field.data_type().clone(),
-            child: Arc::clone(child),
-            size: usize::try_from(*size).ok().filter(|&s| s > 0)?,
-            element: Element::of(child.data_type())?,
+            tensor,
         });
+        fields.push(Arc::clone(field));
     }
-    if columns.is_empty() {
+    if !columns.iter().any(|column| column.tensor.is_some()) {
         return None;
     }
-    Some((columns, schema))
+    let read_schema = Arc::new(Schema::new(fields));
+    let predicate = match predicate {
+        Some(predicate) => Some(reassign_expr_columns(predicate, &read_schema).ok()?),
+        None => None,
+    };
+    let output = projection
+        .iter()
+        .map(|expr| reassign_expr_columns(Arc::clone(&expr.expr), &read_schema).ok())
+        .collect::<Option<_>>()?;
+    Some(ScanPlan {
+        limit: config.limit.filter(|_| predicate.is_none()),
+        max_in_list_size: parquet.max_in_list_size(),
+        columns,
+        read_schema,
+        output,
+        schema,
+        predicate,
+    })
 }
 
 /// What every planner and morsel of one scan partition shares.
 #[derive(Debug)]
 struct Shared {
     store: Arc<dyn ObjectStore>,
-    columns: Vec<OutputColumn>,
-    schema: SchemaRef,
+    scan: ScanPlan,
     batch_size: usize,
     /// Row groups read here, and read again by DataFusion's reader (the scan's metrics).
     fast: Count,
@@ -298,14 +464,18 @@ async fn read_metadata(
     )?)
 }
 
-/// A file this reader reads: where each output column is.
+/// A file this reader reads: where each column read is.
 #[derive(Debug)]
 struct FilePlan {
     location: Path,
     size: u64,
     metadata: ArrowReaderMetadata,
-    /// The Parquet leaf column of each output column.
-    leaves: Vec<usize>,
+    /// The Parquet leaf of each read column that is a tensor (`None` for the others).
+    leaves: Vec<Option<usize>>,
+    /// The root (top-level) column of each other column, in read order.
+    other_roots: Vec<usize>,
+    /// The leaves whose column chunks a row group's read fetches.
+    fetched_leaves: Vec<usize>,
     /// Its row groups in the partition's byte range, in file order.
     row_groups: Vec<usize>,
 }
@@ -320,39 +490,34 @@ impl FilePlan {
         let arrow_schema = metadata.schema();
         let parquet_schema = metadata.parquet_schema();
         let mut leaves = Vec::new();
-        for column in &shared.columns {
+        let mut other_roots = Vec::new();
+        let mut fetched_leaves = Vec::new();
+        for column in &shared.scan.columns {
+            // The file's type must be the table's: DataFusion's reader would cast it.
             let (root, field) = arrow_schema.column_with_name(&column.name)?;
             if field.data_type() != &column.data_type {
                 return None;
             }
-            let mut leaf = None;
-            for index in 0..parquet_schema.num_columns() {
-                if parquet_schema.get_column_root_idx(index) == root {
-                    if leaf.is_some() {
-                        return None;
-                    }
-                    leaf = Some(index);
-                }
-            }
-            let leaf = leaf?;
-            let descr = parquet_schema.column(leaf);
-            let plain_type = match descr.logical_type_ref() {
-                None => descr.converted_type() == ConvertedType::NONE,
-                Some(LogicalType::Integer(int)) => {
-                    int.is_signed
-                        && ((column.element == Element::Int32 && int.bit_width == 32)
-                            || (column.element == Element::Int64 && int.bit_width == 64))
-                }
-                Some(_) => false,
+            let root_leaves: Vec<usize> = (0..parquet_schema.num_columns())
+                .filter(|&index| parquet_schema.get_column_root_idx(index) == root)
+                .collect();
+            fetched_leaves.extend(root_leaves.iter().copied());
+            let Some(tensor) = &column.tensor else {
+                leaves.push(None);
+                other_roots.push(root);
+                continue;
             };
-            if descr.max_rep_level() != 1
-                || descr.physical_type() != column.element.physical()
-                || !plain_type
-            {
+            let [leaf] = root_leaves[..] else {
+                return None;
+            };
+            let descr = parquet_schema.column(leaf);
+            if descr.max_rep_level() != 1 || !tensor.element.stored_in(&descr) {
                 return None;
             }
-            leaves.push(leaf);
+            leaves.push(Some(leaf));
         }
+        fetched_leaves.sort_unstable();
+        fetched_leaves.dedup();
         let row_groups = metadata
             .metadata()
             .row_groups()
@@ -368,13 +533,123 @@ impl FilePlan {
             })
             .map(|(index, _)| index)
             .collect();
+        let row_groups = match &shared.scan.predicate {
+            Some(predicate) => pruned_by_statistics(
+                predicate,
+                shared.scan.max_in_list_size,
+                &metadata,
+                row_groups,
+            ),
+            None => row_groups,
+        };
         Some(Self {
             location,
             size: file.object_meta.size,
             metadata,
             leaves,
+            other_roots,
+            fetched_leaves,
             row_groups,
         })
+    }
+}
+
+/// The row groups among `candidates` that may hold rows `predicate` holds for, by their
+/// statistics, as DataFusion's reader prunes them (`RowGroupAccessPlanFilter::
+/// prune_by_statistics`, whose statistics adapter this repeats: it is not public); all of them
+/// when the statistics cannot tell.
+fn pruned_by_statistics(
+    predicate: &Arc<dyn PhysicalExpr>,
+    max_in_list_size: usize,
+    metadata: &ArrowReaderMetadata,
+    candidates: Vec<usize>,
+) -> Vec<usize> {
+    let schema = metadata.schema();
+    let Some(pruning) = reassign_expr_columns(Arc::clone(predicate), schema)
+        .ok()
+        .and_then(|expr| {
+            PruningPredicateBuilder::new()
+                .with_file_schema(Arc::clone(schema))
+                .with_max_in_list_size(max_in_list_size)
+                .build(expr)
+        })
+    else {
+        return candidates;
+    };
+    let statistics = RowGroupStatistics {
+        parquet_schema: metadata.parquet_schema(),
+        arrow_schema: schema,
+        groups: candidates
+            .iter()
+            .map(|&index| metadata.metadata().row_group(index))
+            .collect(),
+    };
+    match pruning.prune(&statistics) {
+        Ok(keep) => candidates
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(index, keep)| keep.then_some(index))
+            .collect(),
+        Err(_) => candidates,
+    }
+}
+
+/// Row groups' column statistics, as DataFusion's pruning asks for them.
+struct RowGroupStatistics<'a> {
+    parquet_schema: &'a SchemaDescriptor,
+    arrow_schema: &'a Schema,
+    groups: Vec<&'a RowGroupMetaData>,
+}
+
+impl RowGroupStatistics<'_> {
+    fn converter(&self, column: &datafusion::common::Column) -> Option<StatisticsConverter<'_>> {
+        // A missing null count means none, as DataFusion reads older writers' statistics.
+        StatisticsConverter::try_new(&column.name, self.arrow_schema, self.parquet_schema)
+            .ok()
+            .map(|converter| converter.with_missing_null_counts_as_zero(true))
+    }
+}
+
+impl PruningStatistics for RowGroupStatistics<'_> {
+    fn min_values(&self, column: &datafusion::common::Column) -> Option<ArrayRef> {
+        self.converter(column)?
+            .row_group_mins(self.groups.iter().copied())
+            .ok()
+    }
+
+    fn max_values(&self, column: &datafusion::common::Column) -> Option<ArrayRef> {
+        self.converter(column)?
+            .row_group_maxes(self.groups.iter().copied())
+            .ok()
+    }
+
+    fn num_containers(&self) -> usize {
+        self.groups.len()
+    }
+
+    fn null_counts(&self, column: &datafusion::common::Column) -> Option<ArrayRef> {
+        let counts = self
+            .converter(column)?
+            .row_group_null_counts(self.groups.iter().copied())
+            .ok()?;
+        Some(Arc::new(counts))
+    }
+
+    fn row_counts(&self) -> Option<ArrayRef> {
+        let counts: UInt64Array = self
+            .groups
+            .iter()
+            .map(|group| u64::try_from(group.num_rows()).ok())
+            .collect();
+        Some(Arc::new(counts))
+    }
+
+    fn contained(
+        &self,
+        _column: &datafusion::common::Column,
+        _values: &HashSet<ScalarValue>,
+    ) -> Option<BooleanArray> {
+        None
     }
 }
 
@@ -395,7 +670,7 @@ impl RowGroups {
             let group = self.file.metadata.metadata().row_group(row_group);
             let ranges: Vec<std::ops::Range<u64>> = self
                 .file
-                .leaves
+                .fetched_leaves
                 .iter()
                 .map(|&leaf| {
                     let (start, len) = group.column(leaf).byte_range();
@@ -407,9 +682,12 @@ impl RowGroups {
             // decode at once (this reader holds a row group's values whole, DataFusion's one
             // batch of them).
             let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
-            let decoded = self.shared.columns.iter().fold(0u64, |total, column| {
-                let element = column.child.data_type().primitive_width().unwrap_or(8) as u64;
-                total.saturating_add(rows.saturating_mul(column.size as u64 * element))
+            let decoded = self.shared.scan.columns.iter().fold(0u64, |total, column| {
+                let Some(tensor) = &column.tensor else {
+                    return total;
+                };
+                let bytes = tensor.size as u64 * tensor.element.width();
+                total.saturating_add(rows.saturating_mul(bytes))
             });
             let data = if decoded <= MAX_DECODED_ROW_GROUP_BYTES {
                 self.shared
@@ -637,8 +915,10 @@ fn drive(planner: Box<dyn MorselPlanner>) -> BoxStream<'static, Result<RecordBat
 }
 
 impl RowGroupMorsel {
-    /// The row group as batches of the scan's batch size, when all its tensors are plain.
+    /// The row group as batches of the scan's batch size (its rows the predicate holds for),
+    /// when all its tensors are full.
     fn read(&self, chunks: &Fetched) -> Result<Option<Vec<RecordBatch>>> {
+        let scan = &self.shared.scan;
         let group = self.file.metadata.metadata().row_group(self.row_group);
         let rows = usize::try_from(group.num_rows()).map_err(|_| {
             DataFusionError::Execution(format!(
@@ -647,94 +927,246 @@ impl RowGroupMorsel {
                 group.num_rows()
             ))
         })?;
-        let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.shared.columns.len());
-        for (column, &leaf) in self.shared.columns.iter().zip(&self.file.leaves) {
-            // A column named twice in the projection is read once.
-            if let Some(i) = self.file.leaves[..columns.len()]
-                .iter()
-                .position(|&l| l == leaf)
-            {
-                columns.push(Arc::clone(&columns[i]));
+        // With a limit and no predicate, the rows after the limit are never returned.
+        let read_rows = scan.limit.map_or(rows, |limit| rows.min(limit));
+        let Some(mut others) = self.read_others(chunks, read_rows)? else {
+            return Ok(None);
+        };
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(scan.columns.len());
+        for (column, leaf) in scan.columns.iter().zip(&self.file.leaves) {
+            let (Some(tensor), Some(leaf)) = (&column.tensor, *leaf) else {
+                columns.push(others.next().ok_or_else(|| {
+                    DataFusionError::Internal("a column missing from arrow-rs's read".into())
+                })?);
                 continue;
-            }
-            let values = match column.element {
-                Element::Float32 => {
-                    read_values::<pq::FloatType, Float32Type>(chunks, group, rows, leaf, column)?
-                }
-                Element::Float64 => {
-                    read_values::<pq::DoubleType, Float64Type>(chunks, group, rows, leaf, column)?
-                }
-                Element::Int32 => {
-                    read_values::<pq::Int32Type, Int32Type>(chunks, group, rows, leaf, column)?
-                }
-                Element::Int64 => {
-                    read_values::<pq::Int64Type, Int64Type>(chunks, group, rows, leaf, column)?
-                }
             };
-            let Some(values) = values else {
+            let chunk = Chunk {
+                fetched: chunks,
+                group,
+                rows,
+                read_rows,
+                leaf,
+                size: tensor.size,
+            };
+            let Some(values) = read_tensor_values(&chunk, tensor.element)? else {
                 return Ok(None);
             };
             columns.push(Arc::new(FixedSizeListArray::try_new(
-                Arc::clone(&column.child),
-                column.size as i32,
+                Arc::clone(&tensor.child),
+                tensor.size as i32,
                 values,
                 None,
             )?));
         }
-        let batch = RecordBatch::try_new_with_options(
-            Arc::clone(&self.shared.schema),
+        let mut batch = RecordBatch::try_new_with_options(
+            Arc::clone(&scan.read_schema),
             columns,
-            &RecordBatchOptions::new().with_row_count(Some(rows)),
+            &RecordBatchOptions::new().with_row_count(Some(read_rows)),
         )?;
-        let size = self.shared.batch_size;
-        Ok(Some(
-            (0..rows)
-                .step_by(size)
-                .map(|start| batch.slice(start, size.min(rows - start)))
-                .collect(),
-        ))
+        if let Some(predicate) = &scan.predicate {
+            let holds = predicate.evaluate(&batch)?.into_array(batch.num_rows())?;
+            let holds = holds.as_boolean_opt().ok_or_else(|| {
+                DataFusionError::Internal("a predicate that is not boolean".into())
+            })?;
+            batch = filter_record_batch(&batch, holds)?;
+        }
+        // Sliced, then projected: a projection's expressions run batch by batch, as in
+        // DataFusion's reader.
+        let (kept, size) = (batch.num_rows(), self.shared.batch_size);
+        (0..kept)
+            .step_by(size)
+            .map(|start| {
+                let slice = batch.slice(start, size.min(kept - start));
+                let columns = scan
+                    .output
+                    .iter()
+                    .map(|expr| expr.evaluate(&slice)?.into_array(slice.num_rows()))
+                    .collect::<Result<_>>()?;
+                Ok(RecordBatch::try_new_with_options(
+                    Arc::clone(&scan.schema),
+                    columns,
+                    &RecordBatchOptions::new().with_row_count(Some(slice.num_rows())),
+                )?)
+            })
+            .collect::<Result<_>>()
+            .map(Some)
+    }
+
+    /// The columns read that are not tensors, in read order, as arrow-rs's reader reads the
+    /// row group's first `read_rows` rows of them; `None` when it gives another type or
+    /// another number of rows.
+    fn read_others(
+        &self,
+        chunks: &Fetched,
+        read_rows: usize,
+    ) -> Result<Option<std::vec::IntoIter<ArrayRef>>> {
+        let roots = &self.file.other_roots;
+        if roots.is_empty() {
+            return Ok(Some(Vec::new().into_iter()));
+        }
+        let metadata = &self.file.metadata;
+        let mask = ProjectionMask::roots(metadata.parquet_schema(), roots.iter().copied());
+        let reader =
+            ParquetRecordBatchReaderBuilder::new_with_metadata(chunks.clone(), metadata.clone())
+                .with_row_groups(vec![self.row_group])
+                .with_projection(mask)
+                .with_batch_size(read_rows.max(1))
+                .with_limit(read_rows)
+                .build()?;
+        let schema = RecordBatchReader::schema(&reader);
+        let batches = reader.collect::<Result<Vec<_>, _>>()?;
+        let batch = concat_batches(&schema, &batches)?;
+        if batch.num_rows() != read_rows {
+            return Ok(None);
+        }
+        // The reader gives the roots in file order; the scan reads them in its own.
+        let mut columns = Vec::with_capacity(roots.len());
+        for column in self
+            .shared
+            .scan
+            .columns
+            .iter()
+            .filter(|c| c.tensor.is_none())
+        {
+            match batch.column_by_name(&column.name) {
+                Some(array) if array.data_type() == &column.data_type => {
+                    columns.push(Arc::clone(array));
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(columns.into_iter()))
     }
 }
 
-/// The values of a tensor column's chunk when every tensor and element in it is non-NULL and
-/// every list has the tensor's size; `None` when the levels say otherwise.
+/// One tensor column chunk of a fetched row group, to read.
+struct Chunk<'a> {
+    fetched: &'a Fetched,
+    group: &'a RowGroupMetaData,
+    /// The row group's rows, and how many of the first of them to read.
+    rows: usize,
+    read_rows: usize,
+    leaf: usize,
+    /// Elements per tensor.
+    size: usize,
+}
+
+impl Chunk<'_> {
+    /// Its pages, checked to hold full tensors and handed on as pages of values alone; `None`
+    /// when the footer says it holds anything else.
+    fn pages(&self) -> Result<Option<FullTensorPages>> {
+        let chunk = self.group.column(self.leaf);
+        // A chunk of full tensors holds a level for each element of each row; anything else
+        // (or a footer that says so) is not read here.
+        let total = self.rows.checked_mul(self.size);
+        if total.is_none() || usize::try_from(chunk.num_values()).ok() != total {
+            return Ok(None);
+        }
+        Ok(Some(FullTensorPages {
+            inner: SerializedPageReader::new(
+                Arc::new(self.fetched.clone()),
+                chunk,
+                self.rows,
+                None,
+            )?,
+            size: self.size as u64,
+            max_def: chunk.column_descr().max_def_level(),
+            level: 0,
+        }))
+    }
+
+    /// Elements to read (of the first `read_rows` tensors).
+    fn wanted(&self) -> usize {
+        self.read_rows * self.size
+    }
+
+    /// Room to reserve for `wanted` values of `width` bytes: only as much as the footer's
+    /// sizes can vouch for (a corrupt footer must not make this allocate beyond what the pages
+    /// hold); a reader grows its buffer past that.
+    fn vouched(&self, width: usize) -> usize {
+        let vouched = usize::try_from(self.group.column(self.leaf).uncompressed_size())
+            .unwrap_or(0)
+            .saturating_mul(8);
+        self.wanted().min(vouched / width.max(1))
+    }
+}
+
+/// The values of a tensor column chunk as arrow-rs gives them for `element`, when every
+/// tensor and element in it is non-NULL and every list has the tensor's size; `None` when the
+/// levels say otherwise.
+fn read_tensor_values(chunk: &Chunk, element: Element) -> Result<Option<ArrayRef>> {
+    // arrow-rs's conversions of the physical values (see `Element`).
+    fn narrowed<T: ArrowPrimitiveType>(
+        values: Option<Vec<i32>>,
+        cast: impl Fn(i32) -> T::Native,
+    ) -> Option<ArrayRef> {
+        let values: Vec<T::Native> = values?.into_iter().map(cast).collect();
+        Some(Arc::new(PrimitiveArray::<T>::new(
+            ScalarBuffer::from(values),
+            None,
+        )))
+    }
+    fn same<T: ArrowPrimitiveType>(values: Option<Vec<T::Native>>) -> Option<ArrayRef> {
+        Some(Arc::new(PrimitiveArray::<T>::new(
+            ScalarBuffer::from(values?),
+            None,
+        )))
+    }
+    fn reinterpreted<T: ArrowPrimitiveType, N: arrow::datatypes::ArrowNativeType>(
+        values: Option<Vec<N>>,
+    ) -> Option<ArrayRef> {
+        let values = values?;
+        let len = values.len();
+        let buffer = ScalarBuffer::<T::Native>::new(Buffer::from_vec(values), 0, len);
+        Some(Arc::new(PrimitiveArray::<T>::new(buffer, None)))
+    }
+    Ok(match element {
+        Element::Float32 => same::<Float32Type>(read_values::<pq::FloatType>(chunk)?),
+        Element::Float64 => same::<Float64Type>(read_values::<pq::DoubleType>(chunk)?),
+        Element::Int32 => same::<Int32Type>(read_values::<pq::Int32Type>(chunk)?),
+        Element::Int64 => same::<Int64Type>(read_values::<pq::Int64Type>(chunk)?),
+        Element::Int8 => narrowed::<Int8Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as i8),
+        Element::Int16 => narrowed::<Int16Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as i16),
+        Element::UInt8 => narrowed::<UInt8Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as u8),
+        Element::UInt16 => {
+            narrowed::<UInt16Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as u16)
+        }
+        Element::UInt32 => reinterpreted::<UInt32Type, i32>(read_values::<pq::Int32Type>(chunk)?),
+        Element::UInt64 => reinterpreted::<UInt64Type, i64>(read_values::<pq::Int64Type>(chunk)?),
+        Element::Float16 => match read_half_values(chunk)? {
+            Some(values) => reinterpreted::<Float16Type, u16>(Some(values)),
+            // An encoding not decoded here (the delta ones): arrow-rs's column reader, one
+            // `Bytes` per value.
+            None => read_values::<pq::FixedLenByteArrayType>(chunk)?.and_then(|values| {
+                let bits: Option<Vec<u16>> = values
+                    .iter()
+                    .map(|value| Some(u16::from_le_bytes(value.data().try_into().ok()?)))
+                    .collect();
+                reinterpreted::<Float16Type, u16>(bits)
+            }),
+        },
+        Element::Boolean => read_boolean_values(chunk)?
+            .map(|values| Arc::new(BooleanArray::new(values, None)) as ArrayRef),
+    })
+}
+
+/// The physical values of a tensor column chunk when every tensor and element in it is
+/// non-NULL and every list has the tensor's size; `None` when the levels say otherwise.
 ///
 /// The levels are checked page by page as encoded ([`FullTensorPages`]), and arrow-rs's column
 /// reader decodes the values alone: it reads the column as if it were a required column of
 /// plain values, from pages that no longer hold levels. Decoding the levels to `i16`s instead
 /// (`read_records` with level buffers) and checking those took 40% of a 4-column scan.
-fn read_values<P, A>(
-    chunks: &Fetched,
-    group: &RowGroupMetaData,
-    rows: usize,
-    leaf: usize,
-    column: &OutputColumn,
-) -> Result<Option<ArrayRef>>
-where
-    P: ParquetDataType,
-    A: ArrowPrimitiveType<Native = P::T>,
-    P::T: arrow::datatypes::ArrowNativeType,
-{
-    let chunk = group.column(leaf);
-    // A chunk of full tensors holds a level for each element of each row; anything else (or a
-    // footer that says so) is not read here.
-    let Some(total) = rows.checked_mul(column.size) else {
+fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<P::T>>> {
+    let Some(pages) = chunk.pages()? else {
         return Ok(None);
     };
-    if usize::try_from(chunk.num_values()).ok() != Some(total) {
-        return Ok(None);
-    }
-    let descr = chunk.column_descr();
-    let pages = FullTensorPages {
-        inner: SerializedPageReader::new(Arc::new(chunks.clone()), chunk, rows, None)?,
-        size: column.size as u64,
-        max_def: descr.max_def_level(),
-        level: 0,
-    };
+    let descr = chunk.group.column(chunk.leaf).column_descr();
     let values_only = Arc::new(ColumnDescriptor::new(
         Arc::new(
             SchemaType::primitive_type_builder(descr.name(), descr.physical_type())
                 .with_repetition(Repetition::REQUIRED)
+                .with_length(descr.type_length())
                 .build()?,
         ),
         0,
@@ -742,20 +1174,154 @@ where
         descr.path().clone(),
     ));
     let mut reader = ColumnReaderImpl::<P>::new(values_only, Box::new(pages));
-    // Reserved up front only as far as the footer's sizes can vouch for (a corrupt footer must
-    // not make this allocate beyond what the pages hold); the reader grows it past that.
-    let vouched = usize::try_from(chunk.uncompressed_size())
-        .unwrap_or(0)
-        .saturating_mul(8);
-    let mut values: Vec<P::T> = Vec::with_capacity(total.min(vouched / size_of::<P::T>()));
-    let (_, read, _) = reader.read_records(total, None, None, &mut values)?;
-    if read != total {
+    let wanted = chunk.wanted();
+    let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(size_of::<P::T>()));
+    let (_, read, _) = reader.read_records(wanted, None, None, &mut values)?;
+    Ok((read == wanted).then_some(values))
+}
+
+/// The values of a tensor column chunk's pages, decoded by `decode` (a data page's values
+/// buffer, its value count, its encoding and the chunk's dictionary page if any, into `out`;
+/// `false`: not an encoding read here), as [`read_values`] gives them; `None` when the levels
+/// say otherwise or a page is not decoded here.
+fn read_pages<T>(
+    chunk: &Chunk,
+    mut out: T,
+    len: impl Fn(&T) -> usize,
+    mut decode: impl FnMut(&mut T, &Bytes, usize, Encoding, Option<&Bytes>) -> bool,
+) -> Result<Option<T>> {
+    let Some(mut pages) = chunk.pages()? else {
         return Ok(None);
+    };
+    let wanted = chunk.wanted();
+    let mut dictionary: Option<Bytes> = None;
+    while len(&out) < wanted {
+        match pages.get_next_page()? {
+            None => break,
+            Some(Page::DictionaryPage { buf, .. }) => dictionary = Some(buf),
+            Some(Page::DataPage {
+                buf,
+                num_values,
+                encoding,
+                ..
+            }) => {
+                if !decode(
+                    &mut out,
+                    &buf,
+                    num_values as usize,
+                    encoding,
+                    dictionary.as_ref(),
+                ) {
+                    return Ok(None);
+                }
+            }
+            Some(_) => return Ok(None),
+        }
     }
-    Ok(Some(Arc::new(PrimitiveArray::<A>::new(
-        ScalarBuffer::from(values),
-        None,
-    ))))
+    Ok((len(&out) >= wanted).then_some(out))
+}
+
+/// The Float16 values (as their bits) of a tensor column chunk, as [`read_values`] gives the
+/// others. arrow-rs's column reader would give each 2-byte value as a `Bytes` of its own; the
+/// encodings writers use for them are decoded here instead (plain, byte-stream-split and
+/// dictionary); a page in any other encoding sends the row group to DataFusion's reader.
+fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<u16>>> {
+    let mut indices: Vec<u32> = Vec::new();
+    let values = read_pages(
+        chunk,
+        Vec::with_capacity(chunk.vouched(2)),
+        Vec::len,
+        |values: &mut Vec<u16>, buf, n, encoding, dictionary| {
+            let words = |bytes: &[u8]| -> Vec<u16> {
+                let (words, _) = bytes.as_chunks::<2>();
+                words.iter().map(|w| u16::from_le_bytes(*w)).collect()
+            };
+            match encoding {
+                Encoding::PLAIN => {
+                    let Some(bytes) = buf.get(..2 * n) else {
+                        return false;
+                    };
+                    let (pairs, _) = bytes.as_chunks::<2>();
+                    values.extend(pairs.iter().map(|w| u16::from_le_bytes(*w)));
+                }
+                Encoding::BYTE_STREAM_SPLIT => {
+                    let (Some(low), Some(high)) = (buf.get(..n), buf.get(n..2 * n)) else {
+                        return false;
+                    };
+                    values.extend(
+                        low.iter()
+                            .zip(high)
+                            .map(|(&l, &h)| u16::from_le_bytes([l, h])),
+                    );
+                }
+                Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
+                    // A dictionary page of plain 2-byte values.
+                    let (Some(dictionary), Some((&width, data))) = (dictionary, buf.split_first())
+                    else {
+                        return false;
+                    };
+                    if dictionary.len() % 2 != 0 {
+                        return false;
+                    }
+                    let dictionary = words(dictionary);
+                    indices.clear();
+                    if !hybrid_values(data, n, width, dictionary.len() as u64, &mut indices) {
+                        return false;
+                    }
+                    values.extend(indices.iter().map(|&i| dictionary[i as usize]));
+                }
+                _ => return false,
+            }
+            true
+        },
+    )?;
+    Ok(values.map(|mut values| {
+        values.truncate(chunk.wanted());
+        values
+    }))
+}
+
+/// The Boolean values of a tensor column chunk, as [`read_values`] gives the others (arrow-rs's
+/// column reader does not read booleans into a `Vec<bool>`): plain (bit-packed) and RLE pages.
+fn read_boolean_values(chunk: &Chunk) -> Result<Option<BooleanBuffer>> {
+    let mut runs: Vec<u32> = Vec::new();
+    let values = read_pages(
+        chunk,
+        BooleanBufferBuilder::new(chunk.vouched(1)),
+        BooleanBufferBuilder::len,
+        |values, buf, n, encoding, _| {
+            match encoding {
+                Encoding::PLAIN => {
+                    if buf.len() < n.div_ceil(8) {
+                        return false;
+                    }
+                    values.append_packed_range(0..n, buf);
+                }
+                // The values after their 4-byte length, as 1-bit RLE/bit-packed runs.
+                Encoding::RLE => {
+                    let Some(data) = buf.get(4..) else {
+                        return false;
+                    };
+                    runs.clear();
+                    if !hybrid_values(data, n, 1, 2, &mut runs) {
+                        return false;
+                    }
+                    for &bit in &runs {
+                        values.append(bit == 1);
+                    }
+                }
+                _ => return false,
+            }
+            true
+        },
+    )?;
+    Ok(values.map(|mut values| {
+        let mut buffer = values.finish();
+        if buffer.len() > chunk.wanted() {
+            buffer = buffer.slice(0, chunk.wanted());
+        }
+        buffer
+    }))
 }
 
 /// A tensor column chunk's pages, each checked to hold full tensors (every definition level

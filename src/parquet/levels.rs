@@ -64,6 +64,52 @@ pub(super) fn full_tensor_levels(
     })
 }
 
+/// The first `count` values of an RLE/bit-packed hybrid run sequence of `width`-bit values
+/// (dictionary indices: the data page of a dictionary-encoded column after its bit-width
+/// byte), each at most `bound`, appended to `out`; `false` when `data` holds fewer values or
+/// one past `bound`.
+pub(super) fn hybrid_values(
+    data: &[u8],
+    count: usize,
+    width: u8,
+    bound: u64,
+    out: &mut Vec<u32>,
+) -> bool {
+    if width > 32 {
+        return false;
+    }
+    if width == 0 {
+        // Every index 0 (a one-value dictionary), with no runs to read.
+        out.extend(std::iter::repeat_n(0, count));
+        return bound > 0 || count == 0;
+    }
+    let mask = (1u64 << width) - 1;
+    runs(data, count, width, |run| match run {
+        Run::Repeated { value, count } => {
+            out.extend(std::iter::repeat_n(value as u32, count));
+            value < bound
+        }
+        Run::Packed { bytes, count } => {
+            let start = out.len();
+            // Eight values are `width` bytes: read a group as one word where it fits.
+            let mut at = 0;
+            if width <= 16 {
+                let mask = u128::from(mask);
+                for group in bytes.chunks_exact(width as usize).take(count / 8) {
+                    let word = group
+                        .iter()
+                        .rev()
+                        .fold(0u128, |word, &byte| (word << 8) | u128::from(byte));
+                    out.extend((0..8).map(|i| ((word >> (i * width as usize)) & mask) as u32));
+                }
+                at = count / 8 * 8;
+            }
+            out.extend((at..count).map(|i| unpack(bytes, i, width) as u32));
+            out[start..].iter().all(|&v| u64::from(v) < bound)
+        }
+    })
+}
+
 /// One run of an RLE/bit-packed hybrid level encoding: `count` levels, the next of the page.
 enum Run<'a> {
     Repeated {
