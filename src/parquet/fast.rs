@@ -60,7 +60,8 @@ use arrow::array::{
     PrimitiveArray, RecordBatch, RecordBatchOptions, RecordBatchReader, UInt64Array,
 };
 use arrow::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
-use arrow::compute::{concat_batches, filter_record_batch};
+use arrow::compute::concat_batches;
+use arrow::compute::kernels::coalesce::BatchCoalescer;
 use arrow::datatypes::{
     DataType, FieldRef, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
     Int64Type, Schema, SchemaRef, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
@@ -100,7 +101,7 @@ use datafusion_datasource::morsel::{
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
-use super::levels::{full_tensor_levels, hybrid_values};
+use super::levels::{Dictionary, dictionary_values, full_tensor_levels, hybrid_values};
 
 /// The largest row group (its projected tensor values, decoded) this reader reads; larger
 /// ones are DataFusion's reader's. A 131,072-row group of four 4x4 float32 tensors is 32 MiB.
@@ -919,6 +920,7 @@ impl RowGroupMorsel {
     /// when all its tensors are full.
     fn read(&self, chunks: &Fetched) -> Result<Option<Vec<RecordBatch>>> {
         let scan = &self.shared.scan;
+        let batch_size = self.shared.batch_size;
         let group = self.file.metadata.metadata().row_group(self.row_group);
         let rows = usize::try_from(group.num_rows()).map_err(|_| {
             DataFusionError::Execution(format!(
@@ -932,12 +934,20 @@ impl RowGroupMorsel {
         let Some(mut others) = self.read_others(chunks, read_rows)? else {
             return Ok(None);
         };
-        let mut columns: Vec<ArrayRef> = Vec::with_capacity(scan.columns.len());
+        // Each column read, as arrays of the scan's batch size: decoded a batch at a time, so
+        // that the values of a row group are never one allocation (a fresh 200 MiB buffer
+        // per row group of images cost more in page faults than the decoding).
+        let mut columns: Vec<std::vec::IntoIter<ArrayRef>> = Vec::with_capacity(scan.columns.len());
         for (column, leaf) in scan.columns.iter().zip(&self.file.leaves) {
             let (Some(tensor), Some(leaf)) = (&column.tensor, *leaf) else {
-                columns.push(others.next().ok_or_else(|| {
+                let array = others.next().ok_or_else(|| {
                     DataFusionError::Internal("a column missing from arrow-rs's read".into())
-                })?);
+                })?;
+                let slices: Vec<ArrayRef> = (0..read_rows)
+                    .step_by(batch_size)
+                    .map(|start| array.slice(start, batch_size.min(read_rows - start)))
+                    .collect();
+                columns.push(slices.into_iter());
                 continue;
             };
             let chunk = Chunk {
@@ -945,51 +955,85 @@ impl RowGroupMorsel {
                 group,
                 rows,
                 read_rows,
+                batch_rows: batch_size,
                 leaf,
                 size: tensor.size,
             };
             let Some(values) = read_tensor_values(&chunk, tensor.element)? else {
                 return Ok(None);
             };
-            columns.push(Arc::new(FixedSizeListArray::try_new(
-                Arc::clone(&tensor.child),
-                tensor.size as i32,
-                values,
-                None,
-            )?));
+            let arrays = values
+                .into_iter()
+                .map(|values| {
+                    let list = FixedSizeListArray::try_new(
+                        Arc::clone(&tensor.child),
+                        tensor.size as i32,
+                        values,
+                        None,
+                    )?;
+                    Ok(Arc::new(list) as ArrayRef)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            columns.push(arrays.into_iter());
         }
-        let mut batch = RecordBatch::try_new_with_options(
-            Arc::clone(&scan.read_schema),
+        let mut batches = Vec::new();
+        // A predicate's rows, gathered back into batches of the batch size.
+        let mut coalescer = scan
+            .predicate
+            .as_ref()
+            .map(|_| BatchCoalescer::new(Arc::clone(&scan.read_schema), batch_size));
+        for start in (0..read_rows).step_by(batch_size) {
+            let len = batch_size.min(read_rows - start);
+            let arrays = columns
+                .iter_mut()
+                .map(|column| {
+                    column.next().ok_or_else(|| {
+                        DataFusionError::Internal("a column with fewer batches".into())
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let batch = RecordBatch::try_new_with_options(
+                Arc::clone(&scan.read_schema),
+                arrays,
+                &RecordBatchOptions::new().with_row_count(Some(len)),
+            )?;
+            match (&scan.predicate, &mut coalescer) {
+                (Some(predicate), Some(coalescer)) => {
+                    let holds = predicate.evaluate(&batch)?.into_array(len)?;
+                    let holds = holds.as_boolean_opt().ok_or_else(|| {
+                        DataFusionError::Internal("a predicate that is not boolean".into())
+                    })?;
+                    coalescer.push_batch_with_filter(batch, holds)?;
+                    while let Some(batch) = coalescer.next_completed_batch() {
+                        batches.push(self.project(&batch)?);
+                    }
+                }
+                _ => batches.push(self.project(&batch)?),
+            }
+        }
+        if let Some(coalescer) = &mut coalescer {
+            coalescer.finish_buffered_batch()?;
+            while let Some(batch) = coalescer.next_completed_batch() {
+                batches.push(self.project(&batch)?);
+            }
+        }
+        Ok(Some(batches))
+    }
+
+    /// The scan's output of a batch of the columns read: its projection's expressions, as
+    /// DataFusion's reader evaluates them.
+    fn project(&self, batch: &RecordBatch) -> Result<RecordBatch> {
+        let scan = &self.shared.scan;
+        let columns = scan
+            .output
+            .iter()
+            .map(|expr| expr.evaluate(batch)?.into_array(batch.num_rows()))
+            .collect::<Result<_>>()?;
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(&scan.schema),
             columns,
-            &RecordBatchOptions::new().with_row_count(Some(read_rows)),
-        )?;
-        if let Some(predicate) = &scan.predicate {
-            let holds = predicate.evaluate(&batch)?.into_array(batch.num_rows())?;
-            let holds = holds.as_boolean_opt().ok_or_else(|| {
-                DataFusionError::Internal("a predicate that is not boolean".into())
-            })?;
-            batch = filter_record_batch(&batch, holds)?;
-        }
-        // Sliced, then projected: a projection's expressions run batch by batch, as in
-        // DataFusion's reader.
-        let (kept, size) = (batch.num_rows(), self.shared.batch_size);
-        (0..kept)
-            .step_by(size)
-            .map(|start| {
-                let slice = batch.slice(start, size.min(kept - start));
-                let columns = scan
-                    .output
-                    .iter()
-                    .map(|expr| expr.evaluate(&slice)?.into_array(slice.num_rows()))
-                    .collect::<Result<_>>()?;
-                Ok(RecordBatch::try_new_with_options(
-                    Arc::clone(&scan.schema),
-                    columns,
-                    &RecordBatchOptions::new().with_row_count(Some(slice.num_rows())),
-                )?)
-            })
-            .collect::<Result<_>>()
-            .map(Some)
+            &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+        )?)
     }
 
     /// The columns read that are not tensors, in read order, as arrow-rs's reader reads the
@@ -1046,6 +1090,8 @@ struct Chunk<'a> {
     /// The row group's rows, and how many of the first of them to read.
     rows: usize,
     read_rows: usize,
+    /// Rows of each batch the values are given in.
+    batch_rows: usize,
     leaf: usize,
     /// Elements per tensor.
     size: usize,
@@ -1080,84 +1126,108 @@ impl Chunk<'_> {
         self.read_rows * self.size
     }
 
-    /// Room to reserve for `wanted` values of `width` bytes: only as much as the footer's
-    /// sizes can vouch for (a corrupt footer must not make this allocate beyond what the pages
+    /// The element counts of the batches the values are given in.
+    fn batches(&self) -> impl Iterator<Item = usize> + use<> {
+        let (wanted, batch) = (self.wanted(), self.batch_rows * self.size);
+        (0..wanted)
+            .step_by(batch.max(1))
+            .map(move |start| batch.min(wanted - start))
+    }
+
+    /// Room to reserve for `count` values of `width` bytes: only as much as the footer's sizes
+    /// can vouch for (a corrupt footer must not make this allocate beyond what the pages
     /// hold); a reader grows its buffer past that.
-    fn vouched(&self, width: usize) -> usize {
+    fn vouched(&self, count: usize, width: usize) -> usize {
         let vouched = usize::try_from(self.group.column(self.leaf).uncompressed_size())
             .unwrap_or(0)
             .saturating_mul(8);
-        self.wanted().min(vouched / width.max(1))
+        count.min(vouched / width.max(1))
     }
 }
 
-/// The values of a tensor column chunk as arrow-rs gives them for `element`, when every
-/// tensor and element in it is non-NULL and every list has the tensor's size; `None` when the
-/// levels say otherwise.
-fn read_tensor_values(chunk: &Chunk, element: Element) -> Result<Option<ArrayRef>> {
-    // arrow-rs's conversions of the physical values (see `Element`).
-    fn narrowed<T: ArrowPrimitiveType>(
-        values: Option<Vec<i32>>,
-        cast: impl Fn(i32) -> T::Native,
-    ) -> Option<ArrayRef> {
-        let values: Vec<T::Native> = values?.into_iter().map(cast).collect();
-        Some(Arc::new(PrimitiveArray::<T>::new(
-            ScalarBuffer::from(values),
-            None,
-        )))
+/// The values of a tensor column chunk as arrow-rs gives them for `element`, in arrays of the
+/// chunk's batches, when every tensor and element in it is non-NULL and every list has the
+/// tensor's size; `None` when the levels say otherwise.
+fn read_tensor_values(chunk: &Chunk, element: Element) -> Result<Option<Vec<ArrayRef>>> {
+    fn arrays<T: ArrowPrimitiveType>(
+        batches: Option<Vec<Vec<T::Native>>>,
+    ) -> Option<Vec<ArrayRef>> {
+        Some(
+            batches?
+                .into_iter()
+                .map(|values| {
+                    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), None)) as ArrayRef
+                })
+                .collect(),
+        )
     }
-    fn same<T: ArrowPrimitiveType>(values: Option<Vec<T::Native>>) -> Option<ArrayRef> {
-        Some(Arc::new(PrimitiveArray::<T>::new(
-            ScalarBuffer::from(values?),
-            None,
-        )))
-    }
+    // The unsigned types of the same width as their physical one: the bits reinterpreted.
     fn reinterpreted<T: ArrowPrimitiveType, N: arrow::datatypes::ArrowNativeType>(
-        values: Option<Vec<N>>,
-    ) -> Option<ArrayRef> {
-        let values = values?;
-        let len = values.len();
-        let buffer = ScalarBuffer::<T::Native>::new(Buffer::from_vec(values), 0, len);
-        Some(Arc::new(PrimitiveArray::<T>::new(buffer, None)))
+        batches: Option<Vec<Vec<N>>>,
+    ) -> Option<Vec<ArrayRef>> {
+        Some(
+            batches?
+                .into_iter()
+                .map(|values| {
+                    let len = values.len();
+                    let buffer = ScalarBuffer::<T::Native>::new(Buffer::from_vec(values), 0, len);
+                    Arc::new(PrimitiveArray::<T>::new(buffer, None)) as ArrayRef
+                })
+                .collect(),
+        )
     }
     Ok(match element {
-        Element::Float32 => same::<Float32Type>(read_values::<pq::FloatType>(chunk)?),
-        Element::Float64 => same::<Float64Type>(read_values::<pq::DoubleType>(chunk)?),
-        Element::Int32 => same::<Int32Type>(read_values::<pq::Int32Type>(chunk)?),
-        Element::Int64 => same::<Int64Type>(read_values::<pq::Int64Type>(chunk)?),
-        Element::Int8 => narrowed::<Int8Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as i8),
-        Element::Int16 => narrowed::<Int16Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as i16),
-        Element::UInt8 => narrowed::<UInt8Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as u8),
-        Element::UInt16 => {
-            narrowed::<UInt16Type>(read_values::<pq::Int32Type>(chunk)?, |v| v as u16)
-        }
+        Element::Float32 => arrays::<Float32Type>(read_values::<pq::FloatType>(chunk)?),
+        Element::Float64 => arrays::<Float64Type>(read_values::<pq::DoubleType>(chunk)?),
+        Element::Int32 => arrays::<Int32Type>(read_values::<pq::Int32Type>(chunk)?),
+        Element::Int64 => arrays::<Int64Type>(read_values::<pq::Int64Type>(chunk)?),
+        Element::Int8 => arrays::<Int8Type>(read_narrow(chunk, |v| v as i8)?),
+        Element::Int16 => arrays::<Int16Type>(read_narrow(chunk, |v| v as i16)?),
+        Element::UInt8 => arrays::<UInt8Type>(read_narrow(chunk, |v| v as u8)?),
+        Element::UInt16 => arrays::<UInt16Type>(read_narrow(chunk, |v| v as u16)?),
         Element::UInt32 => reinterpreted::<UInt32Type, i32>(read_values::<pq::Int32Type>(chunk)?),
         Element::UInt64 => reinterpreted::<UInt64Type, i64>(read_values::<pq::Int64Type>(chunk)?),
         Element::Float16 => match read_half_values(chunk)? {
             Some(values) => reinterpreted::<Float16Type, u16>(Some(values)),
             // An encoding not decoded here (the delta ones): arrow-rs's column reader, one
             // `Bytes` per value.
-            None => read_values::<pq::FixedLenByteArrayType>(chunk)?.and_then(|values| {
-                let bits: Option<Vec<u16>> = values
-                    .iter()
-                    .map(|value| Some(u16::from_le_bytes(value.data().try_into().ok()?)))
-                    .collect();
-                reinterpreted::<Float16Type, u16>(bits)
-            }),
+            None => reinterpreted::<Float16Type, u16>(
+                read_values::<pq::FixedLenByteArrayType>(chunk)?.and_then(|batches| {
+                    batches
+                        .iter()
+                        .map(|values| {
+                            values
+                                .iter()
+                                .map(|v| Some(u16::from_le_bytes(v.data().try_into().ok()?)))
+                                .collect::<Option<Vec<u16>>>()
+                        })
+                        .collect()
+                }),
+            ),
         },
-        Element::Boolean => read_boolean_values(chunk)?
-            .map(|values| Arc::new(BooleanArray::new(values, None)) as ArrayRef),
+        Element::Boolean => read_boolean_values(chunk)?.map(|values| {
+            let mut start = 0;
+            chunk
+                .batches()
+                .map(|len| {
+                    let array = BooleanArray::new(values.slice(start, len), None);
+                    start += len;
+                    Arc::new(array) as ArrayRef
+                })
+                .collect()
+        }),
     })
 }
 
-/// The physical values of a tensor column chunk when every tensor and element in it is
-/// non-NULL and every list has the tensor's size; `None` when the levels say otherwise.
+/// The physical values of a tensor column chunk, in the chunk's batches, when every tensor and
+/// element in it is non-NULL and every list has the tensor's size; `None` when the levels say
+/// otherwise.
 ///
 /// The levels are checked page by page as encoded ([`FullTensorPages`]), and arrow-rs's column
 /// reader decodes the values alone: it reads the column as if it were a required column of
 /// plain values, from pages that no longer hold levels. Decoding the levels to `i16`s instead
 /// (`read_records` with level buffers) and checking those took 40% of a 4-column scan.
-fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<P::T>>> {
+fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<Vec<P::T>>>> {
     let Some(pages) = chunk.pages()? else {
         return Ok(None);
     };
@@ -1174,30 +1244,77 @@ fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<P::T>>> {
         descr.path().clone(),
     ));
     let mut reader = ColumnReaderImpl::<P>::new(values_only, Box::new(pages));
-    let wanted = chunk.wanted();
-    let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(size_of::<P::T>()));
-    let (_, read, _) = reader.read_records(wanted, None, None, &mut values)?;
-    Ok((read == wanted).then_some(values))
+    let mut batches = Vec::new();
+    for count in chunk.batches() {
+        let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(count, size_of::<P::T>()));
+        let (_, read, _) = reader.read_records(count, None, None, &mut values)?;
+        if read != count {
+            return Ok(None);
+        }
+        batches.push(values);
+    }
+    Ok(Some(batches))
+}
+
+/// Values decoded page by page, gathered into the chunk's batches.
+struct Batches<T> {
+    done: Vec<Vec<T>>,
+    current: Vec<T>,
+    /// The element counts of the batches still to fill, the current one first.
+    counts: std::collections::VecDeque<usize>,
+}
+
+impl<T: Copy> Batches<T> {
+    fn new(chunk: &Chunk) -> Self {
+        Self {
+            done: Vec::new(),
+            current: Vec::new(),
+            counts: chunk.batches().collect(),
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Appends `values`, past the last batch dropped.
+    fn extend_from_slice(&mut self, mut values: &[T]) {
+        while let Some(&count) = self.counts.front() {
+            if values.is_empty() {
+                break;
+            }
+            if self.current.capacity() == 0 {
+                self.current.reserve_exact(count);
+            }
+            let take = (count - self.current.len()).min(values.len());
+            self.current.extend_from_slice(&values[..take]);
+            values = &values[take..];
+            if self.current.len() == count {
+                self.done.push(std::mem::take(&mut self.current));
+                self.counts.pop_front();
+            }
+        }
+    }
 }
 
 /// The values of a tensor column chunk's pages, decoded by `decode` (a data page's values
-/// buffer, its value count, its encoding and the chunk's dictionary page if any, into `out`;
-/// `false`: not an encoding read here), as [`read_values`] gives them; `None` when the levels
-/// say otherwise or a page is not decoded here.
-fn read_pages<T>(
+/// buffer, its value count, its encoding and the chunk's dictionary page if any, appended to
+/// a page buffer; `false`: not an encoding decoded here), in the chunk's batches; `None` when
+/// the levels say otherwise or a page is not decoded here.
+fn read_pages<T: Copy>(
     chunk: &Chunk,
-    mut out: T,
-    len: impl Fn(&T) -> usize,
-    mut decode: impl FnMut(&mut T, &Bytes, usize, Encoding, Option<&Bytes>) -> bool,
-) -> Result<Option<T>> {
+    mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding, Option<&Bytes>) -> bool,
+) -> Result<Option<Vec<Vec<T>>>> {
     let Some(mut pages) = chunk.pages()? else {
         return Ok(None);
     };
-    let wanted = chunk.wanted();
+    let mut batches = Batches::new(chunk);
     let mut dictionary: Option<Bytes> = None;
-    while len(&out) < wanted {
+    // One page's values, then copied into the batches (a page is small, so the copy reads
+    // from cache).
+    let mut page: Vec<T> = Vec::new();
+    while !batches.is_full() {
         match pages.get_next_page()? {
-            None => break,
             Some(Page::DictionaryPage { buf, .. }) => dictionary = Some(buf),
             Some(Page::DataPage {
                 buf,
@@ -1205,123 +1322,178 @@ fn read_pages<T>(
                 encoding,
                 ..
             }) => {
-                if !decode(
-                    &mut out,
-                    &buf,
-                    num_values as usize,
-                    encoding,
-                    dictionary.as_ref(),
-                ) {
+                page.clear();
+                let n = num_values as usize;
+                if !decode(&mut page, &buf, n, encoding, dictionary.as_ref()) || page.len() != n {
                     return Ok(None);
                 }
+                batches.extend_from_slice(&page);
             }
-            Some(_) => return Ok(None),
+            // The chunk ended early, or a page of another kind.
+            None | Some(_) => return Ok(None),
         }
     }
-    Ok((len(&out) >= wanted).then_some(out))
+    Ok(Some(batches.done))
+}
+
+/// A dictionary-encoded data page's values (`buf`: the index bit width, then the indices as
+/// RLE/bit-packed runs) from `dictionary`, appended to `out`; `false` when the page holds
+/// fewer values or an index past the dictionary.
+fn dictionary_page<T: Copy>(
+    out: &mut Vec<T>,
+    buf: &[u8],
+    n: usize,
+    dictionary: &Dictionary<T>,
+) -> bool {
+    buf.split_first()
+        .is_some_and(|(&width, data)| dictionary_values(data, n, width, dictionary, out))
+}
+
+/// The INT32 values of a tensor column chunk narrowed to `T` as arrow-rs narrows them
+/// (`cast`, a truncating `as`). Plain and dictionary pages are decoded straight into `T` (through
+/// arrow-rs's column reader, every value went through a 4-byte buffer first: for 28x28 uint8
+/// images that buffer was most of the scan's time); other encodings are read by arrow-rs's
+/// column reader and then narrowed.
+fn read_narrow<T: Copy + Default>(
+    chunk: &Chunk,
+    cast: impl Fn(i32) -> T,
+) -> Result<Option<Vec<Vec<T>>>> {
+    let mut entries: Option<Dictionary<T>> = None;
+    // The dictionary page `entries` were decoded from (its address: a page's bytes are not
+    // compared).
+    let mut entries_of: Option<(*const u8, usize)> = None;
+    let decoded = read_pages(chunk, |out, buf, n, encoding, dictionary| {
+        let words = |bytes: &[u8]| -> Vec<T> {
+            let (words, _) = bytes.as_chunks::<4>();
+            words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect()
+        };
+        match encoding {
+            Encoding::PLAIN => match buf.get(..4 * n) {
+                Some(bytes) => {
+                    out.extend(words(bytes));
+                    true
+                }
+                None => false,
+            },
+            Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
+                let Some(dictionary) = dictionary.filter(|d| d.len() % 4 == 0) else {
+                    return false;
+                };
+                let address = Some((dictionary.as_ptr(), dictionary.len()));
+                if entries_of != address {
+                    entries = Dictionary::new(&words(dictionary));
+                    entries_of = address;
+                }
+                entries
+                    .as_ref()
+                    .is_some_and(|entries| dictionary_page(out, buf, n, entries))
+            }
+            _ => false,
+        }
+    })?;
+    if decoded.is_some() {
+        return Ok(decoded);
+    }
+    Ok(read_values::<pq::Int32Type>(chunk)?.map(|batches| {
+        batches
+            .into_iter()
+            .map(|values| values.into_iter().map(&cast).collect())
+            .collect()
+    }))
 }
 
 /// The Float16 values (as their bits) of a tensor column chunk, as [`read_values`] gives the
 /// others. arrow-rs's column reader would give each 2-byte value as a `Bytes` of its own; the
 /// encodings writers use for them are decoded here instead (plain, byte-stream-split and
-/// dictionary); a page in any other encoding sends the row group to DataFusion's reader.
-fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<u16>>> {
-    let mut indices: Vec<u32> = Vec::new();
-    let values = read_pages(
-        chunk,
-        Vec::with_capacity(chunk.vouched(2)),
-        Vec::len,
-        |values: &mut Vec<u16>, buf, n, encoding, dictionary| {
-            let words = |bytes: &[u8]| -> Vec<u16> {
-                let (words, _) = bytes.as_chunks::<2>();
-                words.iter().map(|w| u16::from_le_bytes(*w)).collect()
-            };
-            match encoding {
-                Encoding::PLAIN => {
-                    let Some(bytes) = buf.get(..2 * n) else {
-                        return false;
-                    };
-                    let (pairs, _) = bytes.as_chunks::<2>();
-                    values.extend(pairs.iter().map(|w| u16::from_le_bytes(*w)));
+/// dictionary); `None` for a page in any other encoding.
+fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<Vec<u16>>>> {
+    let mut entries: Option<Dictionary<u16>> = None;
+    // The dictionary page `entries` were decoded from (its address: a page's bytes are not
+    // compared).
+    let mut entries_of: Option<(*const u8, usize)> = None;
+    read_pages(chunk, |out, buf, n, encoding, dictionary| {
+        let words = |bytes: &[u8]| -> Vec<u16> {
+            let (words, _) = bytes.as_chunks::<2>();
+            words.iter().map(|w| u16::from_le_bytes(*w)).collect()
+        };
+        match encoding {
+            Encoding::PLAIN => match buf.get(..2 * n) {
+                Some(bytes) => {
+                    out.extend(words(bytes));
+                    true
                 }
-                Encoding::BYTE_STREAM_SPLIT => {
-                    let (Some(low), Some(high)) = (buf.get(..n), buf.get(n..2 * n)) else {
-                        return false;
-                    };
-                    values.extend(
+                None => false,
+            },
+            Encoding::BYTE_STREAM_SPLIT => match (buf.get(..n), buf.get(n..2 * n)) {
+                (Some(low), Some(high)) => {
+                    out.extend(
                         low.iter()
                             .zip(high)
                             .map(|(&l, &h)| u16::from_le_bytes([l, h])),
                     );
+                    true
                 }
-                Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
-                    // A dictionary page of plain 2-byte values.
-                    let (Some(dictionary), Some((&width, data))) = (dictionary, buf.split_first())
-                    else {
-                        return false;
-                    };
-                    if dictionary.len() % 2 != 0 {
-                        return false;
-                    }
-                    let dictionary = words(dictionary);
-                    indices.clear();
-                    if !hybrid_values(data, n, width, dictionary.len() as u64, &mut indices) {
-                        return false;
-                    }
-                    values.extend(indices.iter().map(|&i| dictionary[i as usize]));
+                _ => false,
+            },
+            Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
+                // A dictionary page of plain 2-byte values.
+                let Some(dictionary) = dictionary.filter(|d| d.len() % 2 == 0) else {
+                    return false;
+                };
+                let address = Some((dictionary.as_ptr(), dictionary.len()));
+                if entries_of != address {
+                    entries = Dictionary::new(&words(dictionary));
+                    entries_of = address;
                 }
-                _ => return false,
+                entries
+                    .as_ref()
+                    .is_some_and(|entries| dictionary_page(out, buf, n, entries))
             }
-            true
-        },
-    )?;
-    Ok(values.map(|mut values| {
-        values.truncate(chunk.wanted());
-        values
-    }))
+            _ => false,
+        }
+    })
 }
 
-/// The Boolean values of a tensor column chunk, as [`read_values`] gives the others (arrow-rs's
-/// column reader does not read booleans into a `Vec<bool>`): plain (bit-packed) and RLE pages.
+/// The Boolean values of a tensor column chunk, the chunk's batches one after another
+/// (arrow-rs's column reader does not read booleans into a `Vec<bool>`): plain (bit-packed)
+/// and RLE pages.
 fn read_boolean_values(chunk: &Chunk) -> Result<Option<BooleanBuffer>> {
+    let Some(mut pages) = chunk.pages()? else {
+        return Ok(None);
+    };
+    let wanted = chunk.wanted();
+    let mut values = BooleanBufferBuilder::new(chunk.vouched(wanted, 1));
     let mut runs: Vec<u32> = Vec::new();
-    let values = read_pages(
-        chunk,
-        BooleanBufferBuilder::new(chunk.vouched(1)),
-        BooleanBufferBuilder::len,
-        |values, buf, n, encoding, _| {
-            match encoding {
-                Encoding::PLAIN => {
-                    if buf.len() < n.div_ceil(8) {
-                        return false;
-                    }
-                    values.append_packed_range(0..n, buf);
+    while values.len() < wanted {
+        let Some(Page::DataPage {
+            buf,
+            num_values,
+            encoding,
+            ..
+        }) = pages.get_next_page()?
+        else {
+            return Ok(None);
+        };
+        let n = num_values as usize;
+        match encoding {
+            Encoding::PLAIN if buf.len() >= n.div_ceil(8) => values.append_packed_range(0..n, &buf),
+            // The values after their 4-byte length, as 1-bit RLE/bit-packed runs.
+            Encoding::RLE => {
+                runs.clear();
+                if !buf
+                    .get(4..)
+                    .is_some_and(|data| hybrid_values(data, n, 1, 2, &mut runs))
+                {
+                    return Ok(None);
                 }
-                // The values after their 4-byte length, as 1-bit RLE/bit-packed runs.
-                Encoding::RLE => {
-                    let Some(data) = buf.get(4..) else {
-                        return false;
-                    };
-                    runs.clear();
-                    if !hybrid_values(data, n, 1, 2, &mut runs) {
-                        return false;
-                    }
-                    for &bit in &runs {
-                        values.append(bit == 1);
-                    }
+                for &bit in &runs {
+                    values.append(bit == 1);
                 }
-                _ => return false,
             }
-            true
-        },
-    )?;
-    Ok(values.map(|mut values| {
-        let mut buffer = values.finish();
-        if buffer.len() > chunk.wanted() {
-            buffer = buffer.slice(0, chunk.wanted());
+            _ => return Ok(None),
         }
-        buffer
-    }))
+    }
+    Ok(Some(values.finish().slice(0, wanted)))
 }
 
 /// A tensor column chunk's pages, each checked to hold full tensors (every definition level

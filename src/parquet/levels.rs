@@ -65,9 +65,8 @@ pub(super) fn full_tensor_levels(
 }
 
 /// The first `count` values of an RLE/bit-packed hybrid run sequence of `width`-bit values
-/// (dictionary indices: the data page of a dictionary-encoded column after its bit-width
-/// byte), each at most `bound`, appended to `out`; `false` when `data` holds fewer values or
-/// one past `bound`.
+/// (here 1-bit booleans), each less than `bound`, appended to `out`; `false` when `data`
+/// holds fewer values or one not less than `bound`.
 pub(super) fn hybrid_values(
     data: &[u8],
     count: usize,
@@ -79,11 +78,9 @@ pub(super) fn hybrid_values(
         return false;
     }
     if width == 0 {
-        // Every index 0 (a one-value dictionary), with no runs to read.
         out.extend(std::iter::repeat_n(0, count));
         return bound > 0 || count == 0;
     }
-    let mask = (1u64 << width) - 1;
     runs(data, count, width, |run| match run {
         Run::Repeated { value, count } => {
             out.extend(std::iter::repeat_n(value as u32, count));
@@ -91,21 +88,91 @@ pub(super) fn hybrid_values(
         }
         Run::Packed { bytes, count } => {
             let start = out.len();
-            // Eight values are `width` bytes: read a group as one word where it fits.
-            let mut at = 0;
-            if width <= 16 {
-                let mask = u128::from(mask);
-                for group in bytes.chunks_exact(width as usize).take(count / 8) {
-                    let word = group
-                        .iter()
-                        .rev()
-                        .fold(0u128, |word, &byte| (word << 8) | u128::from(byte));
-                    out.extend((0..8).map(|i| ((word >> (i * width as usize)) & mask) as u32));
-                }
-                at = count / 8 * 8;
-            }
-            out.extend((at..count).map(|i| unpack(bytes, i, width) as u32));
+            out.extend((0..count).map(|i| unpack(bytes, i, width) as u32));
             out[start..].iter().all(|&v| u64::from(v) < bound)
+        }
+    })
+}
+
+/// The entries of a dictionary of at most 2^16 values, indexed by any 16-bit index (those
+/// past its end hold a copy of entry 0 and are refused by [`dictionary_values`]), so that a
+/// lookup needs no bounds check.
+pub(super) struct Dictionary<T> {
+    table: Box<[T; 1 << 16]>,
+    len: usize,
+}
+
+impl<T: Copy + Default> Dictionary<T> {
+    pub(super) fn new(entries: &[T]) -> Option<Self> {
+        if entries.len() > 1 << 16 {
+            return None;
+        }
+        let fill = entries.first().copied().unwrap_or_default();
+        let mut table: Box<[T; 1 << 16]> =
+            vec![fill; 1 << 16].into_boxed_slice().try_into().ok()?;
+        table[..entries.len()].copy_from_slice(entries);
+        Some(Self {
+            table,
+            len: entries.len(),
+        })
+    }
+}
+
+/// The first `count` values of a dictionary-encoded page (`data`: the RLE/bit-packed runs of
+/// `width`-bit indices) looked up in `dictionary`, appended to `out`; `false` when `data` holds
+/// fewer values, an index is past the dictionary's end, or `width` is more than 16 bits.
+///
+/// Decoded and looked up in one pass, eight indices (one bit-packed group of `width` bytes)
+/// at a time: a first version that decoded the indices into a buffer and then looked them up
+/// spent most of a 28x28 uint8 image scan there.
+pub(super) fn dictionary_values<T: Copy>(
+    data: &[u8],
+    count: usize,
+    width: u8,
+    dictionary: &Dictionary<T>,
+    out: &mut Vec<T>,
+) -> bool {
+    if width > 16 {
+        return false;
+    }
+    if width == 0 {
+        out.extend(std::iter::repeat_n(dictionary.table[0], count));
+        return dictionary.len > 0 || count == 0;
+    }
+    let table = &dictionary.table;
+    let len = dictionary.len as u64;
+    let mask = (1u64 << width) - 1;
+    let w = width as usize;
+    runs(data, count, width, |run| match run {
+        Run::Repeated { value, count } => {
+            out.extend(std::iter::repeat_n(table[value as u16 as usize], count));
+            value < len
+        }
+        Run::Packed { bytes, count } => {
+            let mut largest = 0u64;
+            let groups = count / 8;
+            let mut lookup = |index: u64| {
+                largest = largest.max(index);
+                table[index as u16 as usize]
+            };
+            for group in 0..groups {
+                let at = group * w;
+                // Eight `width`-bit indices in `width` bytes: one little-endian word (widths up
+                // to 8), or two.
+                let word = |at: usize| match bytes.get(at..at + 8) {
+                    Some(b) => u64::from_le_bytes(b.try_into().unwrap_or_default()),
+                    None => le_word(bytes.get(at..).unwrap_or_default()),
+                };
+                if w <= 8 {
+                    let low = word(at);
+                    out.extend((0..8).map(|i| lookup((low >> (i * w)) & mask)));
+                } else {
+                    let both = u128::from(word(at)) | (u128::from(word(at + 8)) << 64);
+                    out.extend((0..8).map(|i| lookup((both >> (i * w)) as u64 & mask)));
+                }
+            }
+            out.extend((groups * 8..count).map(|i| lookup(unpack(bytes, i, width))));
+            largest < len
         }
     })
 }

@@ -597,64 +597,103 @@ async fn an_empty_file_has_no_rows() {
 }
 
 /// `SELECT x` over the file by DataFusion's own Parquet format and reader (what
-/// `register_parquet` builds: not this crate's format, so not its reader), or its error.
-async fn datafusion_read(path: &str) -> Result<Vec<RecordBatch>, String> {
-    datafusion_read_with(path, 1).await
+/// `register_parquet` builds: not this crate's format, so not its reader) over `partitions`
+/// partitions, or its error.
+async fn datafusion_read_with(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
+    datafusion_query(path, partitions, "SELECT x FROM t").await
 }
 
-/// [`datafusion_read`] over `partitions` partitions.
-async fn datafusion_read_with(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
+/// `sql` over the file as table `t` by DataFusion's own Parquet format and reader, or its
+/// error.
+async fn datafusion_query(
+    path: &str,
+    partitions: usize,
+    sql: &str,
+) -> Result<Vec<RecordBatch>, String> {
     let ctx = context(partitions);
     ctx.register_parquet("t", path, ParquetReadOptions::default())
         .await
         .map_err(|e| e.to_string())?;
-    let df = ctx
-        .sql("SELECT x FROM t")
-        .await
-        .map_err(|e| e.to_string())?;
+    let df = ctx.sql(sql).await.map_err(|e| e.to_string())?;
     df.collect().await.map_err(|e| e.to_string())
 }
 
 /// `SELECT x` over the file by this crate's context (its format, so its reader where the scan
 /// allows), over `partitions` partitions, or its error.
 async fn tensor_read(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
+    tensor_query(path, partitions, "SELECT x FROM t").await
+}
+
+/// `sql` over the file as table `t` by this crate's context, or its error.
+async fn tensor_query(
+    path: &str,
+    partitions: usize,
+    sql: &str,
+) -> Result<Vec<RecordBatch>, String> {
     let df = context(partitions)
-        .sql(&format!("SELECT x FROM '{path}'"))
+        .sql(&sql.replace(" t", &format!(" '{path}'")))
         .await
         .map_err(|e| e.to_string())?;
     df.collect().await.map_err(|e| e.to_string())
 }
 
-/// Corrupt bytes in the pages (levels, values, page headers) of an uncompressed file: the
+/// Corrupt bytes in the pages (levels, values, page headers, dictionaries) of uncompressed
+/// files of every kind the fast reader decodes itself (float32 through arrow-rs's column
+/// reader; uint8 and float16 dictionaries, booleans; a scalar column with a predicate): the
 /// query never panics, and it gives DataFusion's own reader's result, or fails where that
 /// reader fails. (arrow-rs's synchronous reader is not the reference here: it reads a column
 /// chunk's pages differently and fails on some files DataFusion's reader reads.)
 #[tokio::test]
 async fn corrupt_pages_read_as_datafusion_reads_them() {
     let dir = tempfile::tempdir().unwrap();
-    let batch = table(vec![("x", f32_tensors(16, &[], &[]))]);
-    let clean = write(
-        &dir,
-        "clean.parquet",
-        &batch,
-        properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, true),
-    );
-    let bytes = std::fs::read(&clean).unwrap();
-    // Only the column chunks: the page indexes and the footer after them stay intact (their
-    // errors are DataFusion's, tested in sql/files.slt).
-    let metadata = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&clean).unwrap())
-        .unwrap()
-        .metadata()
-        .clone();
-    let data_end = metadata
-        .row_groups()
-        .iter()
-        .map(|group| {
-            let (start, len) = group.column(0).byte_range();
-            (start + len) as usize
-        })
-        .max()
-        .unwrap();
+    let n = ROWS;
+    let tables = [
+        ("float32", table(vec![("x", f32_tensors(16, &[], &[]))])),
+        (
+            "uint8",
+            table(vec![(
+                "x",
+                tensors(
+                    UInt8Array::from_iter_values((0..n * 9).map(|v| (v * 7 % 200) as u8)),
+                    9,
+                ),
+            )]),
+        ),
+        (
+            "float16",
+            table(vec![(
+                "x",
+                tensors(
+                    Float16Array::from_iter_values(
+                        (0..n * 4).map(|v| half::f16::from_bits((v * 31 % 3000) as u16)),
+                    ),
+                    4,
+                ),
+            )]),
+        ),
+        (
+            "boolean",
+            table(vec![(
+                "x",
+                tensors(
+                    (0..n * 5)
+                        .map(|v| Some(v % 3 == 0))
+                        .collect::<BooleanArray>(),
+                    5,
+                ),
+            )]),
+        ),
+        (
+            "filtered",
+            table(vec![
+                (
+                    "label",
+                    Arc::new(Int32Array::from_iter_values((0..n as i32).map(|v| v % 10))),
+                ),
+                ("x", f32_tensors(4, &[], &[])),
+            ]),
+        ),
+    ];
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -662,38 +701,69 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
         state ^= state << 17;
         state
     };
-    let (mut same, mut both_failed) = (0, 0);
-    for case in 0..200 {
-        let mut corrupt = bytes.clone();
-        for _ in 0..=(next() % 3) {
-            let at = 4 + (next() as usize) % (data_end - 4);
-            corrupt[at] ^= 1 << (next() % 8);
-        }
-        let path = dir.path().join(format!("corrupt_{case}.parquet"));
-        std::fs::write(&path, &corrupt).unwrap();
-        let path = path.to_str().unwrap().to_string();
-        let expected = datafusion_read(&path).await;
-        let got = tensor_read(&path, 1).await;
-        match (got, expected) {
-            (Ok(batches), Ok(expected)) => {
-                let got = concat_batches(&batches[0].schema(), &batches).unwrap();
-                let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
-                assert_columns(&got, &expected, &["x"]);
-                same += 1;
+    for (kind, batch) in tables {
+        let clean = write(
+            &dir,
+            &format!("clean_{kind}.parquet"),
+            &batch,
+            properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, true),
+        );
+        let sql = if kind == "filtered" {
+            "SELECT x, label FROM t WHERE label < 8"
+        } else {
+            "SELECT x FROM t"
+        };
+        let bytes = std::fs::read(&clean).unwrap();
+        // Only the column chunks: the page indexes and the footer after them stay intact
+        // (their errors are DataFusion's, tested in sql/files.slt).
+        let metadata =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&clean).unwrap())
+                .unwrap()
+                .metadata()
+                .clone();
+        let data_end = metadata
+            .row_groups()
+            .iter()
+            .flat_map(|group| group.columns().iter())
+            .map(|column| {
+                let (start, len) = column.byte_range();
+                (start + len) as usize
+            })
+            .max()
+            .unwrap();
+        let (mut same, mut both_failed) = (0, 0);
+        for case in 0..100 {
+            let mut corrupt = bytes.clone();
+            for _ in 0..=(next() % 3) {
+                let at = 4 + (next() as usize) % (data_end - 4);
+                corrupt[at] ^= 1 << (next() % 8);
             }
-            (Err(_), Err(_)) => both_failed += 1,
-            (got, expected) => panic!(
-                "case {case}: the query gave {:?}, arrow-rs {:?}",
-                got.map(|b| b.len()),
-                expected.map(|b| b.len())
-            ),
+            let path = dir.path().join(format!("corrupt_{kind}_{case}.parquet"));
+            std::fs::write(&path, &corrupt).unwrap();
+            let path = path.to_str().unwrap().to_string();
+            let expected = datafusion_query(&path, 1, sql).await;
+            let got = tensor_query(&path, 1, sql).await;
+            match (got, expected) {
+                (Ok(batches), Ok(expected)) => {
+                    let got = concat_batches(&batches[0].schema(), &batches).unwrap();
+                    let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
+                    assert_eq!(got.columns(), expected.columns(), "{kind} case {case}");
+                    same += 1;
+                }
+                (Err(_), Err(_)) => both_failed += 1,
+                (got, expected) => panic!(
+                    "{kind} case {case}: the query gave {:?}, DataFusion's reader {:?}",
+                    got.map(|b| b.len()),
+                    expected.map(|b| b.len())
+                ),
+            }
         }
+        // Both kinds of case occur (the corruption is not all in one kind of byte).
+        assert!(
+            same > 0 && both_failed > 0,
+            "{kind}: {same} equal, {both_failed} both failed"
+        );
     }
-    // Both kinds of case occur (the corruption is not all in one kind of byte).
-    assert!(
-        same > 0 && both_failed > 0,
-        "{same} equal, {both_failed} both failed"
-    );
 }
 
 /// Footers whose row groups' first page offsets are wrong (corrupt or hostile): `i64::MAX`
