@@ -48,8 +48,12 @@ pub(crate) async fn register_tensor_parquet(
 impl PySessionContext {
     #[new]
     fn new() -> PyResult<Self> {
+        // `FROM 'file.parquet'` as in the CLI (with the tensor Parquet format registered).
+        let ctx = tensor_session_context()
+            .map_err(|err| to_py(&err))?
+            .enable_url_table();
         Ok(Self {
-            ctx: tensor_session_context().map_err(|err| to_py(&err))?,
+            ctx,
             unnamed_tables: AtomicUsize::new(0),
         })
     }

@@ -54,13 +54,15 @@ def test_tensor_constructor_literal_and_keywords(ctx):
     out = run(
         ctx,
         "SELECT tensor([0, 1, 2, 3, 4, 5], [2, 3]) AS a, "
-        "tensor(shape => [3, 2], values => [0, 1, 2, 3, 4, 5]) AS b",
+        "tensor([0, 1, 2, 3, 4, 5], shape => [3, 2]) AS b, "
+        "tensor(values => [0, 1, 2, 3, 4, 5], shape => [1, 6]) AS c",
     )
     assert isinstance(out.schema.field("a").type, pa.FixedShapeTensorType)
     np.testing.assert_array_equal(
         out.column("a").combine_chunks().to_numpy_ndarray(), values.reshape(1, 2, 3)
     )
     np.testing.assert_array_equal(logical_tensors(out.column("b")), values.reshape(1, 3, 2))
+    np.testing.assert_array_equal(logical_tensors(out.column("c")), values.reshape(1, 1, 6))
 
 
 def test_tensor_from_list_column(ctx):
