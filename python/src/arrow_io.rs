@@ -1,4 +1,4 @@
-//! Arrow data across the boundary through the Arrow PyCapsule interface: a stream in from
+//! Arrow data across the boundary through the Arrow `PyCapsule` interface: a stream in from
 //! anything with `__arrow_c_stream__` (pyarrow tables and readers, polars, pandas through
 //! pyarrow), a stream or a schema out to pyarrow. Extension types travel as the field
 //! metadata the C data interface carries, so `arrow.fixed_shape_tensor` columns arrive as
@@ -17,7 +17,7 @@ use pyo3::types::PyCapsule;
 
 use crate::errors::to_py;
 
-/// The capsule names of the Arrow PyCapsule interface.
+/// The capsule names of the Arrow `PyCapsule` interface.
 const STREAM_CAPSULE: &CStr = c"arrow_array_stream";
 const SCHEMA_CAPSULE: &CStr = c"arrow_schema";
 

@@ -114,8 +114,8 @@ impl PySessionContext {
 
     /// A DataFrame over `data` (anything with `__arrow_c_stream__`), registered as table
     /// `name` (a generated name when none is given).
-    #[pyo3(signature = (data, name = None))]
-    fn from_arrow(
+    #[pyo3(name = "from_arrow", signature = (data, name = None))]
+    fn dataframe_from_arrow(
         &self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,

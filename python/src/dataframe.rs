@@ -27,13 +27,13 @@ impl PyDataFrame {
 
 #[pymethods]
 impl PyDataFrame {
-    /// Runs the query and returns all its batches as an `arrow_array_stream` PyCapsule (the
-    /// Arrow PyCapsule interface; `requested_schema` is not applied, as the interface allows).
+    /// Runs the query and returns all its batches as an `arrow_array_stream` capsule (the
+    /// Arrow `PyCapsule` interface; `requested_schema` is not applied, as the interface allows).
     #[pyo3(signature = (requested_schema = None))]
     fn __arrow_c_stream__<'py>(
         &self,
         py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
         let schema = Arc::clone(self.df.schema().inner());
@@ -41,7 +41,7 @@ impl PyDataFrame {
         stream_capsule(py, schema, batches)
     }
 
-    /// The result's Arrow schema as an `arrow_schema` PyCapsule.
+    /// The result's Arrow schema as an `arrow_schema` capsule.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
         schema_capsule(py, self.df.schema().inner())
     }

@@ -1,5 +1,5 @@
 //! The functions and the tensor Parquet table for datafusion-python 55, through datafusion-ffi
-//! (`__datafusion_scalar_udf__`, `__datafusion_table_provider__` PyCapsules).
+//! (`__datafusion_scalar_udf__`, `__datafusion_table_provider__` capsules).
 //!
 //! What datafusion-ffi 55.2 carries of a scalar function: its name, aliases, volatility,
 //! argument coercion, return field (from argument fields and literal arguments) and invoke.
@@ -224,9 +224,9 @@ impl PyTensorParquetTable {
     fn __datafusion_table_provider__<'py>(
         &self,
         py: Python<'py>,
-        session: Bound<'py, PyAny>,
+        session: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
-        let codec = session_codec(&session)?;
+        let codec = session_codec(session)?;
         let provider = FFI_TableProvider::new_with_ffi_codec(
             Arc::clone(&self.table),
             false,

@@ -1,7 +1,7 @@
 //! `datafusion_tensor._internal`, the native half of the Python package `datafusion_tensor`.
 //!
-//! A thin layer over the crate: the ready-made tensor session ([`context`]), its DataFrames
-//! ([`dataframe`]), Arrow data in and out through the Arrow C stream interface's PyCapsules
+//! A thin layer over the crate: the ready-made tensor session ([`context`]), its `DataFrame`s
+//! ([`dataframe`]), Arrow data in and out through the Arrow C stream interface's capsules
 //! ([`arrow_io`]: no per-row Python objects, no pyarrow dependency on the Rust side), the
 //! functions and the tensor Parquet table for datafusion-python's FFI ([`interop`]), errors as
 //! Python exceptions ([`errors`]) and queries run off the GIL and interruptible ([`runtime`]).
@@ -15,6 +15,12 @@ mod interop;
 mod runtime;
 
 use pyo3::prelude::*;
+
+/// The allocator the CLI uses (see Cargo.toml): every Rust allocation of the module, Arrow
+/// buffers handed to pyarrow included (they are freed through their release callbacks, by
+/// this module).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The module `datafusion_tensor._internal`.
 #[pymodule]

@@ -45,10 +45,18 @@ where
                 tokio::select! {
                     result = &mut future => return result.map_err(|err| to_py(&err)),
                     () = tokio::time::sleep(SIGNAL_POLL) => {
-                        Python::attach(|py| py.check_signals())?;
+                        check_signals()?;
                     }
                 }
             }
         })
     })
+}
+
+/// Takes the GIL and runs Python's pending signal handlers.
+// The method path `Python::check_signals` is not general enough over the GIL's lifetime for
+// `attach`, which clippy's suggestion would need.
+#[allow(clippy::redundant_closure_for_method_calls)]
+fn check_signals() -> PyResult<()> {
+    Python::attach(|py| py.check_signals())
 }
