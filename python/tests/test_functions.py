@@ -277,3 +277,29 @@ def test_take_and_put_along_axis(ctx, rng, axis):
         np.put_along_axis(put[r], idx[r], values[r], axis=axis)
     np.testing.assert_array_equal(logical_tensors(out.column("take")), take)
     np.testing.assert_array_equal(logical_tensors(out.column("put")), put)
+
+
+# ---- the SQL surface of the CLI (TensorSql) ------------------------------------------------
+
+
+def test_case_and_coalesce_keep_the_tensor_type(ctx, table):
+    x = table
+    out = run(
+        ctx,
+        "SELECT tensor_get(CASE WHEN id % 2 = 0 THEN tensor_at_multiply(x, '...', 1.0) "
+        "ELSE tensor_at_multiply(x, '...', -1.0) END, "
+        "'1, ::2') AS y, tensor_get(COALESCE(x, x), '0, 0, 0') AS z FROM t ORDER BY id",
+    )
+    sign = np.where(np.arange(len(x)) % 2 == 0, 1.0, -1.0).astype(np.float32)
+    np.testing.assert_array_equal(
+        logical_tensors(out.column("y")), (x * sign[:, None, None, None])[:, 1, ::2]
+    )
+    np.testing.assert_array_equal(out.column("z").to_numpy(), x[:, 0, 0, 0])
+
+
+def test_show_functions_lists_every_function(ctx):
+    out = run(ctx, "SHOW FUNCTIONS LIKE 'tensor%'")
+    names = set(out.column("function_name").to_pylist())
+    for name in ["tensor", "tensor_get", "tensor_choose", "tensor_at_apply", "tensor_at_add",
+                 "tensor_take_along_axis", "tensor_put_along_axis", "tensor_reshape"]:
+        assert name in names
