@@ -84,3 +84,26 @@ def test_errors_cross_the_ffi_with_the_message(df_ctx, x):
     with pytest.raises(Exception) as raised:
         df_ctx.sql("SELECT tensor_get(x, ':, 9') FROM t").to_arrow_table()
     assert numpy_words in str(raised.value)
+
+
+def test_constant_columns_are_not_mistaken_for_literals(rng):
+    """The FFI expands literals to arrays; a column whose rows are all equal must still give
+    the column's result (here the same as a literal's, which numpy decides)."""
+    ctx = datafusion.SessionContext()
+    dt.register(ctx)
+    x = rng.standard_normal((3, 3, 4))
+    ctx.from_arrow(
+        pa.table({"id": np.arange(3), "x": tensor_array(x), "i": [2, 2, 2], "m": [[0, 1]] * 3}),
+        name="c",
+    )
+    table = ctx.sql(
+        "SELECT tensor_get(x, i) AS g, tensor_at_add(x, i, 1.0) AS a, "
+        "tensor_at_set(x, m, 0.0) AS s FROM c ORDER BY id"
+    ).to_arrow_table()
+    added = x.copy()
+    added[:, 2] += 1.0
+    zeroed = x.copy()
+    zeroed[:, [0, 1]] = 0.0
+    np.testing.assert_array_equal(logical_tensors(table.column("g")), x[:, 2])
+    np.testing.assert_array_equal(logical_tensors(table.column("a")), added)
+    np.testing.assert_array_equal(logical_tensors(table.column("s")), zeroed)
