@@ -92,13 +92,6 @@ def test_truncated_parquet_names_the_file(ctx, tmp_path):
         ctx.register_parquet("bad", str(bad))
 
 
-@pytest.mark.xfail(
-    raises=BaseException,
-    strict=True,
-    reason="parquet 59.3.2 (file/metadata/push_decoder.rs:391) subtracts with overflow on a "
-    "footer whose metadata length exceeds the file, under the dev profile's overflow checks; "
-    "the CLI panics on the same file",
-)
 def test_garbage_footer_is_an_error_not_a_panic(ctx, tmp_path):
     bad = tmp_path / "garbage.parquet"
     bad.write_bytes(b"PAR1 this is not a parquet file PAR1")

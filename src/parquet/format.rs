@@ -27,6 +27,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -44,7 +45,7 @@ use datafusion::object_store::{ObjectMeta, ObjectStore};
 use datafusion::physical_expr::LexOrdering;
 use datafusion::physical_expr_common::sort_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
-use futures::{StreamExt, TryStreamExt};
+use futures::{FutureExt, StreamExt, TryStreamExt};
 
 use crate::tensor_type::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME, TensorType, has_tensor_extension,
@@ -128,6 +129,17 @@ fn quoted(store: &dyn ObjectStore, path: &Path) -> String {
     }
 }
 
+/// `future`'s result, with a panic inside the Parquet reader as its error: some malformed
+/// footers make parquet 59 panic while decoding them (a 36-byte file of `PAR1` and text
+/// subtracts past zero in its metadata decoder), and reading a footer must not take the
+/// process down.
+async fn unpanicked<T>(future: impl Future<Output = Result<T>>) -> Result<T> {
+    AssertUnwindSafe(future)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|panic| Err(super::scan::reader_panic(panic.as_ref())))
+}
+
 #[async_trait]
 impl FileFormat for TensorParquetFormat {
     fn get_ext(&self) -> String {
@@ -160,16 +172,18 @@ impl FileFormat for TensorParquetFormat {
             .get();
         let mut schemas: Vec<(Path, SchemaRef)> = futures::stream::iter(objects)
             .map(|object| async move {
-                let schema = self
-                    .inner
-                    .infer_schema(state, store, std::slice::from_ref(object))
-                    .await
-                    .map_err(|err| {
-                        err.context(format!(
-                            "cannot read the schema of Parquet file {}",
-                            quoted(store.as_ref(), &object.location)
-                        ))
-                    })?;
+                let schema = unpanicked(self.inner.infer_schema(
+                    state,
+                    store,
+                    std::slice::from_ref(object),
+                ))
+                .await
+                .map_err(|err| {
+                    err.context(format!(
+                        "cannot read the schema of Parquet file {}",
+                        quoted(store.as_ref(), &object.location)
+                    ))
+                })?;
                 Ok::<_, DataFusionError>((object.location.clone(), schema))
             })
             .boxed()
@@ -190,11 +204,13 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<Statistics> {
-        self.inner
-            .infer_stats(state, store, Arc::clone(&table_schema), object)
-            .await
-            .map(|statistics| without_exact_float_bounds(statistics, &table_schema))
-            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+        unpanicked(
+            self.inner
+                .infer_stats(state, store, Arc::clone(&table_schema), object),
+        )
+        .await
+        .map(|statistics| without_exact_float_bounds(statistics, &table_schema))
+        .map_err(|err| in_file(err, store.as_ref(), &object.location))
     }
 
     async fn infer_ordering(
@@ -204,10 +220,12 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<Option<LexOrdering>> {
-        self.inner
-            .infer_ordering(state, store, table_schema, object)
-            .await
-            .map_err(|err| in_file(err, store.as_ref(), &object.location))
+        unpanicked(
+            self.inner
+                .infer_ordering(state, store, table_schema, object),
+        )
+        .await
+        .map_err(|err| in_file(err, store.as_ref(), &object.location))
     }
 
     async fn infer_stats_and_ordering(
@@ -217,11 +235,14 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<FileMeta> {
-        let mut meta = self
-            .inner
-            .infer_stats_and_ordering(state, store, Arc::clone(&table_schema), object)
-            .await
-            .map_err(|err| in_file(err, store.as_ref(), &object.location))?;
+        let mut meta = unpanicked(self.inner.infer_stats_and_ordering(
+            state,
+            store,
+            Arc::clone(&table_schema),
+            object,
+        ))
+        .await
+        .map_err(|err| in_file(err, store.as_ref(), &object.location))?;
         meta.statistics = without_exact_float_bounds(meta.statistics, &table_schema);
         Ok(meta)
     }

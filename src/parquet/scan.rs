@@ -325,7 +325,7 @@ impl Morsel for NamingMorsel {
 }
 
 /// A panic caught in the Parquet reader, as an error.
-fn reader_panic(panic: &(dyn Any + Send)) -> DataFusionError {
+pub(super) fn reader_panic(panic: &(dyn Any + Send)) -> DataFusionError {
     let message = panic
         .downcast_ref::<&str>()
         .map(ToString::to_string)

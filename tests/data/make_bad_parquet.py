@@ -11,6 +11,8 @@ bytes cut or overwritten. Outputs (committed; the suites need no Python):
 - truncated_tail.parquet: good.parquet without its last 9 bytes (footer length and magic cut).
 - bad_magic.parquet: good.parquet with its trailing `PAR1` overwritten.
 - corrupt_footer.parquet: good.parquet with the footer's Thrift bytes overwritten.
+- garbage_footer.parquet: 36 bytes, `PAR1`, text, `PAR1` (a footer length past the file's
+  start: parquet 59's metadata decoder panicked on it).
 - corrupt_page.parquet: good.parquet with the first column chunk of `x` overwritten by 0xFF
   bytes (footer intact: the schema reads, the data does not).
 - lying_shape.parquet: `x` a FixedSizeList of 4 float32 whose extension metadata says shape
@@ -84,6 +86,7 @@ def main():
     corrupt = bytearray(data)
     corrupt[footer_start : footer_start + 16] = b"\xff" * 16
     (OUT / "corrupt_footer.parquet").write_bytes(bytes(corrupt))
+    (OUT / "garbage_footer.parquet").write_bytes(b"PAR1 this is not a parquet file PAR1")
 
     column = pq.ParquetFile(good).metadata.row_group(0).column(1)
     start = column.dictionary_page_offset or column.data_page_offset
