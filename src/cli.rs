@@ -370,10 +370,12 @@ impl TensorCliContext {
     /// and printed as datafusion-cli prints results.
     async fn exec_and_print(&self, print_options: &PrintOptions, sql: &str) -> Result<()> {
         let dialect = self.ctx.state().config().options().sql_parser.dialect;
+        let Some(parser) = dialect_from_str(dialect.as_ref()) else {
+            return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
+        };
+        let sql = &*crate::rewrite::keywords::quote_keyword_argument_names(sql, parser.as_ref());
         // What does not parse goes to datafusion-cli, which reports why.
-        let Some(mut statements) = dialect_from_str(dialect.as_ref())
-            .and_then(|d| DFParser::parse_sql_with_dialect(sql, d.as_ref()).ok())
-        else {
+        let Ok(mut statements) = DFParser::parse_sql_with_dialect(sql, parser.as_ref()) else {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
         };
         let mut rewrite = false;

@@ -17,6 +17,7 @@
 //! an unknown name, a name given twice, a name that repeats a positional argument, a positional
 //! argument after a keyword one, a required argument left out.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use datafusion::error::{DataFusionError, Result};
@@ -25,7 +26,66 @@ use datafusion::sql::sqlparser::ast::{
     VisitMut, visit_expressions_mut,
 };
 
+use datafusion::sql::sqlparser::dialect::Dialect;
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
+
 use crate::udf::AtOp;
+
+/// `sql` with every SQL keyword written as an argument name (`values => [1, 2]`) quoted
+/// (`"values" => [1, 2]`), so that it parses as the name it is: sqlparser reads `VALUES` after
+/// a comma as the start of a `VALUES` list and rejects the call (`tensor(shape => [2],
+/// values => [1, 2])`, `tensor_put_along_axis(x, idx, axis => 0, values => [9])`). `sql`
+/// itself when there is none, or when it does not tokenize (the parser then reports why).
+pub fn quote_keyword_argument_names<'a>(sql: &'a str, dialect: &dyn Dialect) -> Cow<'a, str> {
+    let Ok(tokens) = Tokenizer::new(dialect, sql).tokenize_with_location() else {
+        return Cow::Borrowed(sql);
+    };
+    let mut words: Vec<(Location, Location, String)> = Vec::new();
+    let mut significant = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .peekable();
+    while let Some(token) = significant.next() {
+        if let Token::Word(word) = &token.token
+            && word.keyword != Keyword::NoKeyword
+            && word.quote_style.is_none()
+            && significant
+                .peek()
+                .is_some_and(|next| next.token == Token::RArrow)
+        {
+            // Lower-cased, as SQL reads the unquoted name.
+            words.push((token.span.start, token.span.end, word.value.to_lowercase()));
+        }
+    }
+    if words.is_empty() {
+        return Cow::Borrowed(sql);
+    }
+    // Locations are 1-based lines and columns (in characters): byte offsets of each line.
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(sql.match_indices('\n').map(|(at, _)| at + 1))
+        .collect();
+    let offset = |at: Location| -> Option<usize> {
+        let start = *line_starts.get(usize::try_from(at.line).ok()?.checked_sub(1)?)?;
+        let column = usize::try_from(at.column).ok()?.checked_sub(1)?;
+        let line = &sql[start..];
+        Some(
+            start
+                + line
+                    .char_indices()
+                    .nth(column)
+                    .map_or(line.len(), |(i, _)| i),
+        )
+    };
+    let mut quoted = sql.to_string();
+    for (start, end, name) in words.into_iter().rev() {
+        let (Some(start), Some(end)) = (offset(start), offset(end)) else {
+            return Cow::Borrowed(sql);
+        };
+        quoted.replace_range(start..end, &format!("\"{name}\""));
+    }
+    Cow::Owned(quoted)
+}
 
 /// How a tensor function takes its arguments.
 #[derive(Debug, Clone, Copy)]

@@ -70,7 +70,9 @@ pub fn rewrite_sql(sql: &str, dialect: &str) -> Result<String> {
     let Some(parser_dialect) = dialect_from_str(dialect) else {
         return Ok(sql.to_string());
     };
-    let Ok(mut statements) = DFParser::parse_sql_with_dialect(sql, parser_dialect.as_ref()) else {
+    let quoted = keywords::quote_keyword_argument_names(sql, parser_dialect.as_ref());
+    let Ok(mut statements) = DFParser::parse_sql_with_dialect(&quoted, parser_dialect.as_ref())
+    else {
         return Ok(sql.to_string());
     };
     let mut changed = false;
@@ -114,7 +116,11 @@ impl TensorSql for SessionContext {
     async fn tensor_sql_with_options(&self, sql: &str, options: SQLOptions) -> Result<DataFrame> {
         let state = self.state();
         let dialect: Dialect = state.config().options().sql_parser.dialect;
-        let mut statement = state.sql_to_statement(sql, &dialect)?;
+        let sql = match dialect_from_str(dialect) {
+            Some(parser) => keywords::quote_keyword_argument_names(sql, parser.as_ref()),
+            None => std::borrow::Cow::Borrowed(sql),
+        };
+        let mut statement = state.sql_to_statement(&sql, &dialect)?;
         if let Some(pattern) = show::show_functions_filter(&statement) {
             return show::show_functions(self, pattern.as_deref()).await;
         }
