@@ -184,6 +184,14 @@ struct Args {
         value_parser(parse_tensor_threshold)
     )]
     tensor_threshold: usize,
+
+    #[cfg(feature = "ballista")]
+    #[clap(
+        long,
+        value_name = "df://HOST:PORT",
+        help = "Run every query on the Apache Ballista cluster whose scheduler is at this URL (datafusion-tensor-scheduler and datafusion-tensor-executor; files are read by the executors, at the same paths), or on a scheduler and two executors started in this process ('standalone')"
+    )]
+    remote: Option<String>,
 }
 
 impl Args {
@@ -311,6 +319,22 @@ async fn main_inner() -> Result<()> {
         Arc::new(ListFilesCacheFunc::new(cache_manager)),
     );
     register_all(&ctx)?;
+    #[cfg(feature = "ballista")]
+    let _cluster = match args.remote.as_deref() {
+        Some("standalone") => {
+            let cluster = crate::ballista::LocalCluster::start(
+                crate::ballista::LocalClusterOptions::default(),
+            )
+            .await?;
+            crate::ballista::make_remote(&ctx, &cluster.url())?;
+            Some(cluster)
+        }
+        Some(url) => {
+            crate::ballista::make_remote(&ctx, url)?;
+            None
+        }
+        None => None,
+    };
     // CSV and TSV have no nested values: tensors print as their nested text there. Tables
     // are read by people: large tensors print summarised, as numpy prints them.
     let display = match args.format {
