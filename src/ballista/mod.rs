@@ -70,7 +70,12 @@ fn with_tensor_settings(config: SessionConfig) -> SessionConfig {
 /// When a registration fails.
 pub fn tensor_session_state(config: SessionConfig) -> Result<SessionState> {
     let config = with_tensor_settings(config);
-    Ok(crate::tensor_session_context_with_config(config)?.state())
+    let ctx = crate::tensor_session_context_with_config(config)?;
+    // A lambda's checked integer operators travel by name.
+    for udf in crate::rules::weak::checked_functions() {
+        ctx.register_udf(udf);
+    }
+    Ok(ctx.state())
 }
 
 /// The executors' function registry: DataFusion's and the tensor functions (scalar and

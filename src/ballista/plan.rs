@@ -20,6 +20,7 @@ use ballista_core::extension::SessionConfigExt;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode, TreeNodeRecursion};
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
+use datafusion::error::DataFusionError;
 use datafusion::error::Result;
 use datafusion::execution::context::QueryPlanner;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
@@ -389,9 +390,63 @@ impl ExecutionPlan for RemoteExec {
             )
             .await
         })
-        .try_flatten();
+        .try_flatten()
+        .map_err(remote_error);
         Ok(Box::pin(RecordBatchStreamAdapter::new(schema, stream)))
     }
+}
+
+/// An error from the cluster as the query gives it locally: Ballista reports a failed task
+/// as `Job ... failed: ... DataFusionError(Shared(External(DataFusionError(Execution("...")))))`,
+/// the task's error in Rust's debug notation. The innermost execution or planning error is
+/// taken out of it (its message as the function wrote it), and the job's words follow it.
+fn remote_error(err: DataFusionError) -> DataFusionError {
+    let text = err.to_string();
+    for (variant, make) in [
+        (
+            "Execution(\"",
+            DataFusionError::Execution as fn(String) -> DataFusionError,
+        ),
+        ("Plan(\"", DataFusionError::Plan),
+    ] {
+        if let Some(start) = text.rfind(variant)
+            && let Some(message) = debug_string(&text[start + variant.len()..])
+        {
+            let job = text.split(": Job failed").next().unwrap_or_default();
+            let job = job.trim_start_matches("Execution error: ");
+            return make(format!("{message} ({job} on the cluster)"));
+        }
+    }
+    err
+}
+
+/// The text of a Rust debug-formatted string whose opening quote has been read, up to its
+/// closing quote; `None` if it does not close.
+fn debug_string(rest: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '0' => out.push('\0'),
+                'u' => {
+                    let hex: String = chars
+                        .by_ref()
+                        .skip_while(|&c| c == '{')
+                        .take_while(|&c| c != '}')
+                        .collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 /// The client's query planner: plans each query here, with the session's rules, and runs
@@ -452,5 +507,31 @@ impl QueryPlanner for TensorQueryPlanner {
             self.scheduler_url.clone(),
             session_state,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_error_is_given_as_it_was_raised() {
+        let ballista = DataFusionError::Execution(
+            "Job 038GGS1430000 failed: Job failed due to stage 1 failed: Task failed due to runtime execution error: DataFusionError(Shared(External(DataFusionError(Execution(\"tensor_get: index 7 is out of bounds for axis 0 with size 3 at row 1 of its batch \\\"q\\\" \\u{e9}\")))))".to_string(),
+        );
+        assert_eq!(
+            remote_error(ballista).to_string(),
+            "Execution error: tensor_get: index 7 is out of bounds for axis 0 with size 3 at row 1 of its batch \"q\" \u{e9} (Job 038GGS1430000 failed on the cluster)"
+        );
+        let other = DataFusionError::Execution("connection refused".to_string());
+        assert_eq!(
+            remote_error(other).to_string(),
+            "Execution error: connection refused"
+        );
+        let unclosed = DataFusionError::Execution("x Execution(\"abc".to_string());
+        assert_eq!(
+            remote_error(unclosed).to_string(),
+            "Execution error: x Execution(\"abc"
+        );
     }
 }
