@@ -29,6 +29,7 @@ use datafusion::physical_expr::ScalarFunctionExpr;
 use datafusion::physical_expr::expressions::{LambdaExpr, Literal};
 use datafusion::physical_expr::projection::ProjectionExpr;
 use datafusion::physical_expr::{HigherOrderFunctionExpr, PhysicalExpr};
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::{FilterExec, FilterExecBuilder};
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -40,7 +41,8 @@ use datafusion_proto::protobuf::PhysicalPlanNode;
 use futures::TryStreamExt;
 
 use crate::udf::call_state::{
-    is_tensor_function, is_tensor_higher_order_function, pin_higher_order,
+    CallState, is_tensor_function, is_tensor_higher_order_function, pin_higher_order,
+    scalar_with_state,
 };
 
 /// `expr` with each tensor call rebuilt by `rebuild` (children first).
@@ -172,7 +174,94 @@ pub fn pin_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> 
         )))
     };
     let pinned = map_plan_calls(plan, &pin, &|scan| scan)?;
-    Ok(Arc::new(TensorPlanRoot::new(pinned)))
+    let typed = pinned
+        .transform_up(|node| {
+            let Some(projection) = node.downcast_ref::<ProjectionExec>() else {
+                return Ok(Transformed::no(node));
+            };
+            let schema = projection.input().schema();
+            let mut changed = false;
+            let exprs = projection
+                .expr()
+                .iter()
+                .map(|e| {
+                    let expr = match type_literals(&e.expr, &schema, false)? {
+                        Some(expr) => {
+                            changed = true;
+                            expr
+                        }
+                        None => Arc::clone(&e.expr),
+                    };
+                    Ok(ProjectionExpr {
+                        expr,
+                        alias: e.alias.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if !changed {
+                return Ok(Transformed::no(node));
+            }
+            let rebuilt = ProjectionExec::try_new(exprs, Arc::clone(projection.input()))?;
+            Ok(Transformed::yes(Arc::new(rebuilt) as Arc<dyn ExecutionPlan>))
+        })
+        .data()?;
+    Ok(Arc::new(TensorPlanRoot::new(typed)))
+}
+
+/// `expr` with each tensor literal that is not an argument of a tensor call (those carry
+/// their arguments' types themselves) given its type by a `tensor_typed` call: serialisation
+/// drops a literal's metadata, and the call's state carries it. `None`: nothing to change.
+fn type_literals(
+    expr: &Arc<dyn PhysicalExpr>,
+    schema: &arrow::datatypes::Schema,
+    in_tensor_call: bool,
+) -> Result<Option<Arc<dyn PhysicalExpr>>> {
+    if !in_tensor_call && let Some(literal) = expr.downcast_ref::<Literal>() {
+        let field = literal.return_field(schema)?;
+        let Ok(Some(tensor)) = crate::tensor_type::TensorType::from_field(&field) else {
+            return Ok(None);
+        };
+        if !crate::tensor_type::has_tensor_extension(&field) {
+            return Ok(None);
+        }
+        let typed = scalar_with_state(
+            crate::udf::TENSOR_TYPED,
+            CallState::Typed {
+                tensor: Some(tensor),
+                name: None,
+            },
+        )?;
+        return Ok(Some(Arc::new(ScalarFunctionExpr::try_new(
+            Arc::new(typed),
+            vec![Arc::new(Literal::new(literal.value().clone()))],
+            schema,
+            Arc::new(datafusion::config::ConfigOptions::default()),
+        )?)));
+    }
+    let is_call = expr
+        .downcast_ref::<ScalarFunctionExpr>()
+        .is_some_and(|call| is_tensor_function(call.fun()))
+        || expr
+            .downcast_ref::<HigherOrderFunctionExpr>()
+            .is_some_and(|call| is_tensor_higher_order_function(call.fun()));
+    let mut changed = false;
+    let children = expr
+        .children()
+        .into_iter()
+        .map(|child| {
+            Ok(match type_literals(child, schema, is_call)? {
+                Some(typed) => {
+                    changed = true;
+                    typed
+                }
+                None => Arc::clone(child),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !changed {
+        return Ok(None);
+    }
+    Ok(Some(Arc::clone(expr).with_new_children(children)?))
 }
 
 /// `plan` as it was before serialisation dropped metadata (module docs): tensor calls'
@@ -225,7 +314,11 @@ pub fn restore_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPla
             plan
         }
     };
-    map_plan_calls(plan, &rebuild, &scan)
+    let restored = map_plan_calls(plan, &rebuild, &scan)?;
+    // The WHERE guard again: Ballista's stage planner may have moved a projection below a
+    // filter after the client planned the query.
+    crate::rules::FilterBeforeComputedProjection
+        .optimize(restored, &datafusion::config::ConfigOptions::default())
 }
 
 /// The root of a plan this crate's client submits: passes its input through; marks the plan
@@ -402,33 +495,49 @@ impl ExecutionPlan for RemoteExec {
 /// taken out of it (its message as the function wrote it), and the job's words follow it.
 fn remote_error(err: DataFusionError) -> DataFusionError {
     let text = err.to_string();
-    for (variant, make) in [
-        (
-            "Execution(\"",
-            DataFusionError::Execution as fn(String) -> DataFusionError,
-        ),
+    if !text.contains("Job failed") {
+        return err;
+    }
+    let job = text.split(": Job failed").next().unwrap_or_default();
+    let job = job.trim_start_matches("Execution error: ");
+    task_error(&text, &format!(" ({job} on the cluster)")).unwrap_or(err)
+}
+
+/// The task error in Ballista's text: a `Context("...", inner)` (a Parquet file's name) around
+/// the innermost execution or planning error, or the first message of another kind (an Arrow
+/// or Parquet error) as an execution error; `suffix` follows the innermost message.
+fn task_error(text: &str, suffix: &str) -> Option<DataFusionError> {
+    const CONTEXT: &str = "Context(\"";
+    if let Some(start) = text.find(CONTEXT) {
+        let (message, rest) = debug_string(&text[start + CONTEXT.len()..])?;
+        let inner = task_error(rest, suffix)?;
+        return Some(DataFusionError::Context(message, Box::new(inner)));
+    }
+    let variants: [(&str, fn(String) -> DataFusionError); 2] = [
+        ("Execution(\"", DataFusionError::Execution),
         ("Plan(\"", DataFusionError::Plan),
-    ] {
+    ];
+    for (variant, make) in variants {
         if let Some(start) = text.rfind(variant)
-            && let Some(message) = debug_string(&text[start + variant.len()..])
+            && let Some((message, _)) = debug_string(&text[start + variant.len()..])
         {
-            let job = text.split(": Job failed").next().unwrap_or_default();
-            let job = job.trim_start_matches("Execution error: ");
-            return make(format!("{message} ({job} on the cluster)"));
+            return Some(make(format!("{message}{suffix}")));
         }
     }
-    err
+    let start = text.find("(\"")?;
+    let (message, _) = debug_string(&text[start + 2..])?;
+    Some(DataFusionError::Execution(format!("{message}{suffix}")))
 }
 
 /// The text of a Rust debug-formatted string whose opening quote has been read, up to its
-/// closing quote; `None` if it does not close.
-fn debug_string(rest: &str) -> Option<String> {
+/// closing quote, and what follows; `None` if it does not close.
+fn debug_string(rest: &str) -> Option<(String, &str)> {
     let mut out = String::new();
-    let mut chars = rest.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
+            '"' => return Some((out, &rest[i + 1..])),
+            '\\' => match chars.next()?.1 {
                 'n' => out.push('\n'),
                 't' => out.push('\t'),
                 'r' => out.push('\r'),
@@ -436,6 +545,7 @@ fn debug_string(rest: &str) -> Option<String> {
                 'u' => {
                     let hex: String = chars
                         .by_ref()
+                        .map(|(_, c)| c)
                         .skip_while(|&c| c == '{')
                         .take_while(|&c| c != '}')
                         .collect();
@@ -475,7 +585,8 @@ impl TensorQueryPlanner {
     }
 }
 
-/// Whether a plan runs here: it reads no table other than `information_schema`'s, or it is an
+/// Whether a plan runs here: it reads `information_schema` (which lives in this session; the
+/// crate's `SHOW FUNCTIONS` joins it with a table of the higher-order functions), or it is an
 /// `EXPLAIN` (planned, not run).
 fn runs_locally(plan: &LogicalPlan) -> Result<bool> {
     if matches!(
@@ -484,8 +595,17 @@ fn runs_locally(plan: &LogicalPlan) -> Result<bool> {
     ) {
         return Ok(true);
     }
-    ballista_core::planner::scans_only_information_schema(plan)
-        .map_err(|e| datafusion::error::DataFusionError::External(Box::new(e)))
+    let mut information_schema = false;
+    plan.apply_with_subqueries(|node| {
+        if let LogicalPlan::TableScan(scan) = node
+            && scan.table_name.schema() == Some("information_schema")
+        {
+            information_schema = true;
+            return Ok(TreeNodeRecursion::Stop);
+        }
+        Ok(TreeNodeRecursion::Continue)
+    })?;
+    Ok(information_schema)
 }
 
 #[async_trait::async_trait]
@@ -528,10 +648,18 @@ mod tests {
             remote_error(other).to_string(),
             "Execution error: connection refused"
         );
-        let unclosed = DataFusionError::Execution("x Execution(\"abc".to_string());
+        let unclosed =
+            DataFusionError::Execution("Job 1 failed: Job failed x Execution(\"abc".to_string());
         assert_eq!(
             remote_error(unclosed).to_string(),
-            "Execution error: x Execution(\"abc"
+            "Execution error: Job 1 failed: Job failed x Execution(\"abc"
+        );
+        let parquet = DataFusionError::Execution(
+            "Job 2 failed: Job failed due to stage 1 failed: Task failed due to runtime execution error: DataFusionError(Shared(External(DataFusionError(Context(\"in Parquet file '/t/c.parquet'\", ArrowError(ParquetError(\"Parquet error: Unexpected struct field type 15\"), Some(\"\")))))))".to_string(),
+        );
+        assert_eq!(
+            remote_error(parquet).to_string(),
+            "in Parquet file '/t/c.parquet'\ncaused by\nExecution error: Parquet error: Unexpected struct field type 15 (Job 2 failed on the cluster)"
         );
     }
 }
