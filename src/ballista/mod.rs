@@ -48,14 +48,13 @@ pub fn tensor_ballista_config() -> SessionConfig {
 /// `config` with Ballista's settings and what the tensor functions need: Parquet field
 /// metadata read, the tensor codecs, adaptive planning off.
 ///
-/// Of Ballista's opinionated DataFusion defaults (`SessionConfigExt::upgrade_for_ballista`)
-/// only round-robin repartitioning off is taken (Ballista's shuffle does not take it); string
-/// types stay as DataFusion types them, so a query's result types are the same as locally.
+/// Ballista's opinionated DataFusion defaults (`SessionConfigExt::upgrade_for_ballista`) are
+/// not taken: the client plans a query exactly as a local session does (the same optimizer
+/// settings, so the same plan, batches and result types; Ballista's shuffle takes round-robin
+/// partitioning).
 fn with_tensor_settings(config: SessionConfig) -> SessionConfig {
     let ballista = config.ballista_config();
-    let mut config = config
-        .with_option_extension(ballista)
-        .with_round_robin_repartition(false);
+    let mut config = config.with_option_extension(ballista);
     config.options_mut().execution.parquet.skip_metadata = false;
     config
         .with_ballista_adaptive_query_planner(false)
