@@ -320,21 +320,7 @@ async fn main_inner() -> Result<()> {
     );
     register_all(&ctx)?;
     #[cfg(feature = "ballista")]
-    let _cluster = match args.remote.as_deref() {
-        Some("standalone") => {
-            let cluster = crate::ballista::LocalCluster::start(
-                crate::ballista::LocalClusterOptions::default(),
-            )
-            .await?;
-            crate::ballista::make_remote(&ctx, &cluster.url())?;
-            Some(cluster)
-        }
-        Some(url) => {
-            crate::ballista::make_remote(&ctx, url)?;
-            None
-        }
-        None => None,
-    };
+    let _cluster = remote(&ctx, args.remote.as_deref()).await?;
     // CSV and TSV have no nested values: tensors print as their nested text there. Tables
     // are read by people: large tensors print summarised, as numpy prints them.
     let display = match args.format {
@@ -383,6 +369,30 @@ async fn main_inner() -> Result<()> {
         ctx.exec_and_print(&print_options, &command).await?;
     }
     Ok(())
+}
+
+/// With `--remote`: `ctx` turned into a context on that cluster, or on a scheduler and two
+/// executors started here (`standalone`, kept running while the returned value lives).
+#[cfg(feature = "ballista")]
+async fn remote(
+    ctx: &SessionContext,
+    remote: Option<&str>,
+) -> Result<Option<crate::ballista::LocalCluster>> {
+    match remote {
+        Some("standalone") => {
+            let cluster = crate::ballista::LocalCluster::start(
+                crate::ballista::LocalClusterOptions::default(),
+            )
+            .await?;
+            crate::ballista::make_remote(ctx, &cluster.url())?;
+            Ok(Some(cluster))
+        }
+        Some(url) => {
+            crate::ballista::make_remote(ctx, url)?;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
 }
 
 impl TensorCliContext {

@@ -45,10 +45,19 @@ use crate::udf::call_state::{
     scalar_with_state,
 };
 
+/// An expression rebuilt, or `None` when it stays as it is.
+type Rebuilt = Result<Option<Arc<dyn PhysicalExpr>>>;
+
+/// A higher-order call's argument fields (a lambda by its result field) and literals.
+type HigherOrderInputs = (
+    Vec<ValueOrLambda<arrow::datatypes::FieldRef, arrow::datatypes::FieldRef>>,
+    Vec<Option<datafusion::common::ScalarValue>>,
+);
+
 /// `expr` with each tensor call rebuilt by `rebuild` (children first).
 fn map_tensor_calls(
     expr: &Arc<dyn PhysicalExpr>,
-    rebuild: &dyn Fn(&Arc<dyn PhysicalExpr>) -> Result<Option<Arc<dyn PhysicalExpr>>>,
+    rebuild: &dyn Fn(&Arc<dyn PhysicalExpr>) -> Rebuilt,
 ) -> Result<Transformed<Arc<dyn PhysicalExpr>>> {
     Arc::clone(expr).transform_up(|expr| {
         Ok(match rebuild(&expr)? {
@@ -62,10 +71,7 @@ fn map_tensor_calls(
 /// inputs rebuilt first (a node's schema derives from its input's).
 fn map_plan_calls(
     plan: Arc<dyn ExecutionPlan>,
-    rebuild: &dyn Fn(
-        &Arc<dyn PhysicalExpr>,
-        &arrow::datatypes::Schema,
-    ) -> Result<Option<Arc<dyn PhysicalExpr>>>,
+    rebuild: &dyn Fn(&Arc<dyn PhysicalExpr>, &arrow::datatypes::Schema) -> Rebuilt,
     scan: &dyn Fn(Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPlan>,
 ) -> Result<Arc<dyn ExecutionPlan>> {
     plan.transform_up(|node| {
@@ -79,22 +85,19 @@ fn map_plan_calls(
         }
         if let Some(projection) = node.downcast_ref::<ProjectionExec>() {
             let schema = projection.input().schema();
-            let mut changed = false;
             let exprs = projection
                 .expr()
                 .iter()
                 .map(|e| {
                     let mapped = map_tensor_calls(&e.expr, &|x| rebuild(x, &schema))?;
-                    changed |= mapped.transformed;
                     Ok(ProjectionExpr {
                         expr: mapped.data,
                         alias: e.alias.clone(),
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;
-            if !changed {
-                return Ok(Transformed::no(node));
-            }
+            // Rebuilt even when no expression changed: `with_new_children` keeps the output
+            // schema it had, and the input's fields may have changed below.
             let rebuilt = ProjectionExec::try_new(exprs, Arc::clone(projection.input()))?;
             return Ok(Transformed::yes(Arc::new(rebuilt) as Arc<dyn ExecutionPlan>));
         }
@@ -119,10 +122,7 @@ fn map_plan_calls(
 fn higher_order_inputs(
     call: &HigherOrderFunctionExpr,
     schema: &arrow::datatypes::Schema,
-) -> Result<(
-    Vec<ValueOrLambda<arrow::datatypes::FieldRef, arrow::datatypes::FieldRef>>,
-    Vec<Option<datafusion::common::ScalarValue>>,
-)> {
+) -> Result<HigherOrderInputs> {
     let mut fields = Vec::with_capacity(call.args().len());
     let mut scalars = Vec::with_capacity(call.args().len());
     for arg in call.args() {
@@ -149,9 +149,7 @@ fn higher_order_inputs(
 /// # Errors
 /// When a call does not rebuild (it was built from the same arguments).
 pub fn pin_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
-    let pin = |expr: &Arc<dyn PhysicalExpr>,
-               schema: &arrow::datatypes::Schema|
-     -> Result<Option<Arc<dyn PhysicalExpr>>> {
+    let pin = |expr: &Arc<dyn PhysicalExpr>, schema: &arrow::datatypes::Schema| -> Rebuilt {
         let Some(call) = expr.downcast_ref::<HigherOrderFunctionExpr>() else {
             return Ok(None);
         };
@@ -271,9 +269,7 @@ fn type_literals(
 /// # Errors
 /// When a rebuilt node does not build (it did where the plan was made).
 pub fn restore_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
-    let rebuild = |expr: &Arc<dyn PhysicalExpr>,
-                   schema: &arrow::datatypes::Schema|
-     -> Result<Option<Arc<dyn PhysicalExpr>>> {
+    let rebuild = |expr: &Arc<dyn PhysicalExpr>, schema: &arrow::datatypes::Schema| -> Rebuilt {
         if let Some(call) = expr.downcast_ref::<ScalarFunctionExpr>() {
             if !is_tensor_function(call.fun()) {
                 return Ok(None);
@@ -513,7 +509,8 @@ fn task_error(text: &str, suffix: &str) -> Option<DataFusionError> {
         let inner = task_error(rest, suffix)?;
         return Some(DataFusionError::Context(message, Box::new(inner)));
     }
-    let variants: [(&str, fn(String) -> DataFusionError); 2] = [
+    type Make = fn(String) -> DataFusionError;
+    let variants: [(&str, Make); 2] = [
         ("Execution(\"", DataFusionError::Execution),
         ("Plan(\"", DataFusionError::Plan),
     ];
