@@ -185,14 +185,6 @@ impl LocalCluster {
     pub fn executors(&self) -> usize {
         self.executors.len()
     }
-
-    /// Stops executor `i` at once, as if its process died: it polls no more work, reports
-    /// nothing more and serves no more shuffle files.
-    pub fn kill_executor(&mut self, i: usize) {
-        if let Some(executor) = self.executors.get_mut(i) {
-            executor.stop();
-        }
-    }
 }
 
 /// An executor in this process, polling the scheduler at `scheduler` (Ballista's standalone
