@@ -485,6 +485,9 @@ impl ExecutionPlan for RemoteExec {
     }
 }
 
+/// How a task error's variant is made from its message.
+type Make = fn(String) -> DataFusionError;
+
 /// An error from the cluster as the query gives it locally: Ballista reports a failed task
 /// as `Job ... failed: ... DataFusionError(Shared(External(DataFusionError(Execution("...")))))`,
 /// the task's error in Rust's debug notation. The innermost execution or planning error is
@@ -509,7 +512,6 @@ fn task_error(text: &str, suffix: &str) -> Option<DataFusionError> {
         let inner = task_error(rest, suffix)?;
         return Some(DataFusionError::Context(message, Box::new(inner)));
     }
-    type Make = fn(String) -> DataFusionError;
     let variants: [(&str, Make); 2] = [
         ("Execution(\"", DataFusionError::Execution),
         ("Plan(\"", DataFusionError::Plan),
