@@ -243,7 +243,7 @@ fn an_executor_dying_mid_query_does_not_hang() {
             let df = ctx.sql(sql).await?;
             df.collect().await
         });
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
         let running = !query.is_finished();
         assert!(
             executor.try_wait().expect("the executor's status").is_none(),
