@@ -53,11 +53,13 @@ for i in 1 2; do
 done
 sleep 3
 
-best() { # $@: the CLI's arguments; prints the best wall time of REPEAT runs
+best() { # $@: the CLI's arguments; prints the best wall time of REPEAT runs (a failed run ends the script)
   local best="" t start end
   for _ in $(seq "$REPEAT"); do
     start=$(date +%s.%N)
-    timeout 600 "$BIN/datafusion-tensor" -q "$@" >/dev/null
+    if ! timeout 600 "$BIN/datafusion-tensor" -q "$@" >"$DIR/out.txt" 2>&1 || grep -q '^Error' "$DIR/out.txt"; then
+      echo "failed: $*" >&2; cat "$DIR/out.txt" >&2; exit 1
+    fi
     end=$(date +%s.%N)
     t=$(echo "$end - $start" | bc)
     if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
