@@ -184,6 +184,14 @@ struct Args {
         value_parser(parse_tensor_threshold)
     )]
     tensor_threshold: usize,
+
+    #[cfg(feature = "ballista")]
+    #[clap(
+        long,
+        value_name = "df://HOST:PORT",
+        help = "Run every query on the Apache Ballista cluster whose scheduler is at this URL (datafusion-tensor-scheduler and datafusion-tensor-executor; files are read by the executors, at the same paths), or on a scheduler and two executors started in this process ('standalone')"
+    )]
+    remote: Option<String>,
 }
 
 impl Args {
@@ -311,6 +319,8 @@ async fn main_inner() -> Result<()> {
         Arc::new(ListFilesCacheFunc::new(cache_manager)),
     );
     register_all(&ctx)?;
+    #[cfg(feature = "ballista")]
+    let _cluster = remote(&ctx, args.remote.as_deref()).await?;
     // CSV and TSV have no nested values: tensors print as their nested text there. Tables
     // are read by people: large tensors print summarised, as numpy prints them.
     let display = match args.format {
@@ -359,6 +369,30 @@ async fn main_inner() -> Result<()> {
         ctx.exec_and_print(&print_options, &command).await?;
     }
     Ok(())
+}
+
+/// With `--remote`: `ctx` turned into a context on that cluster, or on a scheduler and two
+/// executors started here (`standalone`, kept running while the returned value lives).
+#[cfg(feature = "ballista")]
+async fn remote(
+    ctx: &SessionContext,
+    remote: Option<&str>,
+) -> Result<Option<crate::ballista::LocalCluster>> {
+    match remote {
+        Some("standalone") => {
+            let cluster = crate::ballista::LocalCluster::start(
+                crate::ballista::LocalClusterOptions::default(),
+            )
+            .await?;
+            crate::ballista::make_remote(ctx, &cluster.url())?;
+            Ok(Some(cluster))
+        }
+        Some(url) => {
+            crate::ballista::make_remote(ctx, url)?;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
 }
 
 impl TensorCliContext {

@@ -17,7 +17,8 @@
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
 //! - [`context`]: registration and the ready-made session;
 //! - [`rewrite`]: SQL as numpy/JAX users write it (keyword arguments in any order, tensor types
-//!   through CASE and COALESCE), for [`TensorSql::tensor_sql`] and the CLI.
+//!   through CASE and COALESCE), for [`TensorSql::tensor_sql`] and the CLI;
+//! - `ballista` (feature `ballista`): the same SQL on an Apache Ballista cluster.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -45,6 +46,8 @@ pub mod shape;
 pub mod tensor_type;
 pub mod udf;
 
+#[cfg(feature = "ballista")]
+pub mod ballista;
 #[cfg(feature = "cli")]
 pub mod cli;
 

@@ -216,6 +216,17 @@ impl FileSource for NamingSource {
     ) -> Result<TreeNodeRecursion> {
         self.inner.apply_expressions(f)
     }
+
+    /// Serialised as the wrapped source (a plan sent to a Ballista cluster); the receiving
+    /// side wraps it again (`crate::ballista`).
+    #[cfg(feature = "ballista")]
+    fn try_to_proto(
+        &self,
+        base: &FileScanConfig,
+        ctx: &datafusion::physical_plan::proto::ExecutionPlanEncodeCtx<'_>,
+    ) -> Result<Option<datafusion_proto::protobuf::PhysicalPlanNode>> {
+        self.inner.try_to_proto(base, ctx)
+    }
 }
 
 fn wrap_sort(

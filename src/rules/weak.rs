@@ -118,6 +118,21 @@ impl CheckedArithmetic {
     }
 }
 
+/// The checked operators, one function each: for processes that receive plans by function
+/// name (a Ballista scheduler or executor), where no SQL planner made them.
+pub fn checked_functions() -> Vec<ScalarUDF> {
+    [
+        Operator::Plus,
+        Operator::Minus,
+        Operator::Multiply,
+        Operator::Divide,
+        Operator::Modulo,
+    ]
+    .into_iter()
+    .map(|op| ScalarUDF::new_from_impl(CheckedArithmetic::new(op)))
+    .collect()
+}
+
 impl ScalarUDFImpl for CheckedArithmetic {
     fn name(&self) -> &str {
         match self.op {

@@ -48,6 +48,7 @@ macro_rules! function_metadata {
 
 mod along_axis;
 mod at;
+pub mod call_state;
 mod choose;
 mod get;
 mod introspect;
@@ -160,6 +161,47 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue>;
+    /// What this instance holds beyond the registered one's (the CLI's summarised display of
+    /// `tensor_to_string`), as numbers, for a plan sent to another process
+    /// ([`call_state`]); empty for a registered instance.
+    fn settings(&self) -> Vec<u64> {
+        Vec::new()
+    }
+    /// The instance [`TensorFunction::settings`] describes; `None` when they mean nothing
+    /// to this function.
+    fn with_settings(&self, _settings: &[u64]) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// What a call was planned from: its argument fields (with their metadata) and the value of
+/// each argument that was a literal. Kept in a planned call's instance so that the call can be
+/// planned again, the same, where the plan arrives without field and literal metadata (a
+/// Ballista executor: [`call_state`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CallInputs {
+    /// One field per argument.
+    pub fields: Vec<FieldRef>,
+    /// The value of each argument that was a literal.
+    pub scalars: Vec<Option<ScalarValue>>,
+}
+
+impl CallInputs {
+    /// The inputs of a call with these fields and literals.
+    pub fn new(fields: &[FieldRef], scalars: &[Option<&ScalarValue>]) -> Self {
+        Self {
+            fields: fields.to_vec(),
+            scalars: scalars.iter().map(|s| s.cloned()).collect(),
+        }
+    }
+
+    /// The literals as the planners take them.
+    pub fn scalar_refs(&self) -> Vec<Option<&ScalarValue>> {
+        self.scalars.iter().map(Option::as_ref).collect()
+    }
 }
 
 /// The tensor type of an argument's field (`None`: not a `FixedSizeList`); an invalid one is a
@@ -263,6 +305,8 @@ pub struct Planned<P> {
 pub struct TensorUdf<F: TensorFunction> {
     function: Arc<F>,
     plan: Option<Arc<Planned<F::Plan>>>,
+    /// What `plan` was compiled from.
+    inputs: Option<Arc<CallInputs>>,
 }
 
 impl<F: TensorFunction> TensorUdf<F> {
@@ -271,7 +315,28 @@ impl<F: TensorFunction> TensorUdf<F> {
         Self {
             function: Arc::new(function),
             plan: None,
+            inputs: None,
         }
+    }
+
+    /// The function.
+    pub fn function(&self) -> &F {
+        &self.function
+    }
+
+    /// What a planned call was planned from (`None`: the registered instance).
+    pub fn inputs(&self) -> Option<&CallInputs> {
+        self.inputs.as_deref()
+    }
+
+    /// A planned call of this function: planned from `inputs` as the optimizer plans it.
+    pub fn planned(&self, inputs: CallInputs) -> Result<Self> {
+        let plan = self.plan_from_fields(&inputs.fields, &inputs.scalar_refs())?;
+        Ok(Self {
+            function: Arc::clone(&self.function),
+            plan: Some(Arc::new(plan)),
+            inputs: Some(Arc::new(inputs)),
+        })
     }
 
     fn plan_from_fields(
@@ -530,11 +595,7 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
                 _ => None,
             })
             .collect();
-        let plan = self.plan_from_fields(&fields, &scalars)?;
-        let planned = ScalarUDF::new_from_impl(Self {
-            function: Arc::clone(&self.function),
-            plan: Some(Arc::new(plan)),
-        });
+        let planned = ScalarUDF::new_from_impl(self.planned(CallInputs::new(&fields, &scalars))?);
         Ok(ExprSimplifyResult::Simplified(Expr::ScalarFunction(
             ScalarFunction::new_udf(Arc::new(planned), args),
         )))

@@ -76,6 +76,23 @@ impl TensorFunction for TensorToString {
         Ok(arg_types.to_vec())
     }
 
+    fn settings(&self) -> Vec<u64> {
+        self.summary.map_or_else(Vec::new, |summary| {
+            vec![summary.threshold as u64, summary.edge_items as u64]
+        })
+    }
+
+    fn with_settings(&self, settings: &[u64]) -> Option<Self> {
+        match settings {
+            [] => Some(Self::new()),
+            [threshold, edge_items] => Some(Self::summarized(Summary {
+                threshold: usize::try_from(*threshold).ok()?,
+                edge_items: usize::try_from(*edge_items).ok()?,
+            })),
+            _ => None,
+        }
+    }
+
     fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
         args.tensor(0, "t")
     }

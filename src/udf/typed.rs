@@ -55,6 +55,21 @@ impl TensorTyped {
         }
     }
 
+    /// A simplified call's state: its tensor type and column name (for plan serialisation,
+    /// [`super::call_state`]).
+    pub(crate) fn state(&self) -> (Option<&TensorType>, Option<&str>) {
+        (self.resolved.as_ref(), self.name.as_deref())
+    }
+
+    /// A simplified call with this state.
+    pub(crate) fn with_state(resolved: Option<TensorType>, name: Option<String>) -> Self {
+        Self {
+            resolved,
+            name,
+            ..Self::new()
+        }
+    }
+
     /// The tensor type `value` takes: the one `values` share, when its storage is `value`'s.
     fn tensor_for(&self, value: &Field, values: &[FieldRef]) -> Result<Option<TensorType>> {
         let tensor = match &self.resolved {

@@ -44,6 +44,10 @@ pub struct VariadicTensorUdf<F: TensorFunction> {
     /// For a call's own instance: which arguments were literals when the query was analysed
     /// (others are planned as expressions even once they have become literals).
     pub(crate) literal_arguments: Option<Vec<bool>>,
+    /// For a call's instance sent to another process: the argument fields and literals it was
+    /// planned with where the query was planned (plan serialisation drops field and literal
+    /// metadata), used in place of those the call arrives with ([`super::call_state`]).
+    pub(crate) pinned: Option<Arc<super::CallInputs>>,
 }
 
 impl<F: TensorFunction> VariadicTensorUdf<F> {
@@ -54,6 +58,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
             signature: HigherOrderSignature::user_defined(Volatility::Immutable),
             cache: PlanCache::new(),
             literal_arguments: None,
+            pinned: None,
         }
     }
 
@@ -64,7 +69,33 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
             signature: self.signature.clone(),
             cache: PlanCache::new(),
             literal_arguments: Some(literal_arguments),
+            pinned: None,
         }
+    }
+
+    /// The same call with its planning inputs pinned: `literal_arguments` as this instance's,
+    /// `pinned` the fields and literals (as analysed) it is planned with from now on.
+    pub(crate) fn with_state(
+        &self,
+        literal_arguments: Option<Vec<bool>>,
+        pinned: Option<super::CallInputs>,
+    ) -> Self {
+        Self {
+            function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
+            cache: PlanCache::new(),
+            literal_arguments,
+            pinned: pinned.map(Arc::new),
+        }
+    }
+
+    /// This call pinned to the argument fields and literals it has where it is planned.
+    pub(crate) fn pinned_to(&self, fields: &[FieldRef], scalars: &[Option<&ScalarValue>]) -> Self {
+        let scalars = self.as_analysed(scalars);
+        self.with_state(
+            self.literal_arguments.clone(),
+            Some(super::CallInputs::new(fields, &scalars)),
+        )
     }
 
     /// `scalars` with the arguments that were not literals when the call was analysed left
@@ -114,7 +145,9 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
 
 impl<F: TensorFunction> PartialEq for VariadicTensorUdf<F> {
     fn eq(&self, other: &Self) -> bool {
-        self.function == other.function && self.literal_arguments == other.literal_arguments
+        self.function == other.function
+            && self.literal_arguments == other.literal_arguments
+            && self.pinned == other.pinned
     }
 }
 
@@ -124,6 +157,7 @@ impl<F: TensorFunction> Hash for VariadicTensorUdf<F> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.function.hash(state);
         self.literal_arguments.hash(state);
+        self.pinned.hash(state);
     }
 }
 
@@ -164,8 +198,13 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
     }
 
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
-        let fields = values(args.arg_fields)?;
-        let plan = self.plan(&fields, &self.as_analysed(args.scalar_arguments))?;
+        let plan = match &self.pinned {
+            Some(pinned) => self.plan(&pinned.fields, &pinned.scalar_refs())?,
+            None => {
+                let fields = values(args.arg_fields)?;
+                self.plan(&fields, &self.as_analysed(args.scalar_arguments))?
+            }
+        };
         Ok(self.function.return_field(&plan.plan))
     }
 
@@ -176,7 +215,10 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
         super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
-        let fields = values(&args.arg_fields)?;
+        let fields = match &self.pinned {
+            Some(pinned) => pinned.fields.clone(),
+            None => values(&args.arg_fields)?,
+        };
         let values = args
             .args
             .into_iter()
@@ -192,7 +234,10 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
                 ColumnarValue::Array(_) => None,
             })
             .collect();
-        let scalars = self.as_analysed(&scalars);
+        let scalars = match &self.pinned {
+            Some(pinned) => pinned.scalar_refs(),
+            None => self.as_analysed(&scalars),
+        };
         let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
             plan.as_ref().is_ok_and(|plan| {
                 self.function.return_field(&plan.plan).data_type() == args.return_field.data_type()

@@ -82,18 +82,28 @@ fn usizes(value: &Value) -> Vec<usize> {
 
 /// Every column of a pyarrow file, through SQL, against numpy's logical values.
 async fn check_pyarrow_file(stem: &str, extension: &str) {
+    let path = format!("'tests/data/{stem}.{extension}'");
+    check_pyarrow_table(&context(), stem, &path, 1).await;
+}
+
+/// Every column of the pyarrow file `stem` read from `table` (the file, or a table of
+/// `copies` copies of it), through SQL on `ctx`, against numpy's logical values.
+pub(crate) async fn check_pyarrow_table(
+    ctx: &SessionContext,
+    stem: &str,
+    table: &str,
+    copies: usize,
+) {
     let expected: HashMap<String, Value> = serde_json::from_str(
         &std::fs::read_to_string(format!("tests/data/{stem}.expected.json")).unwrap(),
     )
     .unwrap();
-    let ctx = context();
-    let path = format!("tests/data/{stem}.{extension}");
     for (name, case) in &expected {
         let sql = format!(
             "SELECT tensor_to_list({name}) AS l, tensor_shape({name}) AS s, {name} AS t \
-             FROM '{path}' ORDER BY id"
+             FROM {table} ORDER BY id"
         );
-        let batches = collect(&ctx, &sql).await;
+        let batches = collect(ctx, &sql).await;
         let batch = arrow::compute::concat_batches(&batches[0].schema(), &batches).unwrap();
 
         // The column's type, read from the field metadata pyarrow wrote.
@@ -122,7 +132,11 @@ async fn check_pyarrow_file(stem: &str, extension: &str) {
             "{name}"
         );
 
-        let rows = expected_rows(case);
+        // Rows of equal id (one per copy) are equal: ORDER BY id puts the copies together.
+        let rows: Vec<Option<Vec<f64>>> = expected_rows(case)
+            .into_iter()
+            .flat_map(|row| std::iter::repeat_n(row, copies))
+            .collect();
         let lists = batch.column(0);
         let shapes = batch.column(1).as_list::<i32>();
         assert_eq!(lists.len(), rows.len(), "{name}");

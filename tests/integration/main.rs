@@ -6,6 +6,8 @@
 //! sqllogictest suites of `sql/` (one test per file, see [`slt`]); `-- properties::` the
 //! property tests, and so on: test names are `module::test`.
 
+#[cfg(feature = "ballista")]
+mod ballista;
 #[cfg(feature = "cli")]
 mod cli;
 mod fast_scan;

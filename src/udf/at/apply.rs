@@ -33,6 +33,10 @@ pub struct TensorAtApply {
     signature: HigherOrderSignature,
     documentation: Documentation,
     cache: PlanCache<AtPlan>,
+    /// For a call's instance sent to another process: the (flattened) argument fields and the
+    /// literals it was planned with where the query was planned, used in place of those the
+    /// call arrives with (see `VariadicTensorUdf::pinned`).
+    pub(crate) pinned: Option<Arc<super::super::CallInputs>>,
 }
 
 impl TensorAtApply {
@@ -42,7 +46,33 @@ impl TensorAtApply {
             signature: HigherOrderSignature::user_defined(Volatility::Immutable),
             documentation: documentation(AtOp::Apply),
             cache: PlanCache::new(),
+            pinned: None,
         }
+    }
+
+    /// A call's instance planned with `pinned` from now on.
+    pub(crate) fn with_pinned(pinned: Option<super::super::CallInputs>) -> Self {
+        Self {
+            pinned: pinned.map(Arc::new),
+            ..Self::new()
+        }
+    }
+
+    /// This call pinned to the argument fields (a lambda's by its result field) and literals
+    /// it has where it is planned.
+    pub(crate) fn pinned_to(
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<Self> {
+        let (fields, lambda) = flatten_fields(fields)?;
+        let scalars: Vec<Option<&ScalarValue>> = scalars
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if lambda && i == 2 { None } else { *s })
+            .collect();
+        Ok(Self::with_pinned(Some(super::super::CallInputs::new(
+            &fields, &scalars,
+        ))))
     }
 
     /// As a DataFusion higher-order function, ready to register.
@@ -122,8 +152,8 @@ impl Default for TensorAtApply {
 }
 
 impl PartialEq for TensorAtApply {
-    fn eq(&self, _other: &Self) -> bool {
-        true
+    fn eq(&self, other: &Self) -> bool {
+        self.pinned == other.pinned
     }
 }
 
@@ -132,6 +162,7 @@ impl Eq for TensorAtApply {}
 impl Hash for TensorAtApply {
     fn hash<H: Hasher>(&self, state: &mut H) {
         NAME.hash(state);
+        self.pinned.hash(state);
     }
 }
 
@@ -200,8 +231,12 @@ impl HigherOrderUDFImpl for TensorAtApply {
 
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
         let (fields, lambda) = flatten_fields(args.arg_fields)?;
+        let (fields, scalars) = match &self.pinned {
+            Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
+            None => (fields, args.scalar_arguments.to_vec()),
+        };
         let plan = self
-            .plan(&fields, args.scalar_arguments, lambda)
+            .plan(&fields, &scalars, lambda)
             .map_err(|err| super::super::name_plan_error(NAME, err))?;
         Ok(match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(NAME)),
@@ -239,6 +274,10 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 _ => None,
             })
             .collect();
+        let (fields, scalars) = match &self.pinned {
+            Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
+            None => (fields, scalars),
+        };
         let plan = self
             .plan(&fields, &scalars, is_lambda)
             .map_err(|err| super::super::name_plan_error(NAME, err))?;

@@ -1,0 +1,274 @@
+//! The same SQL on an Apache Ballista cluster (feature `ballista`): a scheduler and two
+//! executors in this process, on 127.0.0.1 with ports the system chose, run the suites of
+//! `sql/` with the expected results they have locally, a multi-file table of pyarrow-written
+//! Parquet, executor errors, and an executor dying mid-query.
+//!
+//! ```text
+//! cargo test --features ballista --test integration -- ballista::
+//! ```
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use datafusion::error::DataFusionError;
+use datafusion::prelude::SessionContext;
+use datafusion_tensor::TensorSql;
+use datafusion_tensor::ballista::{LocalCluster, LocalClusterOptions, remote_context};
+
+/// The shared cluster and the runtime its servers run on (every test's queries run there).
+fn cluster() -> &'static (tokio::runtime::Runtime, LocalCluster) {
+    static CLUSTER: OnceLock<(tokio::runtime::Runtime, LocalCluster)> = OnceLock::new();
+    CLUSTER.get_or_init(|| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("tokio starts");
+        let cluster = runtime
+            .block_on(LocalCluster::start(LocalClusterOptions {
+                executors: 2,
+                vcores: 2,
+                ..LocalClusterOptions::default()
+            }))
+            .expect("the cluster starts");
+        (runtime, cluster)
+    })
+}
+
+/// Runs `future` on the cluster's runtime, failing the test after `seconds` (never a hang).
+fn run<T>(seconds: u64, future: impl Future<Output = T>) -> T {
+    let (runtime, _) = cluster();
+    runtime
+        .block_on(async { tokio::time::timeout(Duration::from_secs(seconds), future).await })
+        .unwrap_or_else(|_| panic!("no answer within {seconds} s"))
+}
+
+fn remote() -> Result<SessionContext, DataFusionError> {
+    Ok(remote_context(&cluster().1.url())?.enable_url_table())
+}
+
+/// One test per suite of `sql/` run on the cluster, with the file's own expected results.
+macro_rules! cluster_suites {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let path = concat!("sql/", stringify!($name), ".slt");
+                if let Err(error) = run(600, crate::slt::run_file_on(Path::new(path), false, remote)) {
+                    panic!("{path} on the cluster:\n{error}");
+                }
+            }
+        )*
+    };
+}
+
+mod suites {
+    use super::*;
+
+    cluster_suites!(
+        tensor,
+        tensor_shape,
+        tensor_ndim,
+        tensor_size,
+        tensor_to_list,
+        tensor_to_string,
+        tensor_reshape,
+        tensor_get,
+        tensor_get_generated,
+        tensor_take_along_axis,
+        tensor_take_along_axis_generated,
+        tensor_put_along_axis,
+        tensor_put_along_axis_generated,
+        tensor_choose,
+        tensor_choose_generated,
+        tensor_at_set,
+        tensor_at_arithmetic,
+        tensor_at_get,
+        tensor_at_apply,
+        tensor_at_generated,
+        files,
+        parquet,
+        limits,
+        fuzz_regressions,
+    );
+}
+
+/// The pyarrow-written fixture (every element type, dim names, a permuted tensor) copied into
+/// a table of four files, read on the cluster: numpy's values, as from the one file locally;
+/// both executors read part of it.
+#[test]
+fn multi_file_pyarrow_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..4 {
+        std::fs::copy(
+            "tests/data/pyarrow_tensors.parquet",
+            dir.path().join(format!("part-{i}.parquet")),
+        )
+        .unwrap();
+    }
+    let ctx = remote().unwrap();
+    let location = dir.path().to_string_lossy().to_string();
+    run(300, async {
+        ctx.sql(&format!(
+            "CREATE EXTERNAL TABLE pyarrow_parts STORED AS PARQUET LOCATION '{location}/'"
+        ))
+        .await
+        .unwrap();
+        super::interop::check_pyarrow_table(&ctx, "pyarrow_tensors", "pyarrow_parts", 4).await;
+    });
+}
+
+/// The error of `sql` on `ctx`.
+async fn error_of(ctx: &SessionContext, sql: &str) -> String {
+    let result = match ctx.tensor_sql(sql).await {
+        Ok(df) => df.collect().await.map(|_| ()),
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(()) => panic!("{sql}: no error"),
+        Err(err) => err.to_string(),
+    }
+}
+
+/// Errors raised on an executor (out of bounds, `raise` mode) reach the client with the
+/// message they have locally.
+#[test]
+fn executor_errors_reach_the_client() {
+    let local = datafusion_tensor::tensor_session_context().unwrap();
+    let remote = remote().unwrap();
+    let table = "CREATE TABLE v(i BIGINT, a BIGINT[]) AS VALUES (1, [0, 1]), (7, [2, 0])";
+    run(120, async {
+        for ctx in [&local, &remote] {
+            ctx.sql(table).await.unwrap().collect().await.unwrap();
+        }
+        for sql in [
+            // numpy: IndexError, index 7 is out of bounds for axis 0 with size 3.
+            "SELECT tensor_get(tensor([1, 2, 3], [3]), i) FROM v",
+            // np.choose([2, 0], [[1, 2], [3, 4]], mode='raise'): invalid entry in choice array.
+            "SELECT tensor_choose(tensor(a, [2]), [1, 2], [3, 4], mode => 'raise') FROM v",
+            // np.take_along_axis([1, 2, 3], [7], 0): IndexError, index 7 is out of bounds.
+            "SELECT tensor_take_along_axis(tensor([1, 2, 3], [3]), tensor([i], [1]), 0) FROM v",
+        ] {
+            let want = error_of(&local, sql).await;
+            let got = error_of(&remote, sql).await;
+            let core = want
+                .rsplit_once("Execution error: ")
+                .map_or(want.as_str(), |(_, message)| message);
+            assert!(
+                got.contains(core),
+                "{sql}\nlocally: {want}\non the cluster: {got}"
+            );
+        }
+    });
+}
+
+/// Tensor metadata survives the trip: result fields are tensors of the same type as locally.
+#[test]
+fn result_fields_keep_their_tensor_type() {
+    let local = datafusion_tensor::tensor_session_context().unwrap();
+    let remote = remote().unwrap();
+    // (A query of generate_series that reads none of its columns fails on Ballista 55 itself:
+    // "number of columns(1) must match number of fields(0)"; `r` is read.)
+    let sql = "SELECT r, tensor_get(tensor(range(24), [2, 3, 4]), '1, ::-1') AS g, \
+               tensor_choose(tensor([0, 1, 1, 0], [2, 2]), tensor([1, 2, 3, 4], [2, 2]), 9) AS c, \
+               tensor_at_apply(tensor([1.0, 2.0, 3.0, 4.0], [2, 2]), '0', v -> v * 2) AS a \
+               FROM generate_series(1, 3) AS g(r)";
+    run(120, async {
+        let want = local.sql(sql).await.unwrap().collect().await.unwrap();
+        let got = remote.sql(sql).await.unwrap().collect().await.unwrap();
+        let want_schema = want[0].schema();
+        let rows: usize = got.iter().map(arrow::array::RecordBatch::num_rows).sum();
+        assert_eq!(rows, 3);
+        for batch in &got {
+            for (field, expected) in batch.schema().fields().iter().zip(want_schema.fields()) {
+                assert_eq!(field.data_type(), expected.data_type());
+                assert_eq!(field.metadata(), expected.metadata(), "{}", field.name());
+            }
+            for (column, expected) in batch.columns().iter().zip(want[0].columns()) {
+                assert_eq!(column.slice(0, 1).to_data(), expected.slice(0, 1).to_data());
+            }
+        }
+    });
+}
+
+/// A free port on 127.0.0.1 (bound, then released for the executor process to take).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free port")
+}
+
+/// An executor process killed (SIGKILL) in the middle of a query: the query fails with an
+/// error, or is retried on the other executor and gives the right answer; it never hangs (the
+/// scheduler counts an executor dead after 5 s without a heartbeat, and the wait is bounded).
+#[test]
+fn an_executor_dying_mid_query_does_not_hang() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio starts");
+    runtime.block_on(async {
+        let cluster = LocalCluster::start(LocalClusterOptions {
+            executors: 1,
+            vcores: 1,
+            executor_timeout_seconds: 5,
+        })
+        .await
+        .unwrap();
+        let work_dir = tempfile::tempdir().unwrap();
+        let mut executor = std::process::Command::new(env!("CARGO_BIN_EXE_datafusion-tensor-executor"))
+            .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
+            .args(["--scheduler-host", "127.0.0.1"])
+            .args(["--scheduler-port", &cluster.scheduler().port().to_string()])
+            .args(["--bind-port", &free_port().to_string()])
+            .args(["--bind-grpc-port", &free_port().to_string()])
+            .args(["--bind-health-port", &free_port().to_string()])
+            .args(["--vcores", "1", "--executor-heartbeat-interval-seconds", "1"])
+            .args(["--work-dir", &work_dir.path().to_string_lossy()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the executor binary starts");
+        // Registered before the query starts.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let ctx = remote_context(&cluster.url()).unwrap();
+        // Long enough to be running when the executor dies: four partitions of 5M tensors.
+        let sql = "SELECT count(*), sum(tensor_size(tensor_at_apply(tensor([r, r + 1, r + 2, r + 3], [2, 2]), '0', v -> v * 2))) \
+                   FROM (SELECT * FROM generate_series(1, 5000000) AS g(r) \
+                         UNION ALL SELECT * FROM generate_series(1, 5000000) \
+                         UNION ALL SELECT * FROM generate_series(1, 5000000) \
+                         UNION ALL SELECT * FROM generate_series(1, 5000000))";
+        let query = tokio::spawn(async move {
+            let df = ctx.sql(sql).await?;
+            df.collect().await
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let running = !query.is_finished();
+        assert!(
+            executor.try_wait().expect("the executor's status").is_none(),
+            "the executor process exited by itself"
+        );
+        executor.kill().expect("the executor is killed");
+        let _ = executor.wait();
+        let outcome = tokio::time::timeout(Duration::from_mins(4), query)
+            .await
+            .expect("the query ends (error or result) once an executor died")
+            .expect("the query's task does not panic");
+        assert!(running, "the query ended before the executor died");
+        match outcome {
+            Ok(batches) => {
+                // Retried on the surviving executor: 4 x 5M rows of 4-element tensors.
+                let text = arrow::util::pretty::pretty_format_batches(&batches)
+                    .unwrap()
+                    .to_string();
+                assert!(text.contains("| 20000000 "), "{text}");
+                assert!(text.contains("| 80000000 "), "{text}");
+            }
+            Err(err) => {
+                eprintln!("the query failed cleanly: {err}");
+                assert!(!err.to_string().is_empty());
+            }
+        }
+    });
+}
