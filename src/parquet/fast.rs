@@ -1297,25 +1297,33 @@ impl<T: Copy> Batches<T> {
     }
 }
 
-/// The values of a tensor column chunk's pages, decoded by `decode` (a data page's values
-/// buffer, its value count, its encoding and the chunk's dictionary page if any, appended to
-/// a page buffer; `false`: not an encoding decoded here), in the chunk's batches; `None` when
-/// the levels say otherwise or a page is not decoded here.
-fn read_pages<T: Copy>(
+/// The values of a tensor column chunk's pages, in the chunk's batches: data pages decoded by
+/// `decode` (a page's values buffer, its value count and its encoding, appended to a page
+/// buffer; `false`: not an encoding decoded here), dictionary-encoded ones looked up in the
+/// chunk's dictionary page, whose plain values `plain` decodes; `None` when the levels say
+/// otherwise or a page is not decoded here.
+fn read_pages<T: Copy + Default>(
     chunk: &Chunk,
-    mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding, Option<&Bytes>) -> bool,
+    plain: impl Fn(&[u8]) -> Option<Vec<T>>,
+    mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding) -> bool,
 ) -> Result<Option<Vec<Vec<T>>>> {
     let Some(mut pages) = chunk.pages()? else {
         return Ok(None);
     };
     let mut batches = Batches::new(chunk);
-    let mut dictionary: Option<Bytes> = None;
+    let mut dictionary: Option<Dictionary<T>> = None;
     // One page's values, then copied into the batches (a page is small, so the copy reads
     // from cache).
     let mut page: Vec<T> = Vec::new();
     while !batches.is_full() {
         match pages.get_next_page()? {
-            Some(Page::DictionaryPage { buf, .. }) => dictionary = Some(buf),
+            Some(Page::DictionaryPage { buf, .. }) => {
+                let Some(entries) = plain(&buf).and_then(|entries| Dictionary::new(&entries))
+                else {
+                    return Ok(None);
+                };
+                dictionary = Some(entries);
+            }
             Some(Page::DataPage {
                 buf,
                 num_values,
@@ -1324,7 +1332,13 @@ fn read_pages<T: Copy>(
             }) => {
                 page.clear();
                 let n = num_values as usize;
-                if !decode(&mut page, &buf, n, encoding, dictionary.as_ref()) || page.len() != n {
+                let decoded = match encoding {
+                    Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => dictionary
+                        .as_ref()
+                        .is_some_and(|entries| dictionary_page(&mut page, &buf, n, entries)),
+                    _ => decode(&mut page, &buf, n, encoding),
+                };
+                if !decoded || page.len() != n {
                     return Ok(None);
                 }
                 batches.extend_from_slice(&page);
@@ -1358,38 +1372,19 @@ fn read_narrow<T: Copy + Default>(
     chunk: &Chunk,
     cast: impl Fn(i32) -> T,
 ) -> Result<Option<Vec<Vec<T>>>> {
-    let mut entries: Option<Dictionary<T>> = None;
-    // The dictionary page `entries` were decoded from (its address: a page's bytes are not
-    // compared).
-    let mut entries_of: Option<(*const u8, usize)> = None;
-    let decoded = read_pages(chunk, |out, buf, n, encoding, dictionary| {
-        let words = |bytes: &[u8]| -> Vec<T> {
-            let (words, _) = bytes.as_chunks::<4>();
-            words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect()
-        };
-        match encoding {
-            Encoding::PLAIN => match buf.get(..4 * n) {
-                Some(bytes) => {
-                    out.extend(words(bytes));
-                    true
-                }
-                None => false,
-            },
-            Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
-                let Some(dictionary) = dictionary.filter(|d| d.len() % 4 == 0) else {
-                    return false;
-                };
-                let address = Some((dictionary.as_ptr(), dictionary.len()));
-                if entries_of != address {
-                    entries = Dictionary::new(&words(dictionary));
-                    entries_of = address;
-                }
-                entries
-                    .as_ref()
-                    .is_some_and(|entries| dictionary_page(out, buf, n, entries))
-            }
-            _ => false,
-        }
+    // Plain INT32s, narrowed.
+    let words = |bytes: &[u8]| -> Option<Vec<T>> {
+        let (words, rest) = bytes.as_chunks::<4>();
+        rest.is_empty()
+            .then(|| words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect())
+    };
+    let decoded = read_pages(chunk, words, |out, buf, n, encoding| match encoding {
+        Encoding::PLAIN => buf
+            .get(..4 * n)
+            .and_then(words)
+            .map(|values| out.extend(values))
+            .is_some(),
+        _ => false,
     })?;
     if decoded.is_some() {
         return Ok(decoded);
@@ -1407,50 +1402,30 @@ fn read_narrow<T: Copy + Default>(
 /// encodings writers use for them are decoded here instead (plain, byte-stream-split and
 /// dictionary); `None` for a page in any other encoding.
 fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<Vec<u16>>>> {
-    let mut entries: Option<Dictionary<u16>> = None;
-    // The dictionary page `entries` were decoded from (its address: a page's bytes are not
-    // compared).
-    let mut entries_of: Option<(*const u8, usize)> = None;
-    read_pages(chunk, |out, buf, n, encoding, dictionary| {
-        let words = |bytes: &[u8]| -> Vec<u16> {
-            let (words, _) = bytes.as_chunks::<2>();
-            words.iter().map(|w| u16::from_le_bytes(*w)).collect()
-        };
-        match encoding {
-            Encoding::PLAIN => match buf.get(..2 * n) {
-                Some(bytes) => {
-                    out.extend(words(bytes));
-                    true
-                }
-                None => false,
-            },
-            Encoding::BYTE_STREAM_SPLIT => match (buf.get(..n), buf.get(n..2 * n)) {
-                (Some(low), Some(high)) => {
-                    out.extend(
-                        low.iter()
-                            .zip(high)
-                            .map(|(&l, &h)| u16::from_le_bytes([l, h])),
-                    );
-                    true
-                }
-                _ => false,
-            },
-            Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => {
-                // A dictionary page of plain 2-byte values.
-                let Some(dictionary) = dictionary.filter(|d| d.len() % 2 == 0) else {
-                    return false;
-                };
-                let address = Some((dictionary.as_ptr(), dictionary.len()));
-                if entries_of != address {
-                    entries = Dictionary::new(&words(dictionary));
-                    entries_of = address;
-                }
-                entries
-                    .as_ref()
-                    .is_some_and(|entries| dictionary_page(out, buf, n, entries))
+    // Plain 2-byte values.
+    let words = |bytes: &[u8]| -> Option<Vec<u16>> {
+        let (words, rest) = bytes.as_chunks::<2>();
+        rest.is_empty()
+            .then(|| words.iter().map(|w| u16::from_le_bytes(*w)).collect())
+    };
+    read_pages(chunk, words, |out, buf, n, encoding| match encoding {
+        Encoding::PLAIN => buf
+            .get(..2 * n)
+            .and_then(words)
+            .map(|values| out.extend(values))
+            .is_some(),
+        Encoding::BYTE_STREAM_SPLIT => match (buf.get(..n), buf.get(n..2 * n)) {
+            (Some(low), Some(high)) => {
+                out.extend(
+                    low.iter()
+                        .zip(high)
+                        .map(|(&l, &h)| u16::from_le_bytes([l, h])),
+                );
+                true
             }
             _ => false,
-        }
+        },
+        _ => false,
     })
 }
 
