@@ -1379,11 +1379,12 @@ fn read_narrow<T: Copy + Default>(
             .then(|| words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect())
     };
     let decoded = read_pages(chunk, words, |out, buf, n, encoding| match encoding {
-        Encoding::PLAIN => buf
-            .get(..4 * n)
-            .and_then(words)
-            .map(|values| out.extend(values))
-            .is_some(),
+        // Straight into the page buffer (not through a vector of the page's own).
+        Encoding::PLAIN => buf.get(..4 * n).is_some_and(|bytes| {
+            let (words, _) = bytes.as_chunks::<4>();
+            out.extend(words.iter().map(|w| cast(i32::from_le_bytes(*w))));
+            true
+        }),
         _ => false,
     })?;
     if decoded.is_some() {
@@ -1409,11 +1410,11 @@ fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<Vec<u16>>>> {
             .then(|| words.iter().map(|w| u16::from_le_bytes(*w)).collect())
     };
     read_pages(chunk, words, |out, buf, n, encoding| match encoding {
-        Encoding::PLAIN => buf
-            .get(..2 * n)
-            .and_then(words)
-            .map(|values| out.extend(values))
-            .is_some(),
+        Encoding::PLAIN => buf.get(..2 * n).is_some_and(|bytes| {
+            let (words, _) = bytes.as_chunks::<2>();
+            out.extend(words.iter().map(|w| u16::from_le_bytes(*w)));
+            true
+        }),
         Encoding::BYTE_STREAM_SPLIT => match (buf.get(..n), buf.get(n..2 * n)) {
             (Some(low), Some(high)) => {
                 out.extend(
