@@ -44,9 +44,11 @@
 //!   DataFusion's file stream stops asking for row groups once it has them.
 //!
 //! Row groups that a predicate rules out by their statistics are skipped, as DataFusion's
-//! reader skips them. The rest are read whole, then filtered: pages that DataFusion's page
-//! index would skip, and values of rows the predicate drops, are decoded here (a measured
-//! choice: see `benches/compare/`).
+//! reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
+//! (read whole), and the other tensor columns are decoded for the rows it holds for alone (late
+//! materialisation): a page holding none of them is passed over (its levels still checked), the
+//! values of the others are not copied, and a row group where it holds for no row decodes no
+//! tensor at all.
 
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
@@ -56,12 +58,13 @@ use std::fmt;
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, BooleanBufferBuilder, FixedSizeListArray,
-    PrimitiveArray, RecordBatch, RecordBatchOptions, RecordBatchReader, UInt64Array,
+    Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, BooleanBufferBuilder,
+    FixedSizeListArray, PrimitiveArray, RecordBatch, RecordBatchOptions, RecordBatchReader,
+    UInt64Array,
 };
 use arrow::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
-use arrow::compute::concat_batches;
 use arrow::compute::kernels::coalesce::BatchCoalescer;
+use arrow::compute::{FilterBuilder, concat, concat_batches};
 use arrow::datatypes::{
     DataType, FieldRef, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
     Int64Type, Schema, SchemaRef, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
@@ -236,6 +239,7 @@ pub fn maybe_fast(
     source: &dyn FileSource,
     object_store: Arc<dyn ObjectStore>,
     config: &FileScanConfig,
+    batch_size: Option<usize>,
 ) -> Box<dyn Morselizer> {
     if std::env::var_os(ARROW_SCAN_VARIABLE).is_some() {
         return inner;
@@ -248,7 +252,7 @@ pub fn maybe_fast(
         shared: Arc::new(Shared {
             store: object_store,
             scan,
-            batch_size: config.batch_size.unwrap_or(8192).max(1),
+            batch_size: batch_size.unwrap_or(8192).max(1),
             fast: MetricBuilder::new(source.metrics()).global_counter("tensor_row_groups_fast"),
             fallback: MetricBuilder::new(source.metrics())
                 .global_counter("tensor_row_groups_fallback"),
@@ -269,6 +273,8 @@ struct ScanPlan {
     schema: SchemaRef,
     /// The scan's predicate over `read_schema`; rows it does not hold are not returned.
     predicate: Option<Arc<dyn PhysicalExpr>>,
+    /// How a predicate is evaluated before the tensor columns it does not read are decoded.
+    late: Option<LateMaterialisation>,
     /// Rows a row group need give at most (the scan's limit, when it has no predicate).
     limit: Option<usize>,
     /// The longest `IN (...)` list statistics pruning reads (the session's setting).
@@ -352,7 +358,11 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         .iter()
         .map(|expr| reassign_expr_columns(Arc::clone(&expr.expr), &read_schema).ok())
         .collect::<Option<_>>()?;
+    let late = predicate
+        .as_ref()
+        .and_then(|predicate| LateMaterialisation::new(predicate, &columns, &read_schema));
     Some(ScanPlan {
+        late,
         limit: config.limit.filter(|_| predicate.is_none()),
         max_in_list_size: parquet.max_in_list_size(),
         columns,
@@ -361,6 +371,65 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         schema,
         predicate,
     })
+}
+
+/// A predicate evaluated first, on the columns it reads, so that the tensor columns it does not
+/// read are decoded for the rows it holds for alone (late materialisation): a page of theirs
+/// holding no such row is not decoded, and no value of a row dropped is copied.
+#[derive(Debug)]
+struct LateMaterialisation {
+    /// The read columns (indices into `ScanPlan::columns`) the predicate reads, in read order.
+    first: Vec<usize>,
+    /// Their schema, and the predicate over it.
+    schema: SchemaRef,
+    predicate: Arc<dyn PhysicalExpr>,
+}
+
+impl LateMaterialisation {
+    /// `None` when every tensor column read is one the predicate reads (nothing to decode
+    /// later).
+    fn new(
+        predicate: &Arc<dyn PhysicalExpr>,
+        columns: &[ReadColumn],
+        read_schema: &SchemaRef,
+    ) -> Option<Self> {
+        let names: HashSet<String> = collect_columns(predicate)
+            .into_iter()
+            .map(|column| column.name().to_string())
+            .collect();
+        let first: Vec<usize> = (0..columns.len())
+            .filter(|&index| names.contains(&columns[index].name))
+            .collect();
+        let later = columns
+            .iter()
+            .any(|column| column.tensor.is_some() && !names.contains(&column.name));
+        if !later {
+            return None;
+        }
+        let schema = Arc::new(read_schema.project(&first).ok()?);
+        let predicate = reassign_expr_columns(Arc::clone(predicate), &schema).ok()?;
+        Some(Self {
+            first,
+            schema,
+            predicate,
+        })
+    }
+}
+
+/// The rows of a row group a predicate holds for, as runs of consecutive rows.
+#[derive(Debug)]
+struct Selection {
+    runs: Vec<std::ops::Range<usize>>,
+    rows: usize,
+}
+
+impl Selection {
+    fn new(holds: &BooleanBuffer) -> Self {
+        Self {
+            runs: holds.set_slices().map(|(start, end)| start..end).collect(),
+            rows: holds.count_set_bits(),
+        }
+    }
 }
 
 /// What every planner and morsel of one scan partition shares.
@@ -929,6 +998,9 @@ impl RowGroupMorsel {
                 group.num_rows()
             ))
         })?;
+        if let Some(late) = &scan.late {
+            return self.read_late(chunks, rows, late);
+        }
         // With a limit and no predicate, the rows after the limit are never returned.
         let read_rows = scan.limit.map_or(rows, |limit| rows.min(limit));
         let Some(mut others) = self.read_others(chunks, read_rows)? else {
@@ -938,42 +1010,18 @@ impl RowGroupMorsel {
         // that the values of a row group are never one allocation (a fresh 200 MiB buffer
         // per row group of images cost more in page faults than the decoding).
         let mut columns: Vec<std::vec::IntoIter<ArrayRef>> = Vec::with_capacity(scan.columns.len());
-        for (column, leaf) in scan.columns.iter().zip(&self.file.leaves) {
-            let (Some(tensor), Some(leaf)) = (&column.tensor, *leaf) else {
+        for (index, column) in scan.columns.iter().enumerate() {
+            let arrays = if column.tensor.is_some() {
+                match self.read_tensor(chunks, index, rows, read_rows, None)? {
+                    Some(arrays) => arrays,
+                    None => return Ok(None),
+                }
+            } else {
                 let array = others.next().ok_or_else(|| {
                     DataFusionError::Internal("a column missing from arrow-rs's read".into())
                 })?;
-                let slices: Vec<ArrayRef> = (0..read_rows)
-                    .step_by(batch_size)
-                    .map(|start| array.slice(start, batch_size.min(read_rows - start)))
-                    .collect();
-                columns.push(slices.into_iter());
-                continue;
+                batch_slices(&array, batch_size)
             };
-            let chunk = Chunk {
-                fetched: chunks,
-                group,
-                rows,
-                read_rows,
-                batch_rows: batch_size,
-                leaf,
-                size: tensor.size,
-            };
-            let Some(values) = read_tensor_values(&chunk, tensor.element)? else {
-                return Ok(None);
-            };
-            let arrays = values
-                .into_iter()
-                .map(|values| {
-                    let list = FixedSizeListArray::try_new(
-                        Arc::clone(&tensor.child),
-                        tensor.size as i32,
-                        values,
-                        None,
-                    )?;
-                    Ok(Arc::new(list) as ArrayRef)
-                })
-                .collect::<Result<Vec<_>>>()?;
             columns.push(arrays.into_iter());
         }
         let mut batches = Vec::new();
@@ -983,27 +1031,15 @@ impl RowGroupMorsel {
             .as_ref()
             .map(|_| BatchCoalescer::new(Arc::clone(&scan.read_schema), batch_size));
         for start in (0..read_rows).step_by(batch_size) {
-            let len = batch_size.min(read_rows - start);
-            let arrays = columns
-                .iter_mut()
-                .map(|column| {
-                    column.next().ok_or_else(|| {
-                        DataFusionError::Internal("a column with fewer batches".into())
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let batch = RecordBatch::try_new_with_options(
-                Arc::clone(&scan.read_schema),
-                arrays,
-                &RecordBatchOptions::new().with_row_count(Some(len)),
+            let batch = next_batch(
+                &scan.read_schema,
+                &mut columns,
+                batch_size.min(read_rows - start),
             )?;
             match (&scan.predicate, &mut coalescer) {
                 (Some(predicate), Some(coalescer)) => {
-                    let holds = predicate.evaluate(&batch)?.into_array(len)?;
-                    let holds = holds.as_boolean_opt().ok_or_else(|| {
-                        DataFusionError::Internal("a predicate that is not boolean".into())
-                    })?;
-                    coalescer.push_batch_with_filter(batch, holds)?;
+                    let holds = evaluate_predicate(predicate, &batch)?;
+                    coalescer.push_batch_with_filter(batch, &holds)?;
                     while let Some(batch) = coalescer.next_completed_batch() {
                         batches.push(self.project(&batch)?);
                     }
@@ -1018,6 +1054,134 @@ impl RowGroupMorsel {
             }
         }
         Ok(Some(batches))
+    }
+
+    /// [`Self::read`] with a predicate evaluated first ([`LateMaterialisation`]): the columns
+    /// it reads are read whole and it is evaluated on them; the other tensor columns are then
+    /// decoded for the rows it holds for alone, and the columns read whole filtered to them.
+    fn read_late(
+        &self,
+        chunks: &Fetched,
+        rows: usize,
+        late: &LateMaterialisation,
+    ) -> Result<Option<Vec<RecordBatch>>> {
+        let scan = &self.shared.scan;
+        let batch_size = self.shared.batch_size;
+        let Some(mut others) = self.read_others(chunks, rows)? else {
+            return Ok(None);
+        };
+        // The columns read whole (`None`: a tensor column read later).
+        let mut whole: Vec<Option<ArrayRef>> = Vec::with_capacity(scan.columns.len());
+        for (index, column) in scan.columns.iter().enumerate() {
+            whole.push(if column.tensor.is_none() {
+                Some(others.next().ok_or_else(|| {
+                    DataFusionError::Internal("a column missing from arrow-rs's read".into())
+                })?)
+            } else if late.first.contains(&index) {
+                let Some(arrays) = self.read_tensor(chunks, index, rows, rows, None)? else {
+                    return Ok(None);
+                };
+                let arrays: Vec<&dyn arrow::array::Array> =
+                    arrays.iter().map(AsRef::as_ref).collect();
+                Some(concat(&arrays)?)
+            } else {
+                None
+            });
+        }
+        let mut holds = BooleanBufferBuilder::new(rows);
+        for start in (0..rows).step_by(batch_size) {
+            let len = batch_size.min(rows - start);
+            let arrays = late
+                .first
+                .iter()
+                .map(|&index| {
+                    let array = whole[index].as_ref().ok_or_else(|| {
+                        DataFusionError::Internal("a predicate column not read".into())
+                    })?;
+                    Ok(array.slice(start, len))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let batch = RecordBatch::try_new_with_options(
+                Arc::clone(&late.schema),
+                arrays,
+                &RecordBatchOptions::new().with_row_count(Some(len)),
+            )?;
+            holds.append_buffer(evaluate_predicate(&late.predicate, &batch)?.values());
+        }
+        let holds = holds.finish();
+        let selection = Selection::new(&holds);
+        if selection.rows == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        let filter = FilterBuilder::new(&BooleanArray::new(holds, None))
+            .optimize()
+            .build();
+        let mut columns = Vec::with_capacity(whole.len());
+        for (index, array) in whole.into_iter().enumerate() {
+            let arrays = match array {
+                Some(array) => batch_slices(&filter.filter(&array)?, batch_size),
+                None => match self.read_tensor(chunks, index, rows, rows, Some(&selection))? {
+                    Some(arrays) => arrays,
+                    None => return Ok(None),
+                },
+            };
+            columns.push(arrays.into_iter());
+        }
+        (0..selection.rows)
+            .step_by(batch_size)
+            .map(|start| {
+                let len = batch_size.min(selection.rows - start);
+                self.project(&next_batch(&scan.read_schema, &mut columns, len)?)
+            })
+            .collect::<Result<_>>()
+            .map(Some)
+    }
+
+    /// Read column `index` (a tensor column) of the row group's `rows`, its first `read_rows`
+    /// or the rows of `selection` among them, as arrays of the scan's batch size; `None` when
+    /// its levels say anything but full tensors.
+    fn read_tensor(
+        &self,
+        chunks: &Fetched,
+        index: usize,
+        rows: usize,
+        read_rows: usize,
+        selection: Option<&Selection>,
+    ) -> Result<Option<Vec<ArrayRef>>> {
+        let (Some(tensor), Some(leaf)) = (
+            &self.shared.scan.columns[index].tensor,
+            self.file.leaves[index],
+        ) else {
+            return Err(DataFusionError::Internal(
+                "a tensor column without its leaf".into(),
+            ));
+        };
+        let chunk = Chunk {
+            fetched: chunks,
+            group: self.file.metadata.metadata().row_group(self.row_group),
+            rows,
+            read_rows,
+            selection,
+            batch_rows: self.shared.batch_size,
+            leaf,
+            size: tensor.size,
+        };
+        let Some(values) = read_tensor_values(&chunk, tensor.element)? else {
+            return Ok(None);
+        };
+        values
+            .into_iter()
+            .map(|values| {
+                let list = FixedSizeListArray::try_new(
+                    Arc::clone(&tensor.child),
+                    tensor.size as i32,
+                    values,
+                    None,
+                )?;
+                Ok(Arc::new(list) as ArrayRef)
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
     }
 
     /// The scan's output of a batch of the columns read: its projection's expressions, as
@@ -1083,6 +1247,51 @@ impl RowGroupMorsel {
     }
 }
 
+/// `array` as slices of `batch_size` rows.
+fn batch_slices(array: &ArrayRef, batch_size: usize) -> Vec<ArrayRef> {
+    let rows = array.len();
+    (0..rows)
+        .step_by(batch_size)
+        .map(|start| array.slice(start, batch_size.min(rows - start)))
+        .collect()
+}
+
+/// The next batch of `len` rows of `columns` (each given as arrays of the batch size).
+fn next_batch(
+    schema: &SchemaRef,
+    columns: &mut [std::vec::IntoIter<ArrayRef>],
+    len: usize,
+) -> Result<RecordBatch> {
+    let arrays = columns
+        .iter_mut()
+        .map(|column| {
+            column
+                .next()
+                .ok_or_else(|| DataFusionError::Internal("a column with fewer batches".into()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        arrays,
+        &RecordBatchOptions::new().with_row_count(Some(len)),
+    )?)
+}
+
+/// Whether `predicate` holds for each row of `batch`, as a filter (NULL does not hold).
+fn evaluate_predicate(
+    predicate: &Arc<dyn PhysicalExpr>,
+    batch: &RecordBatch,
+) -> Result<BooleanArray> {
+    let holds = predicate.evaluate(batch)?.into_array(batch.num_rows())?;
+    let holds = holds
+        .as_boolean_opt()
+        .ok_or_else(|| DataFusionError::Internal("a predicate that is not boolean".into()))?;
+    Ok(match holds.nulls() {
+        Some(nulls) => BooleanArray::new(holds.values() & nulls.inner(), None),
+        None => holds.clone(),
+    })
+}
+
 /// One tensor column chunk of a fetched row group, to read.
 struct Chunk<'a> {
     fetched: &'a Fetched,
@@ -1090,6 +1299,8 @@ struct Chunk<'a> {
     /// The row group's rows, and how many of the first of them to read.
     rows: usize,
     read_rows: usize,
+    /// The rows among those whose values are wanted (`None`: every row read).
+    selection: Option<&'a Selection>,
     /// Rows of each batch the values are given in.
     batch_rows: usize,
     leaf: usize,
@@ -1121,9 +1332,25 @@ impl Chunk<'_> {
         }))
     }
 
-    /// Elements to read (of the first `read_rows` tensors).
+    /// Elements wanted: of the first `read_rows` tensors, or of the selected ones.
     fn wanted(&self) -> usize {
+        self.selection.map_or(self.read_rows, |s| s.rows) * self.size
+    }
+
+    /// Elements read through: of the first `read_rows` tensors.
+    fn elements(&self) -> usize {
         self.read_rows * self.size
+    }
+
+    /// The selected rows as runs of elements (`None`: every element).
+    fn selected_elements(&self) -> Option<VecDeque<std::ops::Range<usize>>> {
+        self.selection.map(|selection| {
+            selection
+                .runs
+                .iter()
+                .map(|run| run.start * self.size..run.end * self.size)
+                .collect()
+        })
     }
 
     /// The element counts of the batches the values are given in.
@@ -1177,21 +1404,26 @@ fn read_tensor_values(chunk: &Chunk, element: Element) -> Result<Option<Vec<Arra
         )
     }
     Ok(match element {
-        Element::Float32 => arrays::<Float32Type>(read_values::<pq::FloatType>(chunk)?),
-        Element::Float64 => arrays::<Float64Type>(read_values::<pq::DoubleType>(chunk)?),
-        Element::Int32 => arrays::<Int32Type>(read_values::<pq::Int32Type>(chunk)?),
-        Element::Int64 => arrays::<Int64Type>(read_values::<pq::Int64Type>(chunk)?),
+        Element::Float32 => arrays::<Float32Type>(read_numbers::<pq::FloatType, _>(chunk)?),
+        Element::Float64 => arrays::<Float64Type>(read_numbers::<pq::DoubleType, _>(chunk)?),
+        Element::Int32 => arrays::<Int32Type>(read_numbers::<pq::Int32Type, _>(chunk)?),
+        Element::Int64 => arrays::<Int64Type>(read_numbers::<pq::Int64Type, _>(chunk)?),
         Element::Int8 => arrays::<Int8Type>(read_narrow(chunk, |v| v as i8)?),
         Element::Int16 => arrays::<Int16Type>(read_narrow(chunk, |v| v as i16)?),
         Element::UInt8 => arrays::<UInt8Type>(read_narrow(chunk, |v| v as u8)?),
         Element::UInt16 => arrays::<UInt16Type>(read_narrow(chunk, |v| v as u16)?),
-        Element::UInt32 => reinterpreted::<UInt32Type, i32>(read_values::<pq::Int32Type>(chunk)?),
-        Element::UInt64 => reinterpreted::<UInt64Type, i64>(read_values::<pq::Int64Type>(chunk)?),
+        Element::UInt32 => {
+            reinterpreted::<UInt32Type, i32>(read_numbers::<pq::Int32Type, _>(chunk)?)
+        }
+        Element::UInt64 => {
+            reinterpreted::<UInt64Type, i64>(read_numbers::<pq::Int64Type, _>(chunk)?)
+        }
         Element::Float16 => match read_half_values(chunk)? {
-            Some(values) => reinterpreted::<Float16Type, u16>(Some(values)),
+            PagesRead::Read(values) => reinterpreted::<Float16Type, u16>(Some(values)),
+            PagesRead::NotFull => None,
             // An encoding not decoded here (the delta ones): arrow-rs's column reader, one
             // `Bytes` per value.
-            None => reinterpreted::<Float16Type, u16>(
+            PagesRead::OtherEncoding => reinterpreted::<Float16Type, u16>(
                 read_values::<pq::FixedLenByteArrayType>(chunk)?.and_then(|batches| {
                     batches
                         .iter()
@@ -1244,6 +1476,9 @@ fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<Vec<P::T>
         descr.path().clone(),
     ));
     let mut reader = ColumnReaderImpl::<P>::new(values_only, Box::new(pages));
+    if chunk.selection.is_some() {
+        return read_selected_values(chunk, &mut reader);
+    }
     let mut batches = Vec::new();
     for count in chunk.batches() {
         let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(count, size_of::<P::T>()));
@@ -1256,20 +1491,100 @@ fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<Vec<P::T>
     Ok(Some(batches))
 }
 
-/// Values decoded page by page, gathered into the chunk's batches.
+/// [`read_values`] of a chunk with a selection: the values read a stretch at a time into one
+/// buffer, and those of the selected rows kept. (Every stretch is decoded: arrow-rs's column
+/// reader skips delta-encoded values with checked arithmetic that fails on values its
+/// decoding wraps, "delta*n overflow in skip".)
+fn read_selected_values<P: ParquetDataType>(
+    chunk: &Chunk,
+    reader: &mut ColumnReaderImpl<P>,
+) -> Result<Option<Vec<Vec<P::T>>>> {
+    // A batch's values at most, and few enough to stay in cache.
+    let stretch = (chunk.batch_rows * chunk.size).clamp(1, 16 * 1024);
+    let mut batches = Batches::new(chunk);
+    let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(stretch, size_of::<P::T>()));
+    let elements = chunk.elements();
+    let mut at = 0;
+    while !batches.is_full() && at < elements {
+        let n = stretch.min(elements - at);
+        values.clear();
+        let (_, read, _) = reader.read_records(n, None, None, &mut values)?;
+        if read != n {
+            return Ok(None);
+        }
+        batches.extend_from_slice(&values);
+        at += n;
+    }
+    Ok(batches.is_full().then_some(batches.done))
+}
+
+/// The values of a chunk of 4- or 8-byte numbers (`T` one of arrow-rs's physical types for
+/// them): with a selection, plain and dictionary pages decoded here, those holding no selected
+/// row passed over; without one, or in another encoding, [`read_values`].
+fn read_numbers<P: ParquetDataType<T = T>, T: Plain>(chunk: &Chunk) -> Result<Option<Vec<Vec<T>>>> {
+    if chunk.selection.is_some() {
+        let plain = |bytes: &[u8]| T::decode(bytes);
+        let read = read_pages(chunk, plain, |out, buf, n, encoding| match encoding {
+            Encoding::PLAIN => buf
+                .get(..T::WIDTH * n)
+                .is_some_and(|bytes| T::decode_into(bytes, out)),
+            _ => false,
+        })?;
+        return read.or_else(|| read_values::<P>(chunk));
+    }
+    read_values::<P>(chunk)
+}
+
+/// A number stored in Parquet as its little-endian bytes.
+trait Plain: Copy + Default {
+    const WIDTH: usize;
+
+    /// Appends the numbers of `bytes` (a whole number of them) to `out`.
+    fn decode_into(bytes: &[u8], out: &mut Vec<Self>) -> bool;
+
+    fn decode(bytes: &[u8]) -> Option<Vec<Self>> {
+        let mut out = Vec::with_capacity(bytes.len() / Self::WIDTH);
+        Self::decode_into(bytes, &mut out).then_some(out)
+    }
+}
+
+macro_rules! plain_number {
+    ($($t:ty),*) => {$(
+        impl Plain for $t {
+            const WIDTH: usize = size_of::<$t>();
+
+            fn decode_into(bytes: &[u8], out: &mut Vec<Self>) -> bool {
+                let (words, rest) = bytes.as_chunks::<{ size_of::<$t>() }>();
+                out.extend(words.iter().map(|w| <$t>::from_le_bytes(*w)));
+                rest.is_empty()
+            }
+        }
+    )*};
+}
+
+plain_number!(i32, i64, f32, f64);
+
+/// Values decoded page by page, gathered into the chunk's batches: those of the selected rows
+/// when the chunk has a selection.
 struct Batches<T> {
     done: Vec<Vec<T>>,
     current: Vec<T>,
     /// The element counts of the batches still to fill, the current one first.
-    counts: std::collections::VecDeque<usize>,
+    counts: VecDeque<usize>,
+    /// The selected elements still ahead, as runs (`None`: every element).
+    selected: Option<VecDeque<std::ops::Range<usize>>>,
+    /// Elements of the chunk gone by (kept or not).
+    seen: usize,
 }
 
-impl<T: Copy> Batches<T> {
+impl<T: Clone> Batches<T> {
     fn new(chunk: &Chunk) -> Self {
         Self {
             done: Vec::new(),
             current: Vec::new(),
             counts: chunk.batches().collect(),
+            selected: chunk.selected_elements(),
+            seen: 0,
         }
     }
 
@@ -1277,8 +1592,47 @@ impl<T: Copy> Batches<T> {
         self.counts.is_empty()
     }
 
+    /// Whether any of the next `n` elements is wanted.
+    fn wants(&self, n: usize) -> bool {
+        match &self.selected {
+            None => true,
+            Some(runs) => runs.front().is_some_and(|run| run.start < self.seen + n),
+        }
+    }
+
+    /// Passes over the next `n` elements, none of them wanted.
+    fn skip(&mut self, n: usize) {
+        self.seen += n;
+    }
+
+    /// Appends the wanted ones of the next `values.len()` elements.
+    fn extend_from_slice(&mut self, values: &[T]) {
+        let Some(runs) = &mut self.selected else {
+            self.push(values);
+            return;
+        };
+        let (start, end) = (self.seen, self.seen + values.len());
+        let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
+        while let Some(run) = runs.front_mut() {
+            if run.start >= end {
+                break;
+            }
+            kept.push(run.start.max(start) - start..run.end.min(end) - start);
+            if run.end <= end {
+                runs.pop_front();
+            } else {
+                run.start = end;
+                break;
+            }
+        }
+        for range in kept {
+            self.push(&values[range]);
+        }
+        self.seen = end;
+    }
+
     /// Appends `values`, past the last batch dropped.
-    fn extend_from_slice(&mut self, mut values: &[T]) {
+    fn push(&mut self, mut values: &[T]) {
         while let Some(&count) = self.counts.front() {
             if values.is_empty() {
                 break;
@@ -1300,15 +1654,15 @@ impl<T: Copy> Batches<T> {
 /// The values of a tensor column chunk's pages, in the chunk's batches: data pages decoded by
 /// `decode` (a page's values buffer, its value count and its encoding, appended to a page
 /// buffer; `false`: not an encoding decoded here), dictionary-encoded ones looked up in the
-/// chunk's dictionary page, whose plain values `plain` decodes; `None` when the levels say
-/// otherwise or a page is not decoded here.
+/// chunk's dictionary page, whose plain values `plain` decodes. Pages that hold no value the
+/// chunk's selection wants are passed over undecoded (their levels still checked).
 fn read_pages<T: Copy + Default>(
     chunk: &Chunk,
     plain: impl Fn(&[u8]) -> Option<Vec<T>>,
     mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding) -> bool,
-) -> Result<Option<Vec<Vec<T>>>> {
+) -> Result<PagesRead<T>> {
     let Some(mut pages) = chunk.pages()? else {
-        return Ok(None);
+        return Ok(PagesRead::NotFull);
     };
     let mut batches = Batches::new(chunk);
     let mut dictionary: Option<Dictionary<T>> = None;
@@ -1318,9 +1672,8 @@ fn read_pages<T: Copy + Default>(
     while !batches.is_full() {
         match pages.get_next_page()? {
             Some(Page::DictionaryPage { buf, .. }) => {
-                let Some(entries) = plain(&buf).and_then(|entries| Dictionary::new(&entries))
-                else {
-                    return Ok(None);
+                let Some(entries) = plain(&buf).and_then(Dictionary::new) else {
+                    return Ok(PagesRead::OtherEncoding);
                 };
                 dictionary = Some(entries);
             }
@@ -1330,24 +1683,57 @@ fn read_pages<T: Copy + Default>(
                 encoding,
                 ..
             }) => {
-                page.clear();
                 let n = num_values as usize;
+                // Its levels are checked (above, by `pages`); its values are not wanted.
+                if !batches.wants(n) {
+                    batches.skip(n);
+                    continue;
+                }
+                page.clear();
                 let decoded = match encoding {
                     Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => dictionary
                         .as_ref()
                         .is_some_and(|entries| dictionary_page(&mut page, &buf, n, entries)),
-                    _ => decode(&mut page, &buf, n, encoding),
+                    _ if !decode(&mut page, &buf, n, encoding) => {
+                        return Ok(PagesRead::OtherEncoding);
+                    }
+                    _ => true,
                 };
                 if !decoded || page.len() != n {
-                    return Ok(None);
+                    return Ok(PagesRead::NotFull);
                 }
                 batches.extend_from_slice(&page);
             }
             // The chunk ended early, or a page of another kind.
-            None | Some(_) => return Ok(None),
+            None | Some(_) => return Ok(PagesRead::NotFull),
         }
     }
-    Ok(Some(batches.done))
+    Ok(PagesRead::Read(batches.done))
+}
+
+/// What [`read_pages`] made of a chunk.
+enum PagesRead<T> {
+    /// Its values, in the chunk's batches.
+    Read(Vec<Vec<T>>),
+    /// A page in an encoding not decoded there (or too short for one that is): for arrow-rs's
+    /// column reader to read.
+    OtherEncoding,
+    /// Anything but the pages of full tensors the footer announces (`None` for the caller).
+    NotFull,
+}
+
+impl<T> PagesRead<T> {
+    /// The values read, or those `other` reads when a page's encoding is not decoded here.
+    fn or_else(
+        self,
+        other: impl FnOnce() -> Result<Option<Vec<Vec<T>>>>,
+    ) -> Result<Option<Vec<Vec<T>>>> {
+        match self {
+            Self::Read(batches) => Ok(Some(batches)),
+            Self::NotFull => Ok(None),
+            Self::OtherEncoding => other(),
+        }
+    }
 }
 
 /// A dictionary-encoded data page's values (`buf`: the index bit width, then the indices as
@@ -1378,7 +1764,7 @@ fn read_narrow<T: Copy + Default>(
         rest.is_empty()
             .then(|| words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect())
     };
-    let decoded = read_pages(chunk, words, |out, buf, n, encoding| match encoding {
+    let read = read_pages(chunk, words, |out, buf, n, encoding| match encoding {
         // Straight into the page buffer (not through a vector of the page's own).
         Encoding::PLAIN => buf.get(..4 * n).is_some_and(|bytes| {
             let (words, _) = bytes.as_chunks::<4>();
@@ -1387,22 +1773,21 @@ fn read_narrow<T: Copy + Default>(
         }),
         _ => false,
     })?;
-    if decoded.is_some() {
-        return Ok(decoded);
-    }
-    Ok(read_values::<pq::Int32Type>(chunk)?.map(|batches| {
-        batches
-            .into_iter()
-            .map(|values| values.into_iter().map(&cast).collect())
-            .collect()
-    }))
+    read.or_else(|| {
+        Ok(read_values::<pq::Int32Type>(chunk)?.map(|batches| {
+            batches
+                .into_iter()
+                .map(|values| values.into_iter().map(&cast).collect())
+                .collect()
+        }))
+    })
 }
 
 /// The Float16 values (as their bits) of a tensor column chunk, as [`read_values`] gives the
 /// others. arrow-rs's column reader would give each 2-byte value as a `Bytes` of its own; the
 /// encodings writers use for them are decoded here instead (plain, byte-stream-split and
-/// dictionary); `None` for a page in any other encoding.
-fn read_half_values(chunk: &Chunk) -> Result<Option<Vec<Vec<u16>>>> {
+/// dictionary); [`PagesRead::OtherEncoding`] for a page in any other encoding.
+fn read_half_values(chunk: &Chunk) -> Result<PagesRead<u16>> {
     // Plain 2-byte values.
     let words = |bytes: &[u8]| -> Option<Vec<u16>> {
         let (words, rest) = bytes.as_chunks::<2>();
@@ -1437,10 +1822,10 @@ fn read_boolean_values(chunk: &Chunk) -> Result<Option<BooleanBuffer>> {
     let Some(mut pages) = chunk.pages()? else {
         return Ok(None);
     };
-    let wanted = chunk.wanted();
-    let mut values = BooleanBufferBuilder::new(chunk.vouched(wanted, 1));
+    let elements = chunk.elements();
+    let mut values = BooleanBufferBuilder::new(chunk.vouched(elements, 1));
     let mut runs: Vec<u32> = Vec::new();
-    while values.len() < wanted {
+    while values.len() < elements {
         let Some(Page::DataPage {
             buf,
             num_values,
@@ -1469,7 +1854,19 @@ fn read_boolean_values(chunk: &Chunk) -> Result<Option<BooleanBuffer>> {
             _ => return Ok(None),
         }
     }
-    Ok(Some(values.finish().slice(0, wanted)))
+    let values = values.finish().slice(0, elements);
+    // A selection's bits, copied out of all of them (booleans are a bit apiece: decoding them
+    // all costs little).
+    Ok(Some(match chunk.selected_elements() {
+        None => values,
+        Some(runs) => {
+            let mut selected = BooleanBufferBuilder::new(chunk.wanted());
+            for run in runs {
+                selected.append_buffer(&values.slice(run.start, run.len()));
+            }
+            selected.finish()
+        }
+    }))
 }
 
 /// A tensor column chunk's pages, each checked to hold full tensors (every definition level
@@ -1559,12 +1956,19 @@ impl PageReader for FullTensorPages {
         Ok(Some(page))
     }
 
+    /// The next page's size as the values-only column it is handed on as: a row per value (a
+    /// version-2 header's row count is of tensors).
     fn peek_next_page(&mut self) -> Result<Option<PageMetadata>, ParquetError> {
-        self.inner.peek_next_page()
+        Ok(self.inner.peek_next_page()?.map(|metadata| PageMetadata {
+            num_rows: None,
+            ..metadata
+        }))
     }
 
+    /// Skipped, its levels still checked: a page of anything but full tensors would shift
+    /// every value after it.
     fn skip_next_page(&mut self) -> Result<(), ParquetError> {
-        self.inner.skip_next_page()
+        self.get_next_page().map(drop)
     }
 }
 

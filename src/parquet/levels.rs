@@ -94,33 +94,68 @@ pub(super) fn hybrid_values(
     })
 }
 
-/// The entries of a dictionary of at most 2^16 values, indexed by any 16-bit index (those
-/// past its end hold a copy of entry 0 and are refused by [`dictionary_values`]), so that a
-/// lookup needs no bounds check.
+/// The entries of a dictionary. Its first 2^16 are also in a table that any 16-bit index
+/// addresses (those past the dictionary's end hold a copy of entry 0 and are refused by
+/// [`dictionary_values`]), so that a lookup of a narrow index needs no bounds check; a larger
+/// dictionary (pyarrow's 1 MiB dictionary pages hold 262,144 float32s) is looked up in its
+/// entries, checked.
 pub(super) struct Dictionary<T> {
     table: Box<[T; 1 << 16]>,
     len: usize,
+    /// Every entry, when there are more than 2^16 (empty otherwise).
+    entries: Vec<T>,
 }
 
 impl<T: Copy + Default> Dictionary<T> {
-    pub(super) fn new(entries: &[T]) -> Option<Self> {
-        if entries.len() > 1 << 16 {
-            return None;
-        }
+    pub(super) fn new(entries: Vec<T>) -> Option<Self> {
         let fill = entries.first().copied().unwrap_or_default();
         let mut table: Box<[T; 1 << 16]> =
             vec![fill; 1 << 16].into_boxed_slice().try_into().ok()?;
-        table[..entries.len()].copy_from_slice(entries);
+        let head = entries.len().min(1 << 16);
+        table[..head].copy_from_slice(&entries[..head]);
         Some(Self {
             table,
             len: entries.len(),
+            entries: if entries.len() > 1 << 16 {
+                entries
+            } else {
+                Vec::new()
+            },
         })
     }
 }
 
+/// [`dictionary_values`] for indices of more than 16 bits, one at a time.
+fn wide_dictionary_values<T: Copy>(
+    data: &[u8],
+    count: usize,
+    width: u8,
+    entries: &[T],
+    out: &mut Vec<T>,
+) -> bool {
+    let entry = |index: u64| {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| entries.get(i))
+            .copied()
+    };
+    runs(data, count, width, |run| match run {
+        Run::Repeated { value, count } => entry(value).is_some_and(|value| {
+            out.extend(std::iter::repeat_n(value, count));
+            true
+        }),
+        Run::Packed { bytes, count } => (0..count).all(|i| {
+            entry(unpack(bytes, i, width)).is_some_and(|value| {
+                out.push(value);
+                true
+            })
+        }),
+    })
+}
+
 /// The first `count` values of a dictionary-encoded page (`data`: the RLE/bit-packed runs of
 /// `width`-bit indices) looked up in `dictionary`, appended to `out`; `false` when `data` holds
-/// fewer values, an index is past the dictionary's end, or `width` is more than 16 bits.
+/// fewer values, an index is past the dictionary's end, or `width` is more than 32 bits.
 ///
 /// Decoded and looked up in one pass, eight indices (one bit-packed group of `width` bytes)
 /// at a time: a first version that decoded the indices into a buffer and then looked them up
@@ -132,8 +167,11 @@ pub(super) fn dictionary_values<T: Copy>(
     dictionary: &Dictionary<T>,
     out: &mut Vec<T>,
 ) -> bool {
-    if width > 16 {
+    if width > 32 {
         return false;
+    }
+    if width > 16 {
+        return wide_dictionary_values(data, count, width, &dictionary.entries, out);
     }
     if width == 0 {
         out.extend(std::iter::repeat_n(dictionary.table[0], count));

@@ -73,11 +73,18 @@ fn file_name(store: &str, location: &str) -> Arc<str> {
 /// A `FileSource` whose errors name their file (module docs).
 pub struct NamingSource {
     inner: Arc<dyn FileSource>,
+    /// The scan's batch size, once DataFusion has resolved it for the run (`with_batch_size`,
+    /// the session's setting unless the plan set one): the fast reader's batches are of it, as
+    /// the inner source's are.
+    batch_size: Option<usize>,
 }
 
 impl NamingSource {
     fn wrap(inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
-        Arc::new(Self { inner })
+        Arc::new(Self {
+            inner,
+            batch_size: None,
+        })
     }
 }
 
@@ -110,7 +117,14 @@ impl FileSource for NamingSource {
         let inner =
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;
-        let inner = super::fast::maybe_fast(inner, self.inner.as_ref(), object_store, base_config);
+        let batch_size = self.batch_size.or(base_config.batch_size);
+        let inner = super::fast::maybe_fast(
+            inner,
+            self.inner.as_ref(),
+            object_store,
+            base_config,
+            batch_size,
+        );
         Ok(Box::new(NamingMorselizer {
             inner,
             store: base_config.object_store_url.as_str().to_string(),
@@ -122,7 +136,10 @@ impl FileSource for NamingSource {
     }
 
     fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
-        Self::wrap(self.inner.with_batch_size(batch_size))
+        Arc::new(Self {
+            inner: self.inner.with_batch_size(batch_size),
+            batch_size: Some(batch_size),
+        })
     }
 
     fn filter(&self) -> Option<Arc<dyn PhysicalExpr>> {

@@ -287,16 +287,12 @@ fn tensors<A: Array + 'static>(values: A, size: i32) -> ArrayRef {
     list(Arc::new(values), size, true, None)
 }
 
-/// Every element type the crate supports, each in every encoding arrow-rs writes for it
-/// (dictionary, plain, byte-stream-split where it applies), page formats v1 and v2: read
-/// here, equal to arrow-rs's read.
-#[tokio::test]
-async fn every_narrow_type_half_and_boolean() {
-    let dir = tempfile::tempdir().unwrap();
+/// Tensor columns of the narrow integer types, the unsigned ones, Float16 and Boolean.
+fn narrow_half_and_boolean_columns() -> Vec<(&'static str, ArrayRef)> {
     let n = ROWS;
     // Values over each type's whole range (wrapping), so the narrowing of INT32 is exercised
     // at both ends.
-    let batch = table(vec![
+    vec![
         (
             "i8",
             tensors(
@@ -371,7 +367,16 @@ async fn every_narrow_type_half_and_boolean() {
                 5,
             ),
         ),
-    ]);
+    ]
+}
+
+/// Every element type the crate supports, each in every encoding arrow-rs writes for it
+/// (dictionary, plain, byte-stream-split where it applies), page formats v1 and v2: read
+/// here, equal to arrow-rs's read.
+#[tokio::test]
+async fn every_narrow_type_half_and_boolean() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(narrow_half_and_boolean_columns());
     let columns = ["i8", "i16", "u8", "u16", "u32", "u64", "h", "wide_h", "b"];
     let parquet_schema = ArrowSchemaConverter::new()
         .convert(&batch.schema())
@@ -415,9 +420,153 @@ async fn every_narrow_type_half_and_boolean() {
     }
 }
 
+/// Each of `cases` (a query over `{t}`, and the row groups the fast reader reads for it) gives
+/// over the file at `path` what DataFusion's own reader gives (`DATAFUSION_TENSOR_ARROW_SCAN`
+/// is not set in tests, so DataFusion's own format is the reference: `register_parquet`),
+/// with every row group it reads read here. Returns the reference context (the file as `t`).
+async fn same_as_datafusion(path: &str, cases: &[(&str, usize)]) -> SessionContext {
+    same_as_datafusion_in_batches(path, cases, 8192).await
+}
+
+/// [`same_as_datafusion`] with batches of `batch_size` rows.
+async fn same_as_datafusion_in_batches(
+    path: &str,
+    cases: &[(&str, usize)],
+    batch_size: usize,
+) -> SessionContext {
+    let reference = context(1);
+    reference
+        .register_parquet("t", path, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    for &(sql, fast) in cases {
+        let ours = sql.replace("{t}", &format!("'{path}'"));
+        let theirs = sql.replace("{t}", "t");
+        let df = reference.sql(&theirs).await.unwrap();
+        let schema = Arc::clone(df.schema().inner());
+        let expected = concat_batches(&schema, &df.collect().await.unwrap()).unwrap();
+        let (got, groups) = query(&context_with_batch(1, batch_size), &ours).await;
+        assert_eq!(got.columns(), expected.columns(), "{ours}");
+        assert!(got.num_rows() > 0 || sql.contains("1000000"), "{ours}");
+        assert_eq!(groups, (fast, 0), "{ours}");
+    }
+    reference
+}
+
+/// A predicate on a scalar column is evaluated before the tensor columns are decoded, which
+/// are then decoded for its rows alone (late materialisation): every element type, in every
+/// encoding (the delta ones through arrow-rs's column reader, which skips), page formats v1
+/// and v2, with rows spread over every page, rows in runs that leave whole pages out, no rows,
+/// and a predicate that is NULL for some rows.
+#[tokio::test]
+async fn late_materialised_scans_of_every_type_and_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = ROWS as i64;
+    let mut columns = vec![
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..n)) as ArrayRef,
+        ),
+        ("x", f32_tensors(4, &[], &[])),
+        (
+            "d",
+            tensors(
+                Float64Array::from_iter_values((0..n * 3).map(|v| v as f64 / 3.0)),
+                3,
+            ),
+        ),
+        (
+            "i",
+            tensors(
+                Int32Array::from_iter_values((0..n * 4).map(|v| (v % 97) as i32 - 40)),
+                4,
+            ),
+        ),
+        (
+            "l",
+            tensors(
+                Int64Array::from_iter_values((0..n * 2).map(|v| v * 1_000_000_007)),
+                2,
+            ),
+        ),
+    ];
+    columns.extend(narrow_half_and_boolean_columns());
+    // A dictionary of more entries than the fast reader's own lookup takes (2^16): 70,000
+    // distinct values in each row group.
+    columns.push((
+        "wide",
+        tensors(
+            Float32Array::from_iter_values((0..n * 70).map(|v| v as f32)),
+            70,
+        ),
+    ));
+    let batch = table(columns);
+    let parquet_schema = ArrowSchemaConverter::new()
+        .convert(&batch.schema())
+        .unwrap();
+    // The integer leaves delta-encoded; the others plain.
+    let mut delta = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_compression(Compression::SNAPPY)
+        .set_dictionary_enabled(false)
+        .set_max_row_group_row_count(Some(GROUP_ROWS))
+        .set_data_page_row_count_limit(100)
+        .set_write_batch_size(50);
+    for column in parquet_schema.columns() {
+        if column.physical_type() == datafusion::parquet::basic::Type::INT32
+            || column.physical_type() == datafusion::parquet::basic::Type::INT64
+        {
+            delta = delta.set_column_encoding(column.path().clone(), Encoding::DELTA_BINARY_PACKED);
+        }
+    }
+    let select = "SELECT id, x, d, i, l, i8, i16, u8, u16, u32, u64, h, wide_h, b, wide FROM {t}";
+    let queries = [
+        // Rows in every page.
+        (format!("{select} WHERE id % 7 = 3"), 4),
+        // Runs of rows, most pages holding none (pages are of 100 rows).
+        (
+            format!("{select} WHERE id BETWEEN 1150 AND 1420 OR id % 1000 = 999"),
+            4,
+        ),
+        // Only the columns the predicate does not read are decoded late.
+        (
+            "SELECT x, u8, h FROM {t} WHERE tensor_get(i, '0') = 7 AND id < 3000".to_string(),
+            3,
+        ),
+        // NULL is not true.
+        (
+            format!("{select} WHERE CASE WHEN id % 3 = 0 THEN NULL ELSE id % 5 = 1 END"),
+            4,
+        ),
+        // No row (past the statistics, which cannot tell).
+        (
+            format!("{select} WHERE id % 4000 = 3999 OR id = 1000000"),
+            4,
+        ),
+    ];
+    for (name, props) in [
+        (
+            "dict_v1",
+            properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+        ),
+        (
+            "plain_v2",
+            properties(WriterVersion::PARQUET_2_0, Compression::UNCOMPRESSED, false),
+        ),
+        ("delta_v2", delta.build()),
+    ] {
+        let path = write(&dir, &format!("late_{name}.parquet"), &batch, props);
+        let cases: Vec<(&str, usize)> = queries.iter().map(|(sql, g)| (sql.as_str(), *g)).collect();
+        // Batches of fewer rows than a page too: the values of a page are then read and
+        // skipped in several stretches.
+        for batch_size in [8192, 30] {
+            same_as_datafusion_in_batches(&path, &cases, batch_size).await;
+        }
+    }
+}
+
 /// Scans with other columns, a predicate or a limit are read here too, and give what
-/// DataFusion's reader gives (`DATAFUSION_TENSOR_ARROW_SCAN` is not set in tests, so
-/// DataFusion's own format is the reference: `register_parquet`).
+/// DataFusion's reader gives.
 #[tokio::test]
 async fn filtered_limited_and_mixed_scans() {
     let dir = tempfile::tempdir().unwrap();
@@ -441,11 +590,6 @@ async fn filtered_limited_and_mixed_scans() {
         &batch,
         properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
     );
-    let reference = context(1);
-    reference
-        .register_parquet("t", &path, ParquetReadOptions::default())
-        .await
-        .unwrap();
     // (query, row groups read here: the file has 4, of 1000, 1000, 1000 and 500 rows)
     let cases = [
         ("SELECT id, x FROM {t}", 4),
@@ -464,17 +608,7 @@ async fn filtered_limited_and_mixed_scans() {
         ("SELECT x, id FROM {t} LIMIT 1200", 2),
         ("SELECT x FROM {t} WHERE label = 2 LIMIT 3", 1),
     ];
-    for (sql, fast) in cases {
-        let ours = sql.replace("{t}", &format!("'{path}'"));
-        let theirs = sql.replace("{t}", "t");
-        let df = reference.sql(&theirs).await.unwrap();
-        let schema = Arc::clone(df.schema().inner());
-        let expected = concat_batches(&schema, &df.collect().await.unwrap()).unwrap();
-        let (got, groups) = query(&context(1), &ours).await;
-        assert_eq!(got.columns(), expected.columns(), "{ours}");
-        assert!(got.num_rows() > 0 || sql.contains("1000000"), "{ours}");
-        assert_eq!(groups, (fast, 0), "{ours}");
-    }
+    let reference = same_as_datafusion(&path, &cases).await;
     // Over two partitions, with the predicate pushed into the scan (its columns then need not
     // be projected), rows compared as a set.
     let pushed = |partitions| {
