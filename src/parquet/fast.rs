@@ -43,8 +43,8 @@
 //! - A scan with a limit and no predicate reads at most that many rows of a row group, and
 //!   DataFusion's file stream stops asking for row groups once it has them.
 //!
-//! Row groups that a predicate rules out by their statistics are skipped, as DataFusion's
-//! reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
+//! Row groups that a predicate rules out by their statistics or bloom filters are skipped, as
+//! DataFusion's reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
 //! (read whole), and the other tensor columns are decoded for the rows it holds for alone (late
 //! materialisation): a page holding none of them is passed over (its levels still checked), the
 //! values of the others are not copied, and a row group where it holds for no row decodes no
@@ -73,30 +73,33 @@ use bytes::{Buf, Bytes};
 use datafusion::common::pruning::PruningStatistics;
 use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::datasource::listing::PartitionedFile;
-use datafusion::datasource::physical_plan::parquet::ParquetAccessPlan;
+use datafusion::datasource::physical_plan::parquet::{BloomFilterStatistics, ParquetAccessPlan};
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource, ParquetSource};
 use datafusion::object_store::path::Path;
 use datafusion::object_store::{ObjectStore, ObjectStoreExt};
-use datafusion::parquet::arrow::ProjectionMask;
 use datafusion::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use datafusion::parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
+use datafusion::parquet::arrow::{ProjectionMask, parquet_column};
 use datafusion::parquet::basic::{
     ConvertedType, Encoding, LogicalType, Repetition, Type as PhysicalType,
 };
+use datafusion::parquet::bloom_filter::Sbbf;
 use datafusion::parquet::column::page::{Page, PageMetadata, PageReader};
 use datafusion::parquet::column::reader::ColumnReaderImpl;
 use datafusion::parquet::data_type::{self as pq, DataType as ParquetDataType};
 use datafusion::parquet::errors::ParquetError;
-use datafusion::parquet::file::metadata::{ParquetMetaDataReader, RowGroupMetaData};
+use datafusion::parquet::file::metadata::{
+    ColumnChunkMetaData, ParquetMetaDataReader, RowGroupMetaData,
+};
 use datafusion::parquet::file::reader::{ChunkReader, Length};
 use datafusion::parquet::file::serialized_reader::SerializedPageReader;
 use datafusion::parquet::schema::types::{ColumnDescriptor, SchemaDescriptor, Type as SchemaType};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
 use datafusion::physical_expr_common::physical_expr::is_volatile;
-use datafusion::physical_optimizer::pruning::PruningPredicateBuilder;
+use datafusion::physical_optimizer::pruning::{PruningPredicate, PruningPredicateBuilder};
 use datafusion::physical_plan::metrics::{Count, MetricBuilder};
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
@@ -279,6 +282,8 @@ struct ScanPlan {
     limit: Option<usize>,
     /// The longest `IN (...)` list statistics pruning reads (the session's setting).
     max_in_list_size: usize,
+    /// Whether row groups are pruned by their bloom filters too (`bloom_filter_on_read`).
+    bloom_filters: bool,
 }
 
 /// The scan's plan, when it is one this reader serves: plain columns of the table, at least
@@ -365,6 +370,7 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         late,
         limit: config.limit.filter(|_| predicate.is_none()),
         max_in_list_size: parquet.max_in_list_size(),
+        bloom_filters: parquet.table_parquet_options().global.bloom_filter_on_read,
         columns,
         read_schema,
         output,
@@ -482,7 +488,7 @@ impl MorselPlanner for OpenFile {
         Ok(Some(MorselPlan::new().with_pending_planner(async move {
             let location = file.object_meta.location.clone();
             let metadata = read_metadata(&shared.store, &location, file.object_meta.size).await;
-            let Some(file_plan) = metadata
+            let Some(mut file_plan) = metadata
                 .ok()
                 .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
             else {
@@ -490,6 +496,7 @@ impl MorselPlanner for OpenFile {
                 // reader reads it all (and words any error as it always does).
                 return inner.plan_file(file);
             };
+            file_plan.row_groups = pruned_by_bloom_filters(&shared, &file_plan).await;
             Ok(Box::new(RowGroups {
                 queue: file_plan.row_groups.iter().copied().collect(),
                 file: Arc::new(file_plan),
@@ -635,15 +642,7 @@ fn pruned_by_statistics(
     candidates: Vec<usize>,
 ) -> Vec<usize> {
     let schema = metadata.schema();
-    let Some(pruning) = reassign_expr_columns(Arc::clone(predicate), schema)
-        .ok()
-        .and_then(|expr| {
-            PruningPredicateBuilder::new()
-                .with_file_schema(Arc::clone(schema))
-                .with_max_in_list_size(max_in_list_size)
-                .build(expr)
-        })
-    else {
+    let Some(pruning) = pruning_predicate(predicate, max_in_list_size, schema) else {
         return candidates;
     };
     let statistics = RowGroupStatistics {
@@ -662,6 +661,90 @@ fn pruned_by_statistics(
             .collect(),
         Err(_) => candidates,
     }
+}
+
+/// `predicate` over the file's `schema` as DataFusion's pruning evaluates it; `None` when it
+/// cannot prune.
+fn pruning_predicate(
+    predicate: &Arc<dyn PhysicalExpr>,
+    max_in_list_size: usize,
+    schema: &SchemaRef,
+) -> Option<PruningPredicate> {
+    let expr = reassign_expr_columns(Arc::clone(predicate), schema).ok()?;
+    PruningPredicateBuilder::new()
+        .with_file_schema(Arc::clone(schema))
+        .with_max_in_list_size(max_in_list_size)
+        .build(expr)
+        .map(Arc::unwrap_or_clone)
+}
+
+/// The file's row groups (those its statistics left) whose bloom filters may hold the values
+/// the scan's predicate compares columns with, as DataFusion's reader prunes them after the
+/// statistics (`RowGroupAccessPlanFilter::prune_by_bloom_filters`, with filters read as its
+/// opener reads them); a filter that cannot be read rules nothing out.
+async fn pruned_by_bloom_filters(shared: &Shared, file: &FilePlan) -> Vec<usize> {
+    let candidates = file.row_groups.clone();
+    let scan = &shared.scan;
+    let schema = file.metadata.schema();
+    let Some(pruning) = scan
+        .predicate
+        .as_ref()
+        .filter(|_| scan.bloom_filters && !candidates.is_empty())
+        .and_then(|predicate| pruning_predicate(predicate, scan.max_in_list_size, schema))
+    else {
+        return candidates;
+    };
+    let parquet_schema = file.metadata.parquet_schema();
+    let columns: Vec<(String, usize)> = pruning
+        .literal_columns()
+        .into_iter()
+        .filter_map(|name| {
+            let (leaf, _) = parquet_column(parquet_schema, schema, &name)?;
+            Some((name, leaf))
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(candidates.len());
+    for group in candidates {
+        let chunks = file.metadata.metadata().row_group(group).columns();
+        let mut filters = BloomFilterStatistics::with_capacity(columns.len());
+        for (name, leaf) in &columns {
+            if let Some(filter) = read_bloom_filter(&shared.store, file, &chunks[*leaf]).await {
+                let descr = parquet_schema.column(*leaf);
+                filters.insert(name, filter, descr.physical_type(), descr.type_length());
+            }
+        }
+        let holds = pruning
+            .prune(&filters)
+            .map_or(true, |holds| holds.first().copied().unwrap_or(true));
+        if holds {
+            kept.push(group);
+        }
+    }
+    kept
+}
+
+/// A column chunk's bloom filter, when the footer gives its offset and length (every writer
+/// since parquet-format 2.10 does; without a length, none is read: it rules nothing out) and it
+/// reads.
+async fn read_bloom_filter(
+    store: &Arc<dyn ObjectStore>,
+    file: &FilePlan,
+    chunk: &ColumnChunkMetaData,
+) -> Option<Sbbf> {
+    let start = u64::try_from(chunk.bloom_filter_offset()?).ok()?;
+    let end = start.checked_add(u64::try_from(chunk.bloom_filter_length()?).ok()?)?;
+    if end > file.size {
+        return None;
+    }
+    let bytes = store.get_range(&file.location, start..end).await.ok()?;
+    let fetched = Fetched {
+        size: file.size,
+        chunks: vec![(start, bytes)],
+    };
+    // A filter of no blocks would make every lookup index past its end.
+    Sbbf::read_from_column_chunk(chunk, &fetched)
+        .ok()?
+        .filter(|filter| filter.num_blocks() > 0)
 }
 
 /// Row groups' column statistics, as DataFusion's pruning asks for them.

@@ -565,6 +565,46 @@ async fn late_materialised_scans_of_every_type_and_encoding() {
     }
 }
 
+/// Row groups whose bloom filters rule a predicate out are skipped, as DataFusion's reader
+/// skips them: every row group's label statistics span 0..=9, but row group `g` holds neither
+/// label `g + 1` nor `g + 5`.
+#[tokio::test]
+async fn bloom_filters_prune_row_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels: Int32Array = (0..ROWS)
+        .map(|row| {
+            let missing = (row / GROUP_ROWS + 1) as i32;
+            let label = (row % 10) as i32;
+            Some(if label == missing || label == missing + 4 {
+                0
+            } else {
+                label
+            })
+        })
+        .collect();
+    let batch = table(vec![
+        ("label", Arc::new(labels)),
+        ("x", f32_tensors(4, &[], &[])),
+    ]);
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(GROUP_ROWS))
+        .set_bloom_filter_enabled(true)
+        .build();
+    let path = write(&dir, "bloom.parquet", &batch, props);
+    same_as_datafusion(
+        &path,
+        &[
+            // Row group 1 holds no label 2; the others do.
+            ("SELECT x, label FROM {t} WHERE label = 2", 3),
+            // Row group 0 holds neither 1 nor 5.
+            ("SELECT x FROM {t} WHERE label IN (1, 5)", 3),
+            // Statistics and filters cannot tell.
+            ("SELECT x FROM {t} WHERE label = 9", 4),
+        ],
+    )
+    .await;
+}
+
 /// Scans with other columns, a predicate or a limit are read here too, and give what
 /// DataFusion's reader gives.
 #[tokio::test]
