@@ -46,9 +46,11 @@
 //! Row groups that a predicate rules out by their statistics or bloom filters are skipped, as
 //! DataFusion's reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
 //! (read whole), and the other tensor columns are decoded for the rows it holds for alone (late
-//! materialisation): a page holding none of them is passed over (its levels still checked), the
-//! values of the others are not copied, and a row group where it holds for no row decodes no
-//! tensor at all.
+//! materialisation): a page holding none of them is not decoded (its levels still checked),
+//! nor even read when the file's offset index locates it (`enable_page_index`: the pages read
+//! must then hold the rows the index gives them, so a wrong index is caught where it would
+//! misplace values), the values of the other rows are not copied, and a row group where it
+//! holds for no row decodes no tensor at all.
 
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
@@ -81,6 +83,7 @@ use datafusion::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use datafusion::parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
+use datafusion::parquet::arrow::async_reader::MetadataFetch;
 use datafusion::parquet::arrow::{ProjectionMask, parquet_column};
 use datafusion::parquet::basic::{
     ConvertedType, Encoding, LogicalType, Repetition, Type as PhysicalType,
@@ -91,8 +94,9 @@ use datafusion::parquet::column::reader::ColumnReaderImpl;
 use datafusion::parquet::data_type::{self as pq, DataType as ParquetDataType};
 use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::metadata::{
-    ColumnChunkMetaData, ParquetMetaDataReader, RowGroupMetaData,
+    ColumnChunkMetaData, PageIndexPolicy, ParquetMetaDataReader, RowGroupMetaData,
 };
+use datafusion::parquet::file::page_index::offset_index::PageLocation;
 use datafusion::parquet::file::reader::{ChunkReader, Length};
 use datafusion::parquet::file::serialized_reader::SerializedPageReader;
 use datafusion::parquet::schema::types::{ColumnDescriptor, SchemaDescriptor, Type as SchemaType};
@@ -104,8 +108,9 @@ use datafusion::physical_plan::metrics::{Count, MetricBuilder};
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
 };
-use futures::StreamExt;
+use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream};
+use futures::{FutureExt, StreamExt};
 
 use super::levels::{Dictionary, dictionary_values, full_tensor_levels, hybrid_values};
 
@@ -284,6 +289,9 @@ struct ScanPlan {
     max_in_list_size: usize,
     /// Whether row groups are pruned by their bloom filters too (`bloom_filter_on_read`).
     bloom_filters: bool,
+    /// Whether a file's offset index is read, to pass over the pages of tensors that late
+    /// materialisation wants no row of without reading them (`enable_page_index`).
+    offset_index: bool,
 }
 
 /// The scan's plan, when it is one this reader serves: plain columns of the table, at least
@@ -367,6 +375,7 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         .as_ref()
         .and_then(|predicate| LateMaterialisation::new(predicate, &columns, &read_schema));
     Some(ScanPlan {
+        offset_index: late.is_some() && parquet.table_parquet_options().global.enable_page_index,
         late,
         limit: config.limit.filter(|_| predicate.is_none()),
         max_in_list_size: parquet.max_in_list_size(),
@@ -487,7 +496,13 @@ impl MorselPlanner for OpenFile {
         } = *self;
         Ok(Some(MorselPlan::new().with_pending_planner(async move {
             let location = file.object_meta.location.clone();
-            let metadata = read_metadata(&shared.store, &location, file.object_meta.size).await;
+            let metadata = read_metadata(
+                &shared.store,
+                &location,
+                file.object_meta.size,
+                shared.scan.offset_index,
+            )
+            .await;
             let Some(mut file_plan) = metadata
                 .ok()
                 .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
@@ -508,11 +523,13 @@ impl MorselPlanner for OpenFile {
 }
 
 /// The footer of a file of `size` bytes, with its Arrow schema: one read of its last 64 KiB,
-/// and a second when the metadata is longer.
+/// and a second when the metadata is longer; with `offset_index`, its offset index too when it
+/// has one (a third read; one that fails is left out).
 async fn read_metadata(
     store: &Arc<dyn ObjectStore>,
     location: &Path,
     size: u64,
+    offset_index: bool,
 ) -> Result<ArrowReaderMetadata> {
     const FOOTER: u64 = 8;
     let tail_start = size.saturating_sub(64 * 1024);
@@ -534,11 +551,41 @@ async fn read_metadata(
         size,
         chunks: vec![(start.min(tail_start), tail)],
     };
-    let metadata = ParquetMetaDataReader::new().parse_and_finish(&fetched)?;
+    let mut metadata = ParquetMetaDataReader::new().parse_and_finish(&fetched)?;
+    if offset_index {
+        let mut reader = ParquetMetaDataReader::new_with_metadata(metadata.clone())
+            .with_offset_index_policy(PageIndexPolicy::Optional);
+        if reader
+            .load_page_index(StoreFetch { store, location })
+            .await
+            .is_ok()
+            && let Ok(indexed) = reader.finish()
+        {
+            metadata = indexed;
+        }
+    }
     Ok(ArrowReaderMetadata::try_new(
         Arc::new(metadata),
         ArrowReaderOptions::new(),
     )?)
+}
+
+/// Ranges of a file, fetched from its store (the offset index's).
+struct StoreFetch<'a> {
+    store: &'a Arc<dyn ObjectStore>,
+    location: &'a Path,
+}
+
+impl MetadataFetch for StoreFetch<'_> {
+    fn fetch(&mut self, range: std::ops::Range<u64>) -> BoxFuture<'_, Result<Bytes, ParquetError>> {
+        async move {
+            self.store
+                .get_range(self.location, range)
+                .await
+                .map_err(|err| ParquetError::External(Box::new(err)))
+        }
+        .boxed()
+    }
 }
 
 /// A file this reader reads: where each column read is.
@@ -1239,12 +1286,18 @@ impl RowGroupMorsel {
                 "a tensor column without its leaf".into(),
             ));
         };
+        let metadata = self.file.metadata.metadata();
+        let locations = metadata
+            .offset_index()
+            .and_then(|index| index.get(self.row_group)?.get(leaf))
+            .map(|index| index.page_locations().as_slice());
         let chunk = Chunk {
             fetched: chunks,
-            group: self.file.metadata.metadata().row_group(self.row_group),
+            group: metadata.row_group(self.row_group),
             rows,
             read_rows,
             selection,
+            locations,
             batch_rows: self.shared.batch_size,
             leaf,
             size: tensor.size,
@@ -1384,6 +1437,8 @@ struct Chunk<'a> {
     read_rows: usize,
     /// The rows among those whose values are wanted (`None`: every row read).
     selection: Option<&'a Selection>,
+    /// Its pages' locations and first rows, from the file's offset index.
+    locations: Option<&'a [PageLocation]>,
     /// Rows of each batch the values are given in.
     batch_rows: usize,
     leaf: usize,
@@ -1407,11 +1462,12 @@ impl Chunk<'_> {
                 Arc::new(self.fetched.clone()),
                 chunk,
                 self.rows,
-                None,
+                self.locations.map(<[PageLocation]>::to_vec),
             )?,
             size: self.size as u64,
             max_def: chunk.column_descr().max_def_level(),
             level: 0,
+            located: self.locations.is_some(),
         }))
     }
 
@@ -1753,6 +1809,15 @@ fn read_pages<T: Copy + Default>(
     // from cache).
     let mut page: Vec<T> = Vec::new();
     while !batches.is_full() {
+        // A page the offset index locates that holds no value wanted: not even read.
+        if chunk.selection.is_some()
+            && let Some(rows) = pages.located_rows()?
+            && !batches.wants(rows * chunk.size)
+        {
+            pages.pass_over(rows)?;
+            batches.skip(rows * chunk.size);
+            continue;
+        }
         match pages.get_next_page()? {
             Some(Page::DictionaryPage { buf, .. }) => {
                 let Some(entries) = plain(&buf).and_then(Dictionary::new) else {
@@ -1960,8 +2025,10 @@ struct FullTensorPages {
     inner: SerializedPageReader<Fetched>,
     size: u64,
     max_def: i16,
-    /// Levels checked so far in the chunk.
+    /// Levels checked so far in the chunk (counting those of pages passed over as full).
     level: u64,
+    /// Whether the offset index locates the pages.
+    located: bool,
 }
 
 fn not_full() -> ParquetError {
@@ -1969,9 +2036,43 @@ fn not_full() -> ParquetError {
 }
 
 impl FullTensorPages {
+    /// The rows of the next page, when it is a data page the offset index locates, starting at
+    /// the start of a tensor: such a page can be passed over unread ([`Self::pass_over`]).
+    fn located_rows(&mut self) -> Result<Option<usize>, ParquetError> {
+        if !self.located || !self.level.is_multiple_of(self.size) {
+            return Ok(None);
+        }
+        Ok(self
+            .inner
+            .peek_next_page()?
+            .filter(|page| !page.is_dict)
+            .and_then(|page| page.num_rows))
+    }
+
+    /// Passes over the next page, of `rows` rows ([`Self::located_rows`]), unread: whatever it
+    /// holds, the next page starts at the tensor the offset index says.
+    fn pass_over(&mut self, rows: usize) -> Result<(), ParquetError> {
+        self.inner.skip_next_page()?;
+        self.level += rows as u64 * self.size;
+        Ok(())
+    }
+
     /// `levels` levels: repetition levels `rep`, definition levels `def`, RLE/bit-packed hybrid.
-    fn check(&mut self, rep: &[u8], def: &[u8], levels: usize) -> Result<(), ParquetError> {
-        if !full_tensor_levels(rep, def, levels, self.level, self.size, self.max_def) {
+    ///
+    /// A page the offset index locates must hold the levels of its rows' tensors, from the
+    /// start of one (`rows`): pages passed over are counted by the index, and one that says
+    /// otherwise would misplace every value after them.
+    fn check(
+        &mut self,
+        rep: &[u8],
+        def: &[u8],
+        levels: usize,
+        rows: Option<usize>,
+    ) -> Result<(), ParquetError> {
+        let located = rows.is_none_or(|rows| {
+            self.level.is_multiple_of(self.size) && rows as u64 * self.size == levels as u64
+        });
+        if !located || !full_tensor_levels(rep, def, levels, self.level, self.size, self.max_def) {
             return Err(not_full());
         }
         self.level += levels as u64;
@@ -1989,6 +2090,14 @@ impl Iterator for FullTensorPages {
 
 impl PageReader for FullTensorPages {
     fn get_next_page(&mut self) -> Result<Option<Page>, ParquetError> {
+        let rows = if self.located {
+            self.inner
+                .peek_next_page()?
+                .filter(|page| !page.is_dict)
+                .and_then(|page| page.num_rows)
+        } else {
+            None
+        };
         let page = match self.inner.get_next_page()? {
             Some(Page::DataPage {
                 buf,
@@ -2012,7 +2121,12 @@ impl PageReader for FullTensorPages {
                 };
                 let rep = section(0)?;
                 let def = section(rep.1)?;
-                self.check(&buf[rep.0..rep.1], &buf[def.0..def.1], num_values as usize)?;
+                self.check(
+                    &buf[rep.0..rep.1],
+                    &buf[def.0..def.1],
+                    num_values as usize,
+                    rows,
+                )?;
                 values_page(buf.slice(def.1..), num_values, encoding)
             }
             Some(Page::DataPageV2 {
@@ -2029,7 +2143,12 @@ impl PageReader for FullTensorPages {
                     .checked_add(def_levels_byte_len as usize)
                     .filter(|&end| end <= buf.len())
                     .ok_or_else(not_full)?;
-                self.check(&buf[..rep_end], &buf[rep_end..def_end], num_values as usize)?;
+                self.check(
+                    &buf[..rep_end],
+                    &buf[rep_end..def_end],
+                    num_values as usize,
+                    rows,
+                )?;
                 values_page(buf.slice(def_end..), num_values, encoding)
             }
             Some(page @ Page::DictionaryPage { .. }) => page,
