@@ -144,12 +144,25 @@ fn wide_dictionary_values<T: Copy>(
             out.extend(std::iter::repeat_n(value, count));
             true
         }),
-        Run::Packed { bytes, count } => (0..count).all(|i| {
-            entry(unpack(bytes, i, width)).is_some_and(|value| {
-                out.push(value);
-                true
+        Run::Packed { bytes, count } => {
+            let mask = (1u64 << width) - 1;
+            (0..count).all(|i| {
+                // Index `i` from the little-endian word at its first byte (a whole word read
+                // at once where the run holds one: `unpack` assembles it byte by byte).
+                let bit = i * width as usize;
+                let index = match bytes.get(bit / 8..bit / 8 + 8) {
+                    Some(word) => {
+                        (u64::from_le_bytes(word.try_into().unwrap_or_default()) >> (bit % 8))
+                            & mask
+                    }
+                    None => unpack(bytes, i, width),
+                };
+                entry(index).is_some_and(|value| {
+                    out.push(value);
+                    true
+                })
             })
-        }),
+        }
     })
 }
 
