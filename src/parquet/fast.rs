@@ -41,7 +41,9 @@
 //!   its `FilterExec` above finds every row holding). A volatile predicate (`random()`) is left
 //!   to DataFusion's reader: evaluated twice it would filter twice.
 //! - A scan with a limit and no predicate reads at most that many rows of a row group, and
-//!   DataFusion's file stream stops asking for row groups once it has them.
+//!   DataFusion's file stream stops asking for row groups once it has them; with a predicate
+//!   (DataFusion gives the scan the limit only when the filter is pushed down), the tensors of
+//!   at most that many of the rows it holds for are decoded.
 //!
 //! Row groups that a predicate rules out by their statistics or bloom filters are skipped, as
 //! DataFusion's reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
@@ -285,6 +287,9 @@ struct ScanPlan {
     late: Option<LateMaterialisation>,
     /// Rows a row group need give at most (the scan's limit, when it has no predicate).
     limit: Option<usize>,
+    /// Rows the predicate holds for that a row group need give at most (the scan's limit, when
+    /// it has one: DataFusion gives a scan a limit only when the scan applies its filters).
+    matches_limit: Option<usize>,
     /// The longest `IN (...)` list statistics pruning reads (the session's setting).
     max_in_list_size: usize,
     /// Whether row groups are pruned by their bloom filters too (`bloom_filter_on_read`).
@@ -378,6 +383,7 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         offset_index: late.is_some() && parquet.table_parquet_options().global.enable_page_index,
         late,
         limit: config.limit.filter(|_| predicate.is_none()),
+        matches_limit: config.limit.filter(|_| predicate.is_some()),
         max_in_list_size: parquet.max_in_list_size(),
         bloom_filters: parquet.table_parquet_options().global.bloom_filter_on_read,
         columns,
@@ -1238,7 +1244,17 @@ impl RowGroupMorsel {
             )?;
             holds.append_buffer(evaluate_predicate(&late.predicate, &batch)?.values());
         }
-        let holds = holds.finish();
+        let mut holds = holds.finish();
+        // The first rows it holds for, as many as the limit asks for: the tensors of the rest
+        // are not decoded.
+        if let Some(limit) = scan.matches_limit
+            && let Some(last) = holds.set_indices().nth(limit.saturating_sub(1))
+        {
+            let mut first = BooleanBufferBuilder::new(rows);
+            first.append_buffer(&holds.slice(0, last + 1));
+            first.append_n(rows - last - 1, false);
+            holds = first.finish();
+        }
         let selection = Selection::new(&holds);
         if selection.rows == 0 {
             return Ok(Some(Vec::new()));

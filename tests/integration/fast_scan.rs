@@ -677,6 +677,20 @@ async fn filtered_limited_and_mixed_scans() {
         assert_eq!(got.columns(), expected.columns());
         assert_eq!(groups, (4, 0));
     }
+    // With the filter pushed down, the limit is the scan's: a row group gives its first rows
+    // the predicate holds for (the first 3 of the file's, one partition), and no more.
+    let sql = format!("SELECT x, id FROM '{path}' WHERE label = 3 AND id > 1500 LIMIT 3");
+    let (got, groups) = query(&pushed(1), &sql).await;
+    let expected = reference
+        .sql("SELECT x, id FROM t WHERE label = 3 AND id > 1500 ORDER BY id LIMIT 3")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
+    assert_eq!(got.columns(), expected.columns());
+    assert_eq!(groups, (1, 0));
     // A volatile predicate filters once: evaluated here and again above the scan, half of
     // the rows would be a quarter (the count's standard deviation is 30 rows).
     for ctx in [context(1), pushed(1)] {
