@@ -420,6 +420,13 @@ async fn every_narrow_type_half_and_boolean() {
     }
 }
 
+/// The result of `sql` in `ctx`, as one batch.
+async fn collected(ctx: &SessionContext, sql: &str) -> RecordBatch {
+    let df = ctx.sql(sql).await.unwrap();
+    let schema = Arc::clone(df.schema().inner());
+    concat_batches(&schema, &df.collect().await.unwrap()).unwrap()
+}
+
 /// Each of `cases` (a query over `{t}`, and the row groups the fast reader reads for it) gives
 /// over the file at `path` what DataFusion's own reader gives (`DATAFUSION_TENSOR_ARROW_SCAN`
 /// is not set in tests, so DataFusion's own format is the reference: `register_parquet`),
@@ -441,10 +448,7 @@ async fn same_as_datafusion_in_batches(
         .unwrap();
     for &(sql, fast) in cases {
         let ours = sql.replace("{t}", &format!("'{path}'"));
-        let theirs = sql.replace("{t}", "t");
-        let df = reference.sql(&theirs).await.unwrap();
-        let schema = Arc::clone(df.schema().inner());
-        let expected = concat_batches(&schema, &df.collect().await.unwrap()).unwrap();
+        let expected = collected(&reference, &sql.replace("{t}", "t")).await;
         let (got, groups) = query(&context_with_batch(1, batch_size), &ours).await;
         assert_eq!(got.columns(), expected.columns(), "{ours}");
         assert!(got.num_rows() > 0 || sql.contains("1000000"), "{ours}");
@@ -666,14 +670,11 @@ async fn filtered_limited_and_mixed_scans() {
         let sql =
             format!("SELECT tensor_to_string(x) AS s FROM '{path}' WHERE label = 3 ORDER BY id");
         let (got, groups) = query(&pushed(partitions), &sql).await;
-        let expected = reference
-            .sql("SELECT tensor_to_string(x) AS s FROM t WHERE label = 3 ORDER BY id")
-            .await
-            .unwrap()
-            .collect()
-            .await
-            .unwrap();
-        let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
+        let expected = collected(
+            &reference,
+            "SELECT tensor_to_string(x) AS s FROM t WHERE label = 3 ORDER BY id",
+        )
+        .await;
         assert_eq!(got.columns(), expected.columns());
         assert_eq!(groups, (4, 0));
     }
@@ -681,14 +682,11 @@ async fn filtered_limited_and_mixed_scans() {
     // the predicate holds for (the first 3 of the file's, one partition), and no more.
     let sql = format!("SELECT x, id FROM '{path}' WHERE label = 3 AND id > 1500 LIMIT 3");
     let (got, groups) = query(&pushed(1), &sql).await;
-    let expected = reference
-        .sql("SELECT x, id FROM t WHERE label = 3 AND id > 1500 ORDER BY id LIMIT 3")
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap();
-    let expected = concat_batches(&expected[0].schema(), &expected).unwrap();
+    let expected = collected(
+        &reference,
+        "SELECT x, id FROM t WHERE label = 3 AND id > 1500 ORDER BY id LIMIT 3",
+    )
+    .await;
     assert_eq!(got.columns(), expected.columns());
     assert_eq!(groups, (1, 0));
     // A volatile predicate filters once: evaluated here and again above the scan, half of
