@@ -42,18 +42,20 @@
 //!   to DataFusion's reader: evaluated twice it would filter twice.
 //! - A scan with a limit and no predicate reads at most that many rows of a row group, and
 //!   DataFusion's file stream stops asking for row groups once it has them; with a predicate
-//!   (DataFusion gives the scan the limit only when the filter is pushed down), the tensors of
-//!   at most that many of the rows it holds for are decoded.
+//!   (DataFusion gives the scan the limit only when the filter is pushed down), late
+//!   materialisation decodes the tensors of at most that many of the rows it holds for.
 //!
 //! Row groups that a predicate rules out by their statistics or bloom filters are skipped, as
-//! DataFusion's reader skips them. In the rest, the predicate is evaluated first, on the columns it reads
-//! (read whole), and the other tensor columns are decoded for the rows it holds for alone (late
-//! materialisation): a page holding none of them is not decoded (its levels still checked),
-//! nor even read when the file's offset index locates it (`enable_page_index`: the pages read
-//! must then hold the rows the index gives them, so a wrong index is caught where it would
-//! misplace values), the values of the other rows are not copied, and a row group where it
-//! holds for no row decodes no tensor at all.
-
+//! DataFusion's reader skips them. With `pushdown_filters` (where DataFusion's reader applies a
+//! filter's rows to the other columns), the predicate is then evaluated first, on the columns
+//! it reads (read whole), and the other tensor columns are decoded for the rows it holds for
+//! alone (late materialisation): a page holding none of them is not decoded (its levels still
+//! checked), nor even read when the file's offset index locates it (`enable_page_index`: the
+//! pages read must then hold the rows the index gives them, so a wrong index is caught where it
+//! would misplace values), the values of the other rows are not copied, and a row group where
+//! it holds for no row decodes no tensor at all. Without it, every page is decoded, as
+//! DataFusion's reader decodes them (a corrupt page it would fail on fails here too).
+//!
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
 
@@ -376,8 +378,13 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         .iter()
         .map(|expr| reassign_expr_columns(Arc::clone(&expr.expr), &read_schema).ok())
         .collect::<Option<_>>()?;
+    // Late materialisation leaves pages unread and undecoded, as DataFusion's reader leaves
+    // them when it applies a pushed-down filter's rows to the other columns; without
+    // `pushdown_filters` its reader decodes every page (and fails on a corrupt one), and so does
+    // this one.
     let late = predicate
         .as_ref()
+        .filter(|_| parquet.table_parquet_options().global.pushdown_filters)
         .and_then(|predicate| LateMaterialisation::new(predicate, &columns, &read_schema));
     Some(ScanPlan {
         offset_index: late.is_some() && parquet.table_parquet_options().global.enable_page_index,

@@ -102,6 +102,18 @@ fn context_with_batch(partitions: usize, batch_size: usize) -> SessionContext {
         .enable_url_table()
 }
 
+/// `ctx` with `pushdown_filters` on: filters applied in the scan (late materialisation).
+fn pushed_down(ctx: SessionContext) -> SessionContext {
+    ctx.state_ref()
+        .write()
+        .config_mut()
+        .options_mut()
+        .execution
+        .parquet
+        .pushdown_filters = true;
+    ctx
+}
+
 /// The plan's Parquet scan's count of row groups read by the fast reader and read again by
 /// DataFusion's (0 when the scan never used the fast reader).
 fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
@@ -432,14 +444,14 @@ async fn collected(ctx: &SessionContext, sql: &str) -> RecordBatch {
 /// is not set in tests, so DataFusion's own format is the reference: `register_parquet`),
 /// with every row group it reads read here. Returns the reference context (the file as `t`).
 async fn same_as_datafusion(path: &str, cases: &[(&str, usize)]) -> SessionContext {
-    same_as_datafusion_in_batches(path, cases, 8192).await
+    same_as_datafusion_in(path, cases, || context(1)).await
 }
 
-/// [`same_as_datafusion`] with batches of `batch_size` rows.
-async fn same_as_datafusion_in_batches(
+/// [`same_as_datafusion`], the queries run in the contexts `ours` makes.
+async fn same_as_datafusion_in(
     path: &str,
     cases: &[(&str, usize)],
-    batch_size: usize,
+    ours: impl Fn() -> SessionContext,
 ) -> SessionContext {
     let reference = context(1);
     reference
@@ -447,18 +459,18 @@ async fn same_as_datafusion_in_batches(
         .await
         .unwrap();
     for &(sql, fast) in cases {
-        let ours = sql.replace("{t}", &format!("'{path}'"));
         let expected = collected(&reference, &sql.replace("{t}", "t")).await;
-        let (got, groups) = query(&context_with_batch(1, batch_size), &ours).await;
-        assert_eq!(got.columns(), expected.columns(), "{ours}");
-        assert!(got.num_rows() > 0 || sql.contains("1000000"), "{ours}");
-        assert_eq!(groups, (fast, 0), "{ours}");
+        let (got, groups) = query(&ours(), &sql.replace("{t}", &format!("'{path}'"))).await;
+        assert_eq!(got.columns(), expected.columns(), "{sql}");
+        assert!(got.num_rows() > 0 || sql.contains("1000000"), "{sql}");
+        assert_eq!(groups, (fast, 0), "{sql}");
     }
     reference
 }
 
-/// A predicate on a scalar column is evaluated before the tensor columns are decoded, which
-/// are then decoded for its rows alone (late materialisation): every element type, in every
+/// With `pushdown_filters`, a predicate on a scalar column is evaluated before the tensor
+/// columns are decoded, which are then decoded for its rows alone (late materialisation):
+/// every element type, in every
 /// encoding (the delta ones through arrow-rs's column reader, which skips), page formats v1
 /// and v2, with rows spread over every page, rows in runs that leave whole pages out, no rows,
 /// and a predicate that is NULL for some rows.
@@ -564,7 +576,10 @@ async fn late_materialised_scans_of_every_type_and_encoding() {
         // Batches of fewer rows than a page too: the values of a page are then read and
         // skipped in several stretches.
         for batch_size in [8192, 30] {
-            same_as_datafusion_in_batches(&path, &cases, batch_size).await;
+            same_as_datafusion_in(&path, &cases, || {
+                pushed_down(context_with_batch(1, batch_size))
+            })
+            .await;
         }
     }
 }
@@ -655,17 +670,7 @@ async fn filtered_limited_and_mixed_scans() {
     let reference = same_as_datafusion(&path, &cases).await;
     // Over two partitions, with the predicate pushed into the scan (its columns then need not
     // be projected), rows compared as a set.
-    let pushed = |partitions| {
-        let ctx = context(partitions);
-        ctx.state_ref()
-            .write()
-            .config_mut()
-            .options_mut()
-            .execution
-            .parquet
-            .pushdown_filters = true;
-        ctx
-    };
+    let pushed = |partitions| pushed_down(context(partitions));
     for partitions in [1, 2] {
         let sql =
             format!("SELECT tensor_to_string(x) AS s FROM '{path}' WHERE label = 3 ORDER BY id");
