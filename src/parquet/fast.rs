@@ -1686,12 +1686,17 @@ fn read_selected_values<P: ParquetDataType>(
 fn read_numbers<P: ParquetDataType<T = T>, T: Plain>(chunk: &Chunk) -> Result<Option<Vec<Vec<T>>>> {
     if chunk.selection.is_some() {
         let plain = |bytes: &[u8]| T::decode(bytes);
-        let read = read_pages(chunk, plain, |out, buf, n, encoding| match encoding {
-            Encoding::PLAIN => buf
-                .get(..T::WIDTH * n)
-                .is_some_and(|bytes| T::decode_into(bytes, out)),
-            _ => false,
-        })?;
+        let read = read_pages(
+            chunk,
+            T::WIDTH,
+            plain,
+            |out, buf, n, encoding| match encoding {
+                Encoding::PLAIN => buf
+                    .get(..T::WIDTH * n)
+                    .is_some_and(|bytes| T::decode_into(bytes, out)),
+                _ => false,
+            },
+        )?;
         return read.or_else(|| read_values::<P>(chunk));
     }
     read_values::<P>(chunk)
@@ -1769,17 +1774,29 @@ impl<T: Clone> Batches<T> {
 
     /// Appends the wanted ones of the next `values.len()` elements.
     fn extend_from_slice(&mut self, values: &[T]) {
-        let Some(runs) = &mut self.selected else {
+        if self.selected.is_none() {
             self.push(values);
             return;
+        }
+        for range in self.advance(values.len()) {
+            self.push(&values[range]);
+        }
+    }
+
+    /// Passes over the next `n` elements, giving the wanted ones as ranges of them (the
+    /// caller [`Self::push`]es their values).
+    fn advance(&mut self, n: usize) -> Vec<std::ops::Range<usize>> {
+        let (start, end) = (self.seen, self.seen + n);
+        self.seen = end;
+        let Some(runs) = &mut self.selected else {
+            return std::iter::once(0..n).collect();
         };
-        let (start, end) = (self.seen, self.seen + values.len());
-        let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut wanted = Vec::new();
         while let Some(run) = runs.front_mut() {
             if run.start >= end {
                 break;
             }
-            kept.push(run.start.max(start) - start..run.end.min(end) - start);
+            wanted.push(run.start.max(start) - start..run.end.min(end) - start);
             if run.end <= end {
                 runs.pop_front();
             } else {
@@ -1787,10 +1804,7 @@ impl<T: Clone> Batches<T> {
                 break;
             }
         }
-        for range in kept {
-            self.push(&values[range]);
-        }
-        self.seen = end;
+        wanted
     }
 
     /// Appends `values`, past the last batch dropped.
@@ -1817,9 +1831,11 @@ impl<T: Clone> Batches<T> {
 /// `decode` (a page's values buffer, its value count and its encoding, appended to a page
 /// buffer; `false`: not an encoding decoded here), dictionary-encoded ones looked up in the
 /// chunk's dictionary page, whose plain values `plain` decodes. Pages that hold no value the
-/// chunk's selection wants are passed over undecoded (their levels still checked).
+/// chunk's selection wants are passed over undecoded (their levels still checked); of a plain
+/// page (values of `plain_width` bytes) only the wanted values are decoded.
 fn read_pages<T: Copy + Default>(
     chunk: &Chunk,
+    plain_width: usize,
     plain: impl Fn(&[u8]) -> Option<Vec<T>>,
     mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding) -> bool,
 ) -> Result<PagesRead<T>> {
@@ -1861,6 +1877,20 @@ fn read_pages<T: Copy + Default>(
                     continue;
                 }
                 page.clear();
+                // A plain page with a selection: the wanted values' bytes alone decoded.
+                if encoding == Encoding::PLAIN
+                    && chunk.selection.is_some()
+                    && buf.len() >= n * plain_width
+                {
+                    for range in batches.advance(n) {
+                        let bytes = buf.slice(range.start * plain_width..range.end * plain_width);
+                        if !decode(&mut page, &bytes, range.len(), encoding) {
+                            return Ok(PagesRead::OtherEncoding);
+                        }
+                    }
+                    batches.push(&page);
+                    continue;
+                }
                 let decoded = match encoding {
                     Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY => dictionary
                         .as_ref()
@@ -1935,7 +1965,7 @@ fn read_narrow<T: Copy + Default>(
         rest.is_empty()
             .then(|| words.iter().map(|w| cast(i32::from_le_bytes(*w))).collect())
     };
-    let read = read_pages(chunk, words, |out, buf, n, encoding| match encoding {
+    let read = read_pages(chunk, 4, words, |out, buf, n, encoding| match encoding {
         // Straight into the page buffer (not through a vector of the page's own).
         Encoding::PLAIN => buf.get(..4 * n).is_some_and(|bytes| {
             let (words, _) = bytes.as_chunks::<4>();
@@ -1965,7 +1995,7 @@ fn read_half_values(chunk: &Chunk) -> Result<PagesRead<u16>> {
         rest.is_empty()
             .then(|| words.iter().map(|w| u16::from_le_bytes(*w)).collect())
     };
-    read_pages(chunk, words, |out, buf, n, encoding| match encoding {
+    read_pages(chunk, 2, words, |out, buf, n, encoding| match encoding {
         Encoding::PLAIN => buf.get(..2 * n).is_some_and(|bytes| {
             let (words, _) = bytes.as_chunks::<2>();
             out.extend(words.iter().map(|w| u16::from_le_bytes(*w)));
