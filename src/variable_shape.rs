@@ -563,6 +563,12 @@ impl<'a> VariableShapeArray<'a> {
         offsets[row] as usize..offsets[row + 1] as usize
     }
 
+    /// How many values `row`'s storage holds (a NULL row's included).
+    pub fn stored_len(&self, row: usize) -> usize {
+        let offsets = self.data.value_offsets();
+        (offsets[row + 1] - offsets[row]) as usize
+    }
+
     /// Whether some NULL row's storage holds values (which a copy of the batch's values, in
     /// one piece, would then carry along).
     pub fn null_rows_hold_values(&self) -> bool {

@@ -7,15 +7,19 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, Int64Array, ListArray, UInt32Array};
-use arrow::buffer::OffsetBuffer;
+use arrow::array::{
+    Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, ListArray, StructArray,
+    UInt32Array,
+};
+use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::compute::take;
 use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
 use crate::kernels::layout::with_row_nulls;
-use crate::shape::strided_offsets;
-use crate::variable_shape::VariableShapeArray;
+use crate::shape::{checked_size, format_shape, strided_offsets};
+use crate::tensor_type::ITEM_FIELD_NAME;
+use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
 /// Compiled per-shape plans, keyed by a row's physical shape.
 #[derive(Debug)]
@@ -149,4 +153,168 @@ pub fn to_nested_list(view: &VariableShapeArray<'_>) -> Result<ArrayRef> {
         )?);
     }
     Ok(current)
+}
+
+/// The storage of a variable-shape tensor column of type `tensor` whose rows are `data`
+/// (stored, row-major values) and `shapes` (physical shapes, `ndim` per row), NULL where
+/// `nulls` says.
+pub fn variable_shape_array(
+    tensor: &VariableShapeType,
+    data: ListArray,
+    shapes: Vec<i32>,
+    nulls: Option<NullBuffer>,
+) -> Result<StructArray> {
+    let DataType::Struct(fields) = tensor.storage_type() else {
+        return Err(TensorError::Internal(
+            "a variable-shape storage type is a struct".to_string(),
+        ));
+    };
+    let ndim = i32::try_from(tensor.ndim()).unwrap_or(i32::MAX);
+    let shape = FixedSizeListArray::try_new(
+        Arc::new(Field::new_list_field(DataType::Int32, true)),
+        ndim,
+        Arc::new(Int32Array::from(shapes)),
+        nulls.clone(),
+    )?;
+    Ok(StructArray::try_new(
+        fields,
+        vec![Arc::new(data), Arc::new(shape)],
+        nulls,
+    )?)
+}
+
+/// `data` as the `data` field of a variable-shape storage: `List<T>` with a nullable `item`.
+fn data_list(
+    tensor: &VariableShapeType,
+    lengths: impl Iterator<Item = usize>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+) -> Result<ListArray> {
+    Ok(ListArray::try_new(
+        Arc::new(Field::new(
+            ITEM_FIELD_NAME,
+            tensor.element_type().clone(),
+            true,
+        )),
+        OffsetBuffer::from_lengths(lengths),
+        values,
+        nulls,
+    )?)
+}
+
+/// Variable-shape tensors of type `tensor` from flat row-major values (`values`, rows at
+/// `offsets`) and each row's physical shape (`shapes`, `ndim` integers per row, NULL rows at
+/// `shape_nulls`): a row is NULL when its values or its shape are; every other row must hold
+/// exactly prod(shape) values.
+pub fn from_values_and_shapes(
+    tensor: &VariableShapeType,
+    values: &ArrayRef,
+    offsets: &[usize],
+    value_nulls: Option<&NullBuffer>,
+    shapes: &[i64],
+    shape_nulls: Option<&NullBuffer>,
+) -> Result<StructArray> {
+    let ndim = tensor.ndim();
+    let rows = offsets.len() - 1;
+    let nulls = NullBuffer::union(value_nulls, shape_nulls);
+    let is_null = |row: usize| nulls.as_ref().is_some_and(|n| n.is_null(row));
+    let mut physical = Vec::with_capacity(rows * ndim);
+    let mut lengths = Vec::with_capacity(rows);
+    let mut contiguous = true;
+    for row in 0..rows {
+        let held = offsets[row + 1] - offsets[row];
+        if is_null(row) {
+            physical.extend(std::iter::repeat_n(0, ndim));
+            lengths.push(0);
+            contiguous &= held == 0;
+            continue;
+        }
+        let shape = &shapes[row * ndim..(row + 1) * ndim];
+        let dims = shape
+            .iter()
+            .map(|&d| usize::try_from(d).ok().filter(|_| i32::try_from(d).is_ok()))
+            .collect::<Option<Vec<usize>>>()
+            .ok_or_else(|| {
+                TensorError::Data(format!(
+                    "row {row} of its batch has shape {shape:?}: dimensions must be non-negative integers that fit an Int32"
+                ))
+            })?;
+        let size = checked_size(&dims)?;
+        if size != held {
+            return Err(TensorError::Data(format!(
+                "row {row} of its batch holds {held} values, but shape {} needs {size}",
+                format_shape(&dims)
+            )));
+        }
+        physical.extend(dims.iter().map(|&d| d as i32));
+        lengths.push(size);
+    }
+    let data = if contiguous {
+        values.slice(offsets[0], offsets[rows] - offsets[0])
+    } else {
+        let indices: UInt32Array = (0..rows)
+            .filter(|&row| !is_null(row))
+            .flat_map(|row| offsets[row]..offsets[row + 1])
+            .map(|i| i as u32)
+            .collect();
+        take(values.as_ref(), &indices, None)?
+    };
+    let data = data_list(tensor, lengths.into_iter(), data, nulls.clone())?;
+    let out = variable_shape_array(tensor, data, physical, nulls)?;
+    // The type's own checks (uniform dimensions) on what was built.
+    VariableShapeArray::try_new(tensor, &out)?;
+    Ok(out)
+}
+
+/// Fixed-shape tensors (`rows` rows of `size` stored values each, physical shape `physical`)
+/// as the variable-shape tensors of type `tensor`: the same values, no copy.
+pub fn fixed_to_variable(
+    tensor: &VariableShapeType,
+    values: &ArrayRef,
+    physical: &[usize],
+    rows: usize,
+    nulls: Option<NullBuffer>,
+) -> Result<StructArray> {
+    let size: usize = physical.iter().product();
+    let shape: Vec<i32> = physical.iter().map(|&d| d as i32).collect();
+    let shapes = shape.repeat(rows);
+    let data = data_list(
+        tensor,
+        std::iter::repeat_n(size, rows),
+        values.slice(0, rows * size),
+        nulls.clone(),
+    )?;
+    variable_shape_array(tensor, data, shapes, nulls)
+}
+
+/// The rows of `view` as fixed-shape tensors of physical shape `physical`: their stored values,
+/// `prod(physical)` per row (NULL rows padded with NULLs); an error naming the first
+/// non-NULL row of another shape, in the logical terms the user sees.
+pub fn variable_to_fixed(view: &VariableShapeArray<'_>, physical: &[usize]) -> Result<ArrayRef> {
+    let size: usize = physical.iter().product();
+    let mut every_row_full = true;
+    for row in 0..view.len() {
+        if view.is_null(row) {
+            every_row_full &= view.stored_len(row) == size;
+        } else if !view.physical_shape(row).eq(physical.iter().copied()) {
+            let got: Vec<usize> = view.logical_shape(row).collect();
+            let (want, _) = view.tensor().logical_layout(physical);
+            return Err(TensorError::Data(format!(
+                "row {row} of its batch has shape {}, not {}: every row of a fixed-shape tensor has one shape",
+                format_shape(&got),
+                format_shape(&want)
+            )));
+        }
+    }
+    if every_row_full {
+        return Ok(view.batch_values().0);
+    }
+    let indices: UInt32Array = (0..view.len())
+        .flat_map(|row| {
+            let start = view.value_range(row).start;
+            let valid = !view.is_null(row);
+            (0..size).map(move |k| valid.then(|| (start + k) as u32))
+        })
+        .collect();
+    Ok(take(view.values().as_ref(), &indices, None)?)
 }

@@ -50,6 +50,7 @@ mod along_axis;
 mod at;
 pub mod call_state;
 mod choose;
+mod convert;
 mod get;
 mod introspect;
 mod options;
@@ -84,6 +85,7 @@ use crate::variable_shape::{
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
 pub use at::{AtOp, AtPlan, TensorAt, TensorAtApply};
 pub use choose::TensorChoose;
+pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
 pub use reshape::TensorReshape;
@@ -103,6 +105,8 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorToList::new()).into(),
         TensorUdf::new(TensorReshape::new()).into(),
         TensorUdf::new(TensorToString::new()).into(),
+        TensorUdf::new(TensorToVariable::new()).into(),
+        TensorUdf::new(TensorToFixed::new()).into(),
         TensorUdf::new(TensorGet::new()).into(),
         TensorUdf::new(TensorTakeAlongAxis::new()).into(),
         TensorUdf::new(TensorPutAlongAxis::new()).into(),

@@ -343,8 +343,10 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_shape",
             "tensor_size",
             "tensor_take_along_axis",
+            "tensor_to_fixed",
             "tensor_to_list",
             "tensor_to_string",
+            "tensor_to_variable",
             "tensor_typed",
         ]
     );

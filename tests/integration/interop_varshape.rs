@@ -144,3 +144,42 @@ async fn copy_to_reads_back_in_pyarrow_as_the_extension() {
     }
     check_in_pyarrow(&path, &[]);
 }
+
+/// Columns this project builds (`tensor(values, shape)` with a shape column, its dim names
+/// and permutation), written by `COPY ... TO`: pyarrow reads them as the extension, with the
+/// metadata and values of the pyarrow columns they were rebuilt from.
+#[tokio::test]
+async fn built_columns_read_back_in_pyarrow() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("built.parquet");
+    let ctx = context();
+    collect(
+        &ctx,
+        &format!(
+            "COPY (SELECT id, \
+                tensor(get_field(f32, 'data'), get_field(f32, 'shape')) AS f32, \
+                tensor(get_field(perm, 'data'), get_field(perm, 'shape'), ['C', 'H', 'W'], [2, 0, 1]) AS perm2, \
+                tensor(get_field(f64, 'data'), get_field(f64, 'shape'), NULL, [1, 0]) AS f64 \
+              FROM 'tests/data/pyarrow_varshape.parquet') TO '{}' STORED AS PARQUET",
+            path.display()
+        ),
+    )
+    .await;
+    let schema = parquet_arrow_schema(&path);
+    let metadata = |name: &str| {
+        schema
+            .field_with_name(name)
+            .unwrap()
+            .metadata()
+            .get("ARROW:extension:metadata")
+            .cloned()
+    };
+    // Exactly what Arrow C++ writes for these types (key order and all).
+    assert_eq!(metadata("f32").as_deref(), Some("{}"));
+    assert_eq!(
+        metadata("perm2").as_deref(),
+        Some(r#"{"permutation":[2,0,1],"dim_names":["C","H","W"]}"#)
+    );
+    assert_eq!(metadata("f64").as_deref(), Some(r#"{"permutation":[1,0]}"#));
+    check_in_pyarrow(&path, &["f32=f32", "perm2=perm", "f64=f64"]);
+}
