@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use arrow::array::BooleanBufferBuilder;
 use arrow::array::{
     Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, ListArray, StructArray,
     UInt32Array,
@@ -16,6 +17,7 @@ use arrow::compute::take;
 use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
+use crate::index::{IndexExpr, normalize};
 use crate::kernels::layout::with_row_nulls;
 use crate::shape::{checked_size, format_shape, strided_offsets};
 use crate::tensor_type::ITEM_FIELD_NAME;
@@ -153,6 +155,19 @@ pub fn to_nested_list(view: &VariableShapeArray<'_>) -> Result<ArrayRef> {
         )?);
     }
     Ok(current)
+}
+
+/// The variable-shape tensors of type `tensor` whose rows are `lengths` values each, of
+/// `values` in order, with physical shapes `shapes`.
+pub fn from_rows(
+    tensor: &VariableShapeType,
+    values: ArrayRef,
+    lengths: &[usize],
+    shapes: Vec<i32>,
+    nulls: Option<NullBuffer>,
+) -> Result<StructArray> {
+    let data = data_list(tensor, lengths.iter().copied(), values, nulls.clone())?;
+    variable_shape_array(tensor, data, shapes, nulls)
 }
 
 /// The storage of a variable-shape tensor column of type `tensor` whose rows are `data`
@@ -317,4 +332,85 @@ pub fn variable_to_fixed(view: &VariableShapeArray<'_>, physical: &[usize]) -> R
         })
         .collect();
     Ok(take(view.values().as_ref(), &indices, None)?)
+}
+
+/// A static index applied to the rows of one physical shape: the stored offset of each output
+/// element (row-relative), and the output shape.
+#[derive(Debug)]
+struct RowGather {
+    offsets: Vec<u32>,
+    shape: Vec<usize>,
+}
+
+/// The rows of a batch indexed by a static index: values in output order, and each row's
+/// output shape (`out_ndim` per row, zeros for NULL rows) and number of elements.
+#[derive(Debug)]
+pub struct IndexedRows {
+    /// The output values, row after row.
+    pub values: ArrayRef,
+    /// Each row's output shape.
+    pub shapes: Vec<i32>,
+    /// Each row's number of output elements (NULL rows: `pad`, or 0).
+    pub lengths: Vec<usize>,
+}
+
+/// numpy's `x[index]` on every row of `view`, each row normalised against its own logical
+/// shape (one compiled gather per distinct shape); an index that does not fit a row (numpy's
+/// `IndexError`) is an error naming the row. A NULL row gives `pad` NULL elements when `pad`
+/// is given (a fixed-shape output), none otherwise.
+pub fn get_index(
+    view: &VariableShapeArray<'_>,
+    index: &IndexExpr,
+    out_ndim: usize,
+    pad: Option<usize>,
+) -> Result<IndexedRows> {
+    let rows = view.len();
+    let mut plans: ShapePlans<RowGather> = ShapePlans::default();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut validity = pad
+        .filter(|_| view.nulls().is_some())
+        .map(|_| BooleanBufferBuilder::new(0));
+    let mut shapes = Vec::with_capacity(rows * out_ndim);
+    let mut lengths = Vec::with_capacity(rows);
+    for row in 0..rows {
+        if view.is_null(row) {
+            let len = pad.unwrap_or(0);
+            indices.extend(std::iter::repeat_n(0, len));
+            if let Some(valid) = validity.as_mut() {
+                valid.append_n(len, false);
+            }
+            shapes.extend(std::iter::repeat_n(0, out_ndim));
+            lengths.push(len);
+            continue;
+        }
+        let plan = plans.get(view.physical_shape(row), |physical| {
+            let (shape, strides) = view.tensor().logical_layout(physical);
+            let selection = normalize(index, &shape, &strides)
+                .map_err(|e| TensorError::Data(format!("{e} at row {row} of its batch")))?;
+            Ok(RowGather {
+                offsets: selection.offsets().iter().map(|&o| o as u32).collect(),
+                shape: selection.shape,
+            })
+        })?;
+        let start = view.value_range(row).start as u32;
+        indices.extend(plan.offsets.iter().map(|&o| start + o));
+        if let Some(valid) = validity.as_mut() {
+            valid.append_n(plan.offsets.len(), true);
+        }
+        shapes.extend(plan.shape.iter().map(|&d| d as i32));
+        lengths.push(plan.offsets.len());
+    }
+    if u32::try_from(view.values().len()).is_err() {
+        return Err(TensorError::Data(
+            "the batch's values exceed what this kernel indexes; use a smaller batch size"
+                .to_string(),
+        ));
+    }
+    let nulls = validity.map(|mut v| NullBuffer::new(v.finish()));
+    let indices = UInt32Array::new(indices.into(), nulls);
+    Ok(IndexedRows {
+        values: take(view.values().as_ref(), &indices, None)?,
+        shapes,
+        lengths,
+    })
 }

@@ -213,7 +213,82 @@ def to_fixed_cases(name, rows):
 
 
 def re_escape(text):
-    return text.replace("(", "\\(").replace(")", "\\)")
+    return "".join("\\" + c if c in "\\^$.|?*+()[]{}" else c for c in text)
+
+
+# tensor_get(column, index): numpy's x[index] on every row's logical tensor.
+GET_CASES = [
+    ("img", ":, :, ::-1"),  # flip W
+    ("img", ":, ::-1"),  # flip H
+    ("img", ":, 1:3, 0:2"),  # crop
+    ("img", "0"),
+    ("img", "-1, None, ..., 1:"),
+    ("img", ":, 0, 0"),  # fixed-shape result; row 4 has H = 0
+    ("img", "[2, 0], :, -1"),
+    ("img", "[True, False, True]"),
+    ("img", "3"),  # every row: a plan error
+    ("f32", "0"),
+    ("f32", "::2, ::-1"),
+    ("f32", ":, 1"),
+    ("perm", "..., 0"),
+    ("perm", "[0, 0], None, -1"),
+    ("perm", "1:, :, ::2"),
+    ("i64", "1:"),
+    ("i64", "::-1"),
+    ("i64", "[0, -1]"),
+    ("i64", "-1"),  # a 0-d result: plain values
+    ("b", "0"),  # fixed-shape result (the uniform dim)
+    ("b", ":, [True, False]"),
+    ("b", "[True, False]"),  # the rows of length 2 only
+    ("f64", ":, 0"),
+    ("f64", "::-1, ::-1"),
+]
+
+
+def numpy_get(value, index):
+    return eval(f"x[{index}]", {"x": value})  # noqa: S307 (the fixed strings above)
+
+
+def get_cases():
+    out = [
+        "# tensor_get(t, 'index') on variable-shape tensors: numpy's x[index] on every row's",
+        "# logical tensor; the first row numpy rejects is the error, named; the other rows",
+        "# are selected alone for the values.",
+        "",
+    ]
+    for name, index in GET_CASES:
+        rows = [logical(name, row) for row in range(ROWS)]
+        results, errors = {}, {}
+        for row, value in enumerate(rows):
+            if value is None:
+                results[row] = None
+                continue
+            try:
+                results[row] = np.asarray(numpy_get(value, index))
+            except IndexError as e:
+                errors[row] = str(e)
+        call = f"tensor_get({name}, '{index}')"
+        if len(errors) == len([v for v in rows if v is not None]):
+            # Every row rejects it: the shape known when planning already does.
+            first = min(errors)
+            out += [f"query error tensor_get: {re_escape(errors[first])}", f"SELECT {call} FROM '{FILE}';", ""]
+            continue
+        if errors:
+            first = min(errors)
+            out += [
+                f"query error tensor_get: {re_escape(errors[first])} at row {first} of its batch",
+                f"SELECT {call} FROM '{FILE}';",
+                "",
+            ]
+        ids = ", ".join(str(r) for r in sorted(results))
+        out += [
+            "query IT",
+            f"SELECT id, {call} FROM '{FILE}' WHERE id IN ({ids}) ORDER BY id;",
+            "----",
+            *[f"{r} {slt_value(results[r])}" for r in sorted(results)],
+            "",
+        ]
+    return out
 
 
 def write_slt():
@@ -247,7 +322,7 @@ def write_slt():
         ]
         out += [f"{row} {slt_value(value)} {slt_value(value)}" for row, value in enumerate(rows)]
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
-    SLT.write_text("\n".join(out))
+    SLT.write_text("\n".join(out + get_cases()))
 
 
 def write_bad_files():
