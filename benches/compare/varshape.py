@@ -17,8 +17,9 @@ process:
   shape, indexed and copied (np.ascontiguousarray: this project's results are copies too);
   and the read alone.
 
-Queries: crop '..., :16, :16' (every image is at least 16 x 16, so the result is a
-fixed-shape [3, 16, 16] tensor) and flip ':, :, ::-1' (a variable-shape result).
+Queries: crop '..., :16, :16' (every image here is at least 16 x 16, so every row gives
+3 x 16 x 16; the type, which knows only the channel dim, makes it a variable-shape result)
+and flip ':, :, ::-1' (a variable-shape result).
 """
 
 import argparse
