@@ -19,7 +19,7 @@ use arrow::datatypes::{DataType, Field};
 use crate::error::{Result, TensorError};
 use crate::index::{IndexExpr, normalize};
 use crate::kernels::layout::with_row_nulls;
-use crate::shape::{checked_size, format_shape, strided_offsets};
+use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
 use crate::tensor_type::ITEM_FIELD_NAME;
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
@@ -413,4 +413,28 @@ pub fn get_index(
         shapes,
         lengths,
     })
+}
+
+/// numpy's `reshape(requested)` on every row of `view`: each row's values in logical
+/// row-major order (NULL rows: `pad` NULLs when given) and its new shape, one unknown
+/// dimension inferred from the row's size; a row whose size does not fit is numpy's
+/// `ValueError`, naming the row.
+pub fn reshape(
+    view: &VariableShapeArray<'_>,
+    requested: &[i64],
+    pad: Option<usize>,
+) -> Result<IndexedRows> {
+    // The empty index selects the whole tensor, in logical order.
+    let mut rows = get_index(view, &IndexExpr::default(), view.tensor().ndim(), pad)?;
+    rows.shapes.clear();
+    for (row, &len) in rows.lengths.iter().enumerate() {
+        if view.is_null(row) {
+            rows.shapes.extend(std::iter::repeat_n(0, requested.len()));
+            continue;
+        }
+        let shape = resolve_reshape(len, requested)
+            .map_err(|e| TensorError::Data(format!("{e} at row {row} of its batch")))?;
+        rows.shapes.extend(shape.iter().map(|&d| d as i32));
+    }
+    Ok(rows)
 }

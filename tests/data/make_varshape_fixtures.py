@@ -245,49 +245,95 @@ GET_CASES = [
 ]
 
 
-def numpy_get(value, index):
-    return eval(f"x[{index}]", {"x": value})  # noqa: S307 (the fixed strings above)
+# tensor_reshape(column, shape): numpy's reshape of every row's logical tensor.
+RESHAPE_CASES = [
+    ("img", [-1]),
+    ("img", [3, -1]),
+    ("f32", [-1, 1]),
+    ("perm", [-1]),
+    ("perm", [2, -1]),
+    ("i64", [1, -1]),
+    ("b", [2, 2]),  # a fixed-shape result: the rows of size 4
+    ("f64", [-1, 2]),
+]
+
+
+def shape_text(shape):
+    """A shape as numpy prints one: (2, 3), (4,)."""
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def row_cases(function, name, call, apply):
+    """The slt cases of `call` over column `name`: `apply(value)` is numpy's result for one
+    row's logical tensor, or the message of the error numpy raises (a str). The first row
+    numpy rejects is the error, named; the other rows are selected alone for the values. When
+    every row is rejected (an index wrong for the dims every row shares), the error comes
+    when the query is planned, naming no row."""
+    rows = [logical(name, row) for row in range(ROWS)]
+    results, errors = {}, {}
+    for row, value in enumerate(rows):
+        result = None if value is None else apply(value)
+        if isinstance(result, str):
+            errors[row] = result
+        else:
+            results[row] = result
+    out = []
+    if errors:
+        first = min(errors)
+        planned = all(v is None for v in results.values())
+        where = "" if planned else f" at row {first} of its batch"
+        out += [
+            f"query error {function}: {re_escape(errors[first])}{where}",
+            f"SELECT {call} FROM '{FILE}';",
+            "",
+        ]
+        if planned:
+            return out
+    ids = ", ".join(str(r) for r in sorted(results))
+    return out + [
+        "query IT",
+        f"SELECT id, {call} FROM '{FILE}' WHERE id IN ({ids}) ORDER BY id;",
+        "----",
+        *[f"{r} {slt_value(results[r])}" for r in sorted(results)],
+        "",
+    ]
+
+
+def reshape_cases():
+    out = [
+        "# tensor_reshape(t, shape) on variable-shape tensors: numpy's reshape of every row's",
+        "# logical tensor, in numpy's words with the shape as requested (numpy writes (2,2) and",
+        "# drops or names the -1).",
+        "",
+    ]
+    for name, shape in RESHAPE_CASES:
+
+        def apply(value, shape=shape):
+            try:
+                return value.reshape(shape)
+            except ValueError:
+                return f"cannot reshape array of size {value.size} into shape {shape_text(shape)}"
+
+        call = f"tensor_reshape({name}, [{', '.join(str(d) for d in shape)}])"
+        out += row_cases("tensor_reshape", name, call, apply)
+    return out
 
 
 def get_cases():
     out = [
         "# tensor_get(t, 'index') on variable-shape tensors: numpy's x[index] on every row's",
-        "# logical tensor; the first row numpy rejects is the error, named; the other rows",
-        "# are selected alone for the values.",
+        "# logical tensor.",
         "",
     ]
     for name, index in GET_CASES:
-        rows = [logical(name, row) for row in range(ROWS)]
-        results, errors = {}, {}
-        for row, value in enumerate(rows):
-            if value is None:
-                results[row] = None
-                continue
+
+        def apply(value, index=index):
             try:
-                results[row] = np.asarray(numpy_get(value, index))
+                return np.asarray(eval(f"x[{index}]", {"x": value}))  # noqa: S307 (GET_CASES)
             except IndexError as e:
-                errors[row] = str(e)
-        call = f"tensor_get({name}, '{index}')"
-        if len(errors) == len([v for v in rows if v is not None]):
-            # Every row rejects it: the shape known when planning already does.
-            first = min(errors)
-            out += [f"query error tensor_get: {re_escape(errors[first])}", f"SELECT {call} FROM '{FILE}';", ""]
-            continue
-        if errors:
-            first = min(errors)
-            out += [
-                f"query error tensor_get: {re_escape(errors[first])} at row {first} of its batch",
-                f"SELECT {call} FROM '{FILE}';",
-                "",
-            ]
-        ids = ", ".join(str(r) for r in sorted(results))
-        out += [
-            "query IT",
-            f"SELECT id, {call} FROM '{FILE}' WHERE id IN ({ids}) ORDER BY id;",
-            "----",
-            *[f"{r} {slt_value(results[r])}" for r in sorted(results)],
-            "",
-        ]
+                return str(e)
+
+        out += row_cases("tensor_get", name, f"tensor_get({name}, '{index}')", apply)
     return out
 
 
@@ -322,7 +368,7 @@ def write_slt():
         ]
         out += [f"{row} {slt_value(value)} {slt_value(value)}" for row, value in enumerate(rows)]
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
-    SLT.write_text("\n".join(out + get_cases()))
+    SLT.write_text("\n".join(out + get_cases() + reshape_cases()))
 
 
 def write_bad_files():
