@@ -17,11 +17,14 @@ use arrow::compute::take;
 use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
-use crate::index::{IndexExpr, normalize};
+use crate::index::{IndexExpr, normalize, wrap_index};
 use crate::kernels::layout::with_row_nulls;
 use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
 use crate::tensor_type::ITEM_FIELD_NAME;
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
+
+// Positions into a batch's values are `u32`: a `List<T>`'s offsets are `i32`, so every value
+// a row holds lies below 2^31.
 
 /// Compiled per-shape plans, keyed by a row's physical shape.
 #[derive(Debug)]
@@ -85,11 +88,6 @@ pub fn row_major_values(view: &VariableShapeArray<'_>) -> Result<ArrayRef> {
         return Ok(view.batch_values().0);
     }
     let total: usize = (0..view.len()).map(|row| view.value_range(row).len()).sum();
-    if u32::try_from(view.values().len()).is_err() {
-        return Err(TensorError::Data(format!(
-            "{total} tensor elements in one batch exceed what this kernel indexes; use a smaller batch size"
-        )));
-    }
     let mut plans = ShapePlans::default();
     let mut indices = Vec::with_capacity(total);
     for row in 0..view.len() {
@@ -364,23 +362,11 @@ pub fn get_index(
     out_ndim: usize,
     pad: Option<usize>,
 ) -> Result<IndexedRows> {
-    let rows = view.len();
+    let mut out = RowsBuilder::new(pad, out_ndim, view.nulls().is_some());
     let mut plans: ShapePlans<RowGather> = ShapePlans::default();
-    let mut indices: Vec<u32> = Vec::new();
-    let mut validity = pad
-        .filter(|_| view.nulls().is_some())
-        .map(|_| BooleanBufferBuilder::new(0));
-    let mut shapes = Vec::with_capacity(rows * out_ndim);
-    let mut lengths = Vec::with_capacity(rows);
-    for row in 0..rows {
+    for row in 0..view.len() {
         if view.is_null(row) {
-            let len = pad.unwrap_or(0);
-            indices.extend(std::iter::repeat_n(0, len));
-            if let Some(valid) = validity.as_mut() {
-                valid.append_n(len, false);
-            }
-            shapes.extend(std::iter::repeat_n(0, out_ndim));
-            lengths.push(len);
+            out.push_null();
             continue;
         }
         let plan = plans.get(view.physical_shape(row), |physical| {
@@ -392,27 +378,68 @@ pub fn get_index(
                 shape: selection.shape,
             })
         })?;
-        let start = view.value_range(row).start as u32;
-        indices.extend(plan.offsets.iter().map(|&o| start + o));
-        if let Some(valid) = validity.as_mut() {
-            valid.append_n(plan.offsets.len(), true);
+        out.push(view.value_range(row).start, &plan.offsets, &plan.shape);
+    }
+    out.finish(view.values())
+}
+
+/// Builds [`IndexedRows`]: each row's positions in the batch's values, output shape and
+/// number of elements.
+struct RowsBuilder {
+    positions: Vec<u32>,
+    /// Element validity, when NULL rows are padded with NULLs.
+    validity: Option<BooleanBufferBuilder>,
+    shapes: Vec<i32>,
+    lengths: Vec<usize>,
+    pad: Option<usize>,
+    out_ndim: usize,
+}
+
+impl RowsBuilder {
+    fn new(pad: Option<usize>, out_ndim: usize, some_null: bool) -> Self {
+        Self {
+            positions: Vec::new(),
+            validity: pad
+                .filter(|_| some_null)
+                .map(|_| BooleanBufferBuilder::new(0)),
+            shapes: Vec::new(),
+            lengths: Vec::new(),
+            pad,
+            out_ndim,
         }
-        shapes.extend(plan.shape.iter().map(|&d| d as i32));
-        lengths.push(plan.offsets.len());
     }
-    if u32::try_from(view.values().len()).is_err() {
-        return Err(TensorError::Data(
-            "the batch's values exceed what this kernel indexes; use a smaller batch size"
-                .to_string(),
-        ));
+
+    /// A NULL row: `pad` NULL elements, or none.
+    fn push_null(&mut self) {
+        let len = self.pad.unwrap_or(0);
+        self.positions.extend(std::iter::repeat_n(0, len));
+        if let Some(valid) = self.validity.as_mut() {
+            valid.append_n(len, false);
+        }
+        self.shapes.extend(std::iter::repeat_n(0, self.out_ndim));
+        self.lengths.push(len);
     }
-    let nulls = validity.map(|mut v| NullBuffer::new(v.finish()));
-    let indices = UInt32Array::new(indices.into(), nulls);
-    Ok(IndexedRows {
-        values: take(view.values().as_ref(), &indices, None)?,
-        shapes,
-        lengths,
-    })
+
+    /// A row reading the values at `base` plus each of `offsets`, of output `shape`.
+    fn push(&mut self, base: usize, offsets: &[u32], shape: &[usize]) {
+        let base = base as u32;
+        self.positions.extend(offsets.iter().map(|&o| base + o));
+        if let Some(valid) = self.validity.as_mut() {
+            valid.append_n(offsets.len(), true);
+        }
+        self.shapes.extend(shape.iter().map(|&d| d as i32));
+        self.lengths.push(offsets.len());
+    }
+
+    fn finish(mut self, values: &ArrayRef) -> Result<IndexedRows> {
+        let nulls = self.validity.as_mut().map(|v| NullBuffer::new(v.finish()));
+        let positions = UInt32Array::new(self.positions.into(), nulls);
+        Ok(IndexedRows {
+            values: take(values.as_ref(), &positions, None)?,
+            shapes: self.shapes,
+            lengths: self.lengths,
+        })
+    }
 }
 
 /// numpy's `reshape(requested)` on every row of `view`: each row's values in logical
@@ -437,4 +464,60 @@ pub fn reshape(
         rows.shapes.extend(shape.iter().map(|&d| d as i32));
     }
     Ok(rows)
+}
+
+/// A row shape's layout for integer indices on its leading axes: its logical shape and
+/// strides, and the offsets of the sub-tensor left after `k` leading axes.
+#[derive(Debug)]
+struct LeadingAxes {
+    shape: Vec<usize>,
+    strides: Vec<usize>,
+    rest: Vec<u32>,
+}
+
+/// numpy's `x[i, j, ...]` with one integer per leading axis per row (`indices`, one `Int64`
+/// column per axis): each row's sub-tensor there, in logical order. Rows NULL in `nulls` (a
+/// NULL tensor or integer) give `pad` NULL elements when given (a fixed-shape output), none
+/// otherwise; an integer outside its axis is numpy's `IndexError`, naming the row.
+pub fn get_at_integers(
+    view: &VariableShapeArray<'_>,
+    indices: &[&[i64]],
+    nulls: Option<&NullBuffer>,
+    pad: Option<usize>,
+) -> Result<IndexedRows> {
+    let k = indices.len();
+    let out_ndim = view.tensor().ndim() - k;
+    let mut out = RowsBuilder::new(pad, out_ndim, nulls.is_some());
+    let mut plans: ShapePlans<LeadingAxes> = ShapePlans::default();
+    for row in 0..view.len() {
+        if nulls.is_some_and(|n| n.is_null(row)) {
+            out.push_null();
+            continue;
+        }
+        let plan = plans.get(view.physical_shape(row), |physical| {
+            let (shape, strides) = view.tensor().logical_layout(physical);
+            let rest = strided_offsets(&shape[k..], &strides[k..]);
+            Ok(LeadingAxes {
+                rest: rest.iter().map(|&o| o as u32).collect(),
+                shape,
+                strides,
+            })
+        })?;
+        let mut base = view.value_range(row).start;
+        for (axis, column) in indices.iter().enumerate() {
+            let value = column[row];
+            let size = plan.shape[axis];
+            let Some(position) = wrap_index(value, size) else {
+                return Err(TensorError::OutOfBounds {
+                    value,
+                    axis,
+                    size,
+                    row: Some(row),
+                });
+            };
+            base += position * plan.strides[axis];
+        }
+        out.push(base, &plan.rest, &plan.shape[k..]);
+    }
+    out.finish(view.values())
 }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, FixedSizeListArray};
+use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{plan_datafusion_err, plan_err};
@@ -93,7 +93,10 @@ pub enum GetCall {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct VariableGetPlan {
     input: VariableShapeType,
-    index: IndexExpr,
+    /// The parsed index (static form); `None`: integer columns for the leading axes.
+    index: Option<IndexExpr>,
+    /// Number of integer index columns (dynamic form).
+    dynamic: usize,
     output: VariableGetOutput,
 }
 
@@ -131,9 +134,7 @@ fn probe_length(index: &IndexExpr) -> usize {
 /// slice of a uniform dimension). Bounds are checked per row shape when rows arrive.
 fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<VariableGetPlan> {
     if !(args.fields.len() == 2 && is_string(args.fields[1].data_type())) {
-        return plan_err!(
-            "tensor_get: a variable-shape tensor takes a literal index string such as '0, 1:3'; integer index columns are not supported on {input}"
-        );
+        return plan_variable_dynamic(input, args);
     }
     let Some(text) = args.literal(1).and_then(string_literal) else {
         return plan_err!("tensor_get: argument index must be a literal string such as '1:3, ::2'");
@@ -195,23 +196,69 @@ fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<Variab
             _ => Some(len),
         })
         .collect();
-    let element = input.element_type().clone();
-    let output = match known.iter().copied().collect::<Option<Vec<usize>>>() {
-        Some(shape) if shape.is_empty() => VariableGetOutput::Fixed(None),
-        Some(shape) => VariableGetOutput::Fixed(Some(
-            TensorType::new(element, shape)?.with_dim_names(names)?,
-        )),
-        None => VariableGetOutput::Variable(
-            VariableShapeType::new(element, known.len())?
-                .with_dim_names(names)?
-                .with_uniform_shape(Some(known))?,
-        ),
-    };
     Ok(VariableGetPlan {
+        output: variable_output(&input, known, names)?,
         input,
-        index,
-        output,
+        index: Some(index),
+        dynamic: 0,
     })
+}
+
+/// Plans integer columns indexing the leading axes of a variable-shape tensor: the result is
+/// each row's sub-tensor there, its dims the input's that follow (known where uniform).
+fn plan_variable_dynamic(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<VariableGetPlan> {
+    let dynamic = args.fields.len() - 1;
+    check_index_columns(&args.fields[1..])?;
+    if dynamic > input.ndim() {
+        return Err(too_many_indices(input.ndim(), dynamic).in_function("tensor_get"));
+    }
+    let known = input.logical_uniform_shape()[dynamic..].to_vec();
+    let names = input
+        .logical_dim_names()
+        .map(|names| names[dynamic..].to_vec());
+    Ok(VariableGetPlan {
+        output: variable_output(&input, known, names)?,
+        input,
+        index: None,
+        dynamic,
+    })
+}
+
+/// The result type of a selection from `input` whose dims are `known` where every row has
+/// the same length: fixed-shape when all are, else variable-shape.
+fn variable_output(
+    input: &VariableShapeType,
+    known: Vec<Option<usize>>,
+    names: Option<Vec<String>>,
+) -> Result<VariableGetOutput> {
+    let element = input.element_type().clone();
+    Ok(
+        match known.iter().copied().collect::<Option<Vec<usize>>>() {
+            Some(shape) if shape.is_empty() => VariableGetOutput::Fixed(None),
+            Some(shape) => VariableGetOutput::Fixed(Some(
+                TensorType::new(element, shape)?.with_dim_names(names)?,
+            )),
+            None => VariableGetOutput::Variable(
+                VariableShapeType::new(element, known.len())?
+                    .with_dim_names(names)?
+                    .with_uniform_shape(Some(known))?,
+            ),
+        },
+    )
+}
+
+/// Checks that the dynamic index arguments are integer expressions.
+fn check_index_columns(fields: &[FieldRef]) -> Result<()> {
+    for (i, field) in fields.iter().enumerate() {
+        if !field.data_type().is_integer() && *field.data_type() != DataType::Null {
+            return plan_err!(
+                "tensor_get: index argument {} must be an integer expression (or the only index argument a literal index string), got {}",
+                i + 1,
+                field.data_type()
+            );
+        }
+    }
+    Ok(())
 }
 
 impl TensorFunction for TensorGet {
@@ -261,15 +308,7 @@ impl TensorFunction for TensorGet {
         }
         // Dynamic: integer expressions for the leading axes.
         let dynamic = args.fields.len() - 1;
-        for (i, field) in args.fields[1..].iter().enumerate() {
-            if !field.data_type().is_integer() && *field.data_type() != DataType::Null {
-                return plan_err!(
-                    "tensor_get: index argument {} must be an integer expression (or the only index argument a literal index string), got {}",
-                    i + 1,
-                    field.data_type()
-                );
-            }
-        }
+        check_index_columns(&args.fields[1..])?;
         if dynamic > shape.len() {
             return Err(too_many_indices(shape.len(), dynamic).in_function("tensor_get"));
         }
@@ -331,9 +370,10 @@ impl TensorFunction for TensorGet {
         let plan = match plan {
             GetCall::Fixed(plan) => plan,
             GetCall::Variable(plan) => {
-                return super::map_arrays(args, &[0], number_rows, |arrays| {
+                let data: Vec<usize> = (0..=plan.dynamic).collect();
+                return super::map_arrays(args, &data, number_rows, |arrays| {
                     let view = variable_array(self.name(), &plan.input, &arrays[0])?;
-                    get_variable(plan, &view).map_err(|e| e.in_function(self.name()))
+                    get_variable(plan, &view, &arrays[1..]).map_err(|e| e.in_function(self.name()))
                 });
             }
         };
@@ -368,13 +408,37 @@ fn get(plan: &GetPlan, input: &FixedSizeListArray, indices: &[ArrayRef]) -> Resu
 fn get_variable(
     plan: &VariableGetPlan,
     view: &VariableShapeArray<'_>,
+    indices: &[ArrayRef],
 ) -> crate::error::Result<ArrayRef> {
-    let nulls = view.nulls().cloned();
+    let mut nulls = view.nulls().cloned();
+    let columns = indices
+        .iter()
+        .map(|column| arrow::compute::cast(column, &DataType::Int64))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    for column in &columns {
+        nulls = NullBuffer::union(nulls.as_ref(), column.logical_nulls().as_ref());
+    }
+    let out_ndim = match &plan.output {
+        VariableGetOutput::Fixed(output) => output.as_ref().map_or(0, TensorType::ndim),
+        VariableGetOutput::Variable(output) => output.ndim(),
+    };
+    let run = |pad: Option<usize>| match &plan.index {
+        Some(index) => ragged::get_index(view, index, out_ndim, pad),
+        None => {
+            let values: Vec<&[i64]> = columns
+                .iter()
+                .map(|c| {
+                    c.as_primitive::<arrow::datatypes::Int64Type>()
+                        .values()
+                        .as_ref()
+                })
+                .collect();
+            ragged::get_at_integers(view, &values, nulls.as_ref(), pad)
+        }
+    };
     match &plan.output {
         VariableGetOutput::Fixed(output) => {
-            let pad = output.as_ref().map_or(1, TensorType::size);
-            let ndim = output.as_ref().map_or(0, TensorType::ndim);
-            let rows = ragged::get_index(view, &plan.index, ndim, Some(pad))?;
+            let rows = run(Some(output.as_ref().map_or(1, TensorType::size)))?;
             Ok(layout::output_rows(
                 output.as_ref(),
                 rows.values,
@@ -383,7 +447,7 @@ fn get_variable(
             )?)
         }
         VariableGetOutput::Variable(output) => {
-            let rows = ragged::get_index(view, &plan.index, output.ndim(), None)?;
+            let rows = run(None)?;
             let out = ragged::from_rows(output, rows.values, &rows.lengths, rows.shapes, nulls)?;
             Ok(Arc::new(out))
         }

@@ -264,15 +264,15 @@ def shape_text(shape):
 
 
 def row_cases(function, name, call, apply):
-    """The slt cases of `call` over column `name`: `apply(value)` is numpy's result for one
-    row's logical tensor, or the message of the error numpy raises (a str). The first row
+    """The slt cases of `call` over column `name`: `apply(value, row)` is numpy's result for
+    one row's logical tensor, or the message of the error numpy raises (a str). The first row
     numpy rejects is the error, named; the other rows are selected alone for the values. When
     every row is rejected (an index wrong for the dims every row shares), the error comes
     when the query is planned, naming no row."""
     rows = [logical(name, row) for row in range(ROWS)]
     results, errors = {}, {}
     for row, value in enumerate(rows):
-        result = None if value is None else apply(value)
+        result = None if value is None else apply(value, row)
         if isinstance(result, str):
             errors[row] = result
         else:
@@ -308,7 +308,7 @@ def reshape_cases():
     ]
     for name, shape in RESHAPE_CASES:
 
-        def apply(value, shape=shape):
+        def apply(value, _row, shape=shape):
             try:
                 return value.reshape(shape)
             except ValueError:
@@ -316,6 +316,38 @@ def reshape_cases():
 
         call = f"tensor_reshape({name}, [{', '.join(str(d) for d in shape)}])"
         out += row_cases("tensor_reshape", name, call, apply)
+    return out
+
+
+# tensor_get(column, i, j, ...): integer expressions of the row's id for the leading axes,
+# numpy's x[i, j, ...] with the row's values.
+DYNAMIC_GET_CASES = [
+    ("img", ["id % 3"]),
+    ("img", ["1", "0"]),
+    ("img", ["2", "-1", "-1"]),
+    ("perm", ["0", "0"]),
+    ("f32", ["id - 3"]),
+    ("i64", ["-1"]),
+    ("b", ["id % 2"]),
+]
+
+
+def dynamic_get_cases():
+    out = [
+        "# tensor_get(t, i, j, ...) on variable-shape tensors: integer columns for the leading",
+        "# axes, numpy's x[i, j, ...] per row.",
+        "",
+    ]
+    for name, exprs in DYNAMIC_GET_CASES:
+
+        def apply(value, row, exprs=exprs):
+            index = tuple(eval(e, {"id": row}) for e in exprs)  # noqa: S307 (the cases above)
+            try:
+                return np.asarray(value[index])
+            except IndexError as e:
+                return str(e)
+
+        out += row_cases("tensor_get", name, f"tensor_get({name}, {', '.join(exprs)})", apply)
     return out
 
 
@@ -327,7 +359,7 @@ def get_cases():
     ]
     for name, index in GET_CASES:
 
-        def apply(value, index=index):
+        def apply(value, _row, index=index):
             try:
                 return np.asarray(eval(f"x[{index}]", {"x": value}))  # noqa: S307 (GET_CASES)
             except IndexError as e:
@@ -368,7 +400,7 @@ def write_slt():
         ]
         out += [f"{row} {slt_value(value)} {slt_value(value)}" for row, value in enumerate(rows)]
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
-    SLT.write_text("\n".join(out + get_cases() + reshape_cases()))
+    SLT.write_text("\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases()))
 
 
 def write_bad_files():
