@@ -521,3 +521,90 @@ pub fn get_at_integers(
     }
     out.finish(view.values())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::parse_index;
+    use arrow::array::{AsArray, Int16Array};
+    use arrow::datatypes::Int16Type;
+
+    #[test]
+    fn rows_of_one_shape_share_one_plan() {
+        let mut plans = ShapePlans::default();
+        let mut compiled = 0;
+        for shape in [[2, 3], [1, 1], [2, 3], [2, 3], [1, 1]] {
+            let plan = plans
+                .get(shape.into_iter(), |s| {
+                    compiled += 1;
+                    Ok(s.to_vec())
+                })
+                .unwrap();
+            assert_eq!(plan, &shape);
+        }
+        assert_eq!(compiled, 2);
+    }
+
+    /// Rows [[0, 1, 2], [3, 4, 5]] (2 x 3), NULL, [[6], [7]] (2 x 1), stored transposed
+    /// (permutation [1, 0]).
+    fn permuted_batch() -> (VariableShapeType, StructArray) {
+        let tensor = VariableShapeType::new(DataType::Int16, 2)
+            .unwrap()
+            .with_permutation(Some(vec![1, 0]))
+            .unwrap();
+        // Stored shapes are the logical ones transposed: (3, 2) and (1, 2).
+        let values = Int16Array::from(vec![0, 3, 1, 4, 2, 5, 6, 7]);
+        let nulls = NullBuffer::from(vec![true, false, true]);
+        let array = from_rows(
+            &tensor,
+            Arc::new(values),
+            &[6, 0, 2],
+            vec![3, 2, 0, 0, 1, 2],
+            Some(nulls),
+        )
+        .unwrap();
+        (tensor, array)
+    }
+
+    #[test]
+    fn logical_order_and_shapes_follow_the_permutation() {
+        let (tensor, array) = permuted_batch();
+        let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
+        let values = row_major_values(&view).unwrap();
+        assert_eq!(
+            values.as_primitive::<Int16Type>().values().to_vec(),
+            vec![0, 1, 2, 3, 4, 5, 6, 7]
+        );
+        let shapes = logical_shapes(&view).unwrap();
+        assert_eq!(
+            shapes
+                .value(2)
+                .as_primitive::<arrow::datatypes::Int64Type>()
+                .values()
+                .to_vec(),
+            vec![2, 1]
+        );
+        assert!(shapes.is_null(1));
+    }
+
+    #[test]
+    fn an_index_that_does_not_fit_a_row_names_it() {
+        let (tensor, array) = permuted_batch();
+        let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
+        // x[:, 2]: row 0 gives [2, 5]; row 2 (2 x 1) has no column 2.
+        let index = parse_index(":, 2").unwrap();
+        let err = get_index(&view, &index, 1, None).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "index 2 is out of bounds for axis 1 with size 1 at row 2 of its batch"
+        );
+        let index = parse_index(":, -1").unwrap();
+        let rows = get_index(&view, &index, 1, None).unwrap();
+        assert_eq!(
+            rows.values.as_primitive::<Int16Type>().values().to_vec(),
+            vec![2, 5, 6, 7]
+        );
+        assert_eq!(rows.shapes, vec![2, 0, 2]);
+        assert_eq!(rows.lengths, vec![2, 0, 2]);
+    }
+}
