@@ -31,7 +31,7 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
 /// `tensor_get`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "numpy indexing and slicing, as copies (MegEngine semantics). With an index string, numpy's full grammar: integers (negative from the end) remove an axis, slices start:stop:step keep it (Python clamping, negative steps), `...`, None/newaxis, integer lists (advanced indices, nested for multi-dimensional) and boolean lists (masks), in any mix; parsed once when the query is planned. With integer columns instead, they index the leading axes row by row. A result with no axes left is a plain value.",
+    description = "numpy indexing and slicing, as copies (MegEngine semantics). With an index string, numpy's full grammar: integers (negative from the end) remove an axis, slices start:stop:step keep it (Python clamping, negative steps), `...`, None/newaxis, integer lists (advanced indices, nested for multi-dimensional) and boolean lists (masks), in any mix; parsed once when the query is planned. With integer columns instead, they index the leading axes row by row. A result with no axes left is a plain value. On a variable-shape tensor (arrow.variable_shape_tensor) the index applies to each row's own shape; the result is fixed-shape when every row's result shape is known when the query is planned, else variable-shape.",
     syntax_example = "tensor_get(t, index) | tensor_get(t, i [, j, ...])",
     sql_example = r"```sql
 > SELECT tensor_get(tensor(range(16), [4, 4]), '1:3, ::2') AS r;
@@ -41,7 +41,10 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
 | [[4, 6], [8, 10]] |
 +------------------+
 ```",
-    argument(name = "t", description = "A tensor expression."),
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
+    ),
     argument(
         name = "index",
         description = "A literal index string in numpy syntax, e.g. '1:3, ..., ::2', '[0, 2], None', '[True, False, True]'; or one or more integer expressions for the leading axes."
