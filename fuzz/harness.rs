@@ -4,7 +4,8 @@
 //! Each target turns the fuzzer's bytes into inputs deterministically: [`parse_index`] into an
 //! index string (parsed, printed back and parsed again, then normalised against a small shape
 //! under every bounds rule), the SQL targets into a small in-memory table (random element type,
-//! shape up to 6 dims with 0-size dims, permutation, NULL rows and elements, extreme values)
+//! shape up to 6 dims with 0-size dims, permutation, NULL rows and elements, extreme values,
+//! and a variable-shape column made from it)
 //! and a few queries built from the function's argument forms with random pieces (index
 //! strings, literals, columns, modes, options, raw text). A query may succeed or fail with an
 //! error; the process must not panic (cargo fuzz builds with debug assertions and overflow
@@ -15,14 +16,15 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayRef, FixedSizeListArray, Float64Array, Int64Array, ListArray, RecordBatch,
+    Array, ArrayRef, AsArray, FixedSizeListArray, Float64Array, Int64Array, ListArray, RecordBatch,
+    UInt32Array,
 };
 use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::SessionContext;
-use datafusion_tensor::TensorType;
 use datafusion_tensor::index::normalize::{BoundsRule, DROPPED, OutOfBounds, normalize_with};
 use datafusion_tensor::index::parse::parse_index as parse;
+use datafusion_tensor::{TensorType, VariableShapeType};
 
 /// The fuzzer's bytes, read front to back; zeros once they run out.
 pub struct Bytes<'a> {
@@ -270,6 +272,36 @@ fn tensor_column(
     (field, Arc::new(array))
 }
 
+/// A variable-shape column made from `x` without reading more bytes: row `r` has `x`'s
+/// physical shape with its first dimension one shorter when `r` is odd (and it is not 0),
+/// the first values of `x`'s row, `x`'s permutation and NULL rows.
+fn ragged_column(x_type: &TensorType, x: &FixedSizeListArray) -> (Field, ArrayRef) {
+    let physical = x_type.physical_shape();
+    let v_type = VariableShapeType::new(x_type.element_type().clone(), physical.len())
+        .expect("an element type")
+        .with_permutation(x_type.permutation().map(<[usize]>::to_vec))
+        .expect("x's permutation");
+    let size = x_type.size();
+    let (mut shapes, mut lengths, mut positions) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..x.len() {
+        let mut shape = physical.to_vec();
+        if let Some(first) = shape.first_mut() {
+            *first = first.saturating_sub(r % 2);
+        }
+        let len: usize = shape.iter().product();
+        positions.extend((r * size..r * size + len).map(|i| i as u32));
+        shapes.extend(shape.iter().map(|&d| d as i32));
+        lengths.push(len);
+    }
+    let values = arrow::compute::take(x.values(), &UInt32Array::from(positions), None)
+        .expect("positions within x");
+    let nulls = x.nulls().cloned();
+    let array =
+        datafusion_tensor::kernels::ragged::from_rows(&v_type, values, &lengths, shapes, nulls)
+            .expect("a consistent variable-shape column");
+    (v_type.to_field("v"), Arc::new(array))
+}
+
 fn int_column(b: &mut Bytes, rows: usize) -> ArrayRef {
     Arc::new(Int64Array::from(
         (0..rows)
@@ -297,11 +329,13 @@ fn list_column(b: &mut Bytes, rows: usize) -> ArrayRef {
 
 /// The table every query reads: `x`, `c` (a second tensor, same or other shape), `a` (an
 /// integer tensor of `x`'s logical shape, small values), `idx` (an integer tensor [m] or
-/// [m, k]), `i`, `j` (integer columns), `y` (Float64), `l` (a list of integers per row).
+/// [m, k]), `i`, `j` (integer columns), `y` (Float64), `l` (a list of integers per row), `v`
+/// (a variable-shape tensor made from `x`).
 pub fn table(b: &mut Bytes) -> RecordBatch {
     let rows = b.below(5);
     let (xf, x) = tensor_column(b, rows, None, None);
     let x_type = TensorType::from_field(&xf).unwrap().unwrap();
+    let (vf, v) = ragged_column(&x_type, x.as_fixed_size_list());
     let (cf, c) = if b.flag() {
         tensor_column(
             b,
@@ -346,13 +380,14 @@ pub fn table(b: &mut Bytes) -> RecordBatch {
         Field::new("j", DataType::Int64, true),
         Field::new("y", DataType::Float64, true),
         Field::new("l", DataType::new_list(DataType::Int64, true), true),
+        vf,
     ];
     let i = int_column(b, rows);
     let j = int_column(b, rows);
     let l = list_column(b, rows);
     RecordBatch::try_new(
         Arc::new(Schema::new(fields)),
-        vec![x, c, a, idx, i, j, y, l],
+        vec![x, c, a, idx, i, j, y, l, v],
     )
     .expect("a consistent batch")
 }
@@ -379,8 +414,10 @@ fn mode(b: &mut Bytes, modes: &[&str]) -> String {
 }
 
 fn tensor_arg(b: &mut Bytes) -> String {
-    b.pick(&["x", "c", "a", "idx", "i", "y", "l", "NULL", "1", "[1, 2]"])
-        .into()
+    b.pick(&[
+        "x", "c", "a", "idx", "i", "y", "l", "NULL", "1", "[1, 2]", "v",
+    ])
+    .into()
 }
 
 fn index_arg(b: &mut Bytes) -> String {
@@ -462,7 +499,9 @@ pub fn queries(b: &mut Bytes, family: Family) -> Vec<String> {
                             "tensor_to_string",
                             "tensor_shape",
                             "tensor_ndim",
-                            "tensor_size"
+                            "tensor_size",
+                            "tensor_to_variable",
+                            "tensor_to_fixed"
                         ]),
                         tensor_arg(b)
                     ),

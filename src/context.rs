@@ -15,13 +15,14 @@ use datafusion::logical_expr::planner::ExprPlanner;
 use datafusion::logical_expr::{Expr, ScalarUDF, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
-use crate::display::tensor_extension_type;
+use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, WeakLambdaLiterals,
 };
-use crate::tensor_type::{TensorType, has_tensor_extension};
+use crate::tensor_type::has_tensor_extension;
 use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
+use crate::variable_shape::AnyTensorType;
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 
@@ -76,6 +77,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     ctx.state()
         .extension_type_registry()
         .add_extension_type_registration(tensor_extension_type())?;
+    ctx.state()
+        .extension_type_registry()
+        .add_extension_type_registration(variable_shape_extension_type())?;
     // The literal-list planner must run before DataFusion's own array-literal planner, and
     // `register_expr_planner` appends: rebuild the planner list with it first.
     let state = ctx.state_ref();
@@ -176,11 +180,17 @@ pub enum TensorDisplay {
 pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<DataFrame> {
     let schema = df.schema().clone();
     let conversion = |field: &Field| -> Option<Conversion> {
-        let size = match TensorType::from_field(field) {
-            Ok(Some(tensor)) => Some(tensor.size()),
-            _ => None,
+        let (tensor, size) = match AnyTensorType::from_field(field) {
+            Ok(Some(AnyTensorType::Fixed(tensor))) => (true, Some(tensor.size())),
+            Ok(Some(AnyTensorType::Variable(_))) => {
+                // Each row its own size: the text is summarised row by row.
+                return Some(match display {
+                    TensorDisplay::NestedList => Conversion::ToList,
+                    TensorDisplay::Text | TensorDisplay::Summarized(_) => Conversion::ToText,
+                });
+            }
+            _ => (false, None),
         };
-        let tensor = size.is_some();
         match display {
             TensorDisplay::Summarized(summary)
                 if tensor && size.is_some_and(|size| size > summary.threshold) =>

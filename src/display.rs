@@ -1,15 +1,17 @@
 //! Nested display of tensor columns (`[[1, 2, 3], [4, 5, 6]]`, not the flat storage list).
 //!
-//! DataFusion 55 formats values through its extension type registry: a registration for
-//! `arrow.fixed_shape_tensor` that reads the metadata with [`TensorType`] (DataFusion's own
-//! canonical one uses arrow-rs's parser, which rejects pyarrow's metadata) and returns a
-//! formatter that walks each row's values in logical order. `DataFrame::to_string` and
-//! everything else that formats through the registry pick it up.
+//! DataFusion 55 formats values through its extension type registry: registrations for
+//! `arrow.fixed_shape_tensor` and `arrow.variable_shape_tensor` that read the metadata with
+//! [`TensorType`] and [`VariableShapeType`] (DataFusion's own canonical ones use arrow-rs's
+//! parsers, which reject pyarrow's metadata) and return a formatter that walks each row's
+//! values in logical order. `DataFrame::to_string` and everything else that formats through
+//! the registry pick it up.
 
 use std::fmt::Write;
 use std::sync::Arc;
 
 use arrow::array::{Array, FixedSizeListArray, StringArray, StringBuilder};
+use arrow::buffer::NullBuffer;
 use arrow::datatypes::DataType;
 use arrow::error::ArrowError;
 use arrow::util::display::{
@@ -19,7 +21,11 @@ use datafusion::common::types::DFExtensionType;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::registry::{ExtensionTypeRegistration, ExtensionTypeRegistrationRef};
 
+use crate::error::TensorError;
 use crate::tensor_type::{EXTENSION_NAME, TensorType};
+use crate::variable_shape::{
+    AnyTensorType, VARIABLE_EXTENSION_NAME, VariableShapeArray, VariableShapeType,
+};
 
 /// The registration that makes DataFusion display `arrow.fixed_shape_tensor` columns nested.
 pub fn tensor_extension_type() -> ExtensionTypeRegistrationRef {
@@ -30,7 +36,21 @@ pub fn tensor_extension_type() -> ExtensionTypeRegistrationRef {
             ))
         })?;
         Ok(Arc::new(TensorExtensionType {
-            tensor,
+            tensor: AnyTensorType::Fixed(tensor),
+            storage_type: storage_type.clone(),
+        }))
+    })
+}
+
+/// The registration that makes DataFusion display `arrow.variable_shape_tensor` columns
+/// nested, each row in its own shape.
+pub fn variable_shape_extension_type() -> ExtensionTypeRegistrationRef {
+    ExtensionTypeRegistration::new_arc(VARIABLE_EXTENSION_NAME, |storage_type, metadata| {
+        Ok(Arc::new(TensorExtensionType {
+            tensor: AnyTensorType::Variable(VariableShapeType::from_extension(
+                storage_type,
+                metadata,
+            )?),
             storage_type: storage_type.clone(),
         }))
     })
@@ -39,7 +59,7 @@ pub fn tensor_extension_type() -> ExtensionTypeRegistrationRef {
 /// DataFusion's view of one tensor type.
 #[derive(Debug)]
 struct TensorExtensionType {
-    tensor: TensorType,
+    tensor: AnyTensorType,
     storage_type: DataType,
 }
 
@@ -57,22 +77,20 @@ impl DFExtensionType for TensorExtensionType {
         array: &'fmt dyn Array,
         options: &FormatOptions<'fmt>,
     ) -> Result<Option<ArrayFormatter<'fmt>>> {
-        let Some(list) = array.as_any().downcast_ref::<FixedSizeListArray>() else {
-            return Ok(None);
+        let display = match &self.tensor {
+            AnyTensorType::Fixed(tensor) => {
+                let Some(list) = array.as_any().downcast_ref::<FixedSizeListArray>() else {
+                    return Ok(None);
+                };
+                NestedTensorDisplay::fixed(tensor, list, options, None)?
+            }
+            AnyTensorType::Variable(tensor) => NestedTensorDisplay::variable(
+                VariableShapeArray::try_new(tensor, array)?,
+                options,
+                None,
+            )?,
         };
-        let values = ArrayFormatter::try_new(list.values().as_ref(), options)?;
-        Ok(Some(ArrayFormatter::new(
-            Box::new(NestedTensorDisplay {
-                list,
-                values,
-                shape: self.tensor.logical_shape(),
-                strides: self.tensor.logical_strides(),
-                size: self.tensor.size(),
-                null: options.null(),
-                edge_items: None,
-            }),
-            options.safe(),
-        )))
+        Ok(Some(ArrayFormatter::new(Box::new(display), options.safe())))
     }
 }
 
@@ -104,61 +122,145 @@ impl Summary {
 /// as `null`, NULL tensors as NULL strings; summarised as numpy summarises when `summary` says
 /// so (`[[0, 1, 2, ..., 47, 48, 49], ..., [1950, 1951, 1952, ..., 1997, 1998, 1999]]`).
 pub fn format_tensors(
-    tensor: &TensorType,
-    array: &FixedSizeListArray,
+    tensor: &AnyTensorType,
+    array: &dyn Array,
     null: &str,
     summary: Option<Summary>,
-) -> std::result::Result<StringArray, ArrowError> {
+) -> crate::error::Result<StringArray> {
     let options = FormatOptions::default().with_null(null);
-    let display = NestedTensorDisplay {
-        list: array,
-        values: ArrayFormatter::try_new(array.values().as_ref(), &options)?,
-        shape: tensor.logical_shape(),
-        strides: tensor.logical_strides(),
-        size: tensor.size(),
-        null,
-        edge_items: Summary::edge_items(summary, tensor.size()),
+    let display = match tensor {
+        AnyTensorType::Fixed(tensor) => {
+            let list = array
+                .as_any()
+                .downcast_ref::<FixedSizeListArray>()
+                .ok_or_else(|| {
+                    TensorError::Internal(format!(
+                        "expected a FixedSizeList at run time, got {}",
+                        array.data_type()
+                    ))
+                })?;
+            NestedTensorDisplay::fixed(tensor, list, &options, summary)?
+        }
+        AnyTensorType::Variable(tensor) => NestedTensorDisplay::variable(
+            VariableShapeArray::try_new(tensor, array)?,
+            &options,
+            summary,
+        )?,
     };
-    let mut builder = StringBuilder::with_capacity(array.len(), array.len() * tensor.size() * 4);
-    for row in 0..array.len() {
-        if array.is_null(row) {
+    let rows = array.len();
+    let mut builder = StringBuilder::with_capacity(rows, rows * 16);
+    for row in 0..rows {
+        if display.is_null(row) {
             builder.append_null();
         } else {
-            display
-                .write_axis(0, row * display.size, &mut builder)
-                .map_err(|e| match e {
-                    FormatError::Arrow(e) => e,
-                    FormatError::Format(_) => {
-                        ArrowError::ComputeError("cannot format a tensor".to_string())
-                    }
-                })?;
+            display.write_row(row, &mut builder).map_err(|e| match e {
+                FormatError::Arrow(e) => e,
+                FormatError::Format(_) => {
+                    ArrowError::ComputeError("cannot format a tensor".to_string())
+                }
+            })?;
             builder.append_value("");
         }
     }
     Ok(builder.finish())
 }
 
-/// Writes one row as nested brackets, walking the logical shape over the stored values.
-struct NestedTensorDisplay<'a> {
-    list: &'a FixedSizeListArray,
-    values: ArrayFormatter<'a>,
-    shape: Vec<usize>,
-    strides: Vec<usize>,
-    size: usize,
-    null: &'a str,
-    /// Summarised (numpy): the items shown at each end of an axis longer than twice this.
-    edge_items: Option<usize>,
+/// Where each row's tensor lies in the values the display walks.
+enum RowLayouts<'a> {
+    /// One shape for every row, `size` elements apart.
+    Fixed {
+        nulls: Option<&'a NullBuffer>,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+        size: usize,
+    },
+    /// A shape per row.
+    Variable(VariableShapeArray<'a>),
 }
 
-impl NestedTensorDisplay<'_> {
-    fn write_axis(&self, axis: usize, offset: usize, f: &mut dyn Write) -> FormatResult {
-        if axis == self.shape.len() {
+/// Writes one row as nested brackets, walking its logical shape over the stored values.
+struct NestedTensorDisplay<'a> {
+    rows: RowLayouts<'a>,
+    values: ArrayFormatter<'a>,
+    null: &'a str,
+    summary: Option<Summary>,
+}
+
+impl<'a> NestedTensorDisplay<'a> {
+    fn fixed(
+        tensor: &TensorType,
+        list: &'a FixedSizeListArray,
+        options: &FormatOptions<'a>,
+        summary: Option<Summary>,
+    ) -> std::result::Result<Self, ArrowError> {
+        Ok(Self {
+            rows: RowLayouts::Fixed {
+                nulls: list.nulls(),
+                shape: tensor.logical_shape(),
+                strides: tensor.logical_strides(),
+                size: tensor.size(),
+            },
+            values: ArrayFormatter::try_new(list.values().as_ref(), options)?,
+            null: options.null(),
+            summary,
+        })
+    }
+
+    fn variable(
+        view: VariableShapeArray<'a>,
+        options: &FormatOptions<'a>,
+        summary: Option<Summary>,
+    ) -> std::result::Result<Self, ArrowError> {
+        Ok(Self {
+            values: ArrayFormatter::try_new(view.values().as_ref(), options)?,
+            rows: RowLayouts::Variable(view),
+            null: options.null(),
+            summary,
+        })
+    }
+
+    fn is_null(&self, row: usize) -> bool {
+        match &self.rows {
+            RowLayouts::Fixed { nulls, .. } => nulls.is_some_and(|n| n.is_null(row)),
+            RowLayouts::Variable(view) => view.is_null(row),
+        }
+    }
+
+    fn write_row(&self, row: usize, f: &mut dyn Write) -> FormatResult {
+        match &self.rows {
+            RowLayouts::Fixed {
+                shape,
+                strides,
+                size,
+                ..
+            } => {
+                let edge_items = Summary::edge_items(self.summary, *size);
+                self.write_axis(shape, strides, edge_items, row * size, f)
+            }
+            RowLayouts::Variable(view) => {
+                let physical: Vec<usize> = view.physical_shape(row).collect();
+                let (shape, strides) = view.tensor().logical_layout(&physical);
+                let range = view.value_range(row);
+                let edge_items = Summary::edge_items(self.summary, range.len());
+                self.write_axis(&shape, &strides, edge_items, range.start, f)
+            }
+        }
+    }
+
+    fn write_axis(
+        &self,
+        shape: &[usize],
+        strides: &[usize],
+        edge_items: Option<usize>,
+        offset: usize,
+        f: &mut dyn Write,
+    ) -> FormatResult {
+        let (Some(&len), Some(&stride)) = (shape.first(), strides.first()) else {
             let value = self.values.value(offset);
             return Ok(write!(f, "{value}")?);
-        }
-        let len = self.shape[axis];
+        };
         // numpy: an axis longer than 2 * edge items shows both edges and `...` between.
-        let (head, tail) = match self.edge_items {
+        let (head, tail) = match edge_items {
             Some(edge) if len > 2 * edge => (edge, len - edge),
             _ => (len, len),
         };
@@ -170,7 +272,13 @@ impl NestedTensorDisplay<'_> {
             if i == tail && head < tail {
                 f.write_str("..., ")?;
             }
-            self.write_axis(axis + 1, offset + i * self.strides[axis], f)?;
+            self.write_axis(
+                &shape[1..],
+                &strides[1..],
+                edge_items,
+                offset + i * stride,
+                f,
+            )?;
         }
         f.write_char(']')?;
         Ok(())
@@ -179,10 +287,10 @@ impl NestedTensorDisplay<'_> {
 
 impl DisplayIndex for NestedTensorDisplay<'_> {
     fn write(&self, idx: usize, f: &mut dyn Write) -> FormatResult {
-        if self.list.is_null(idx) {
+        if self.is_null(idx) {
             f.write_str(self.null)?;
             return Ok(());
         }
-        self.write_axis(0, idx * self.size, f)
+        self.write_row(idx, f)
     }
 }

@@ -15,11 +15,10 @@ use datafusion::error::DataFusionError;
 #[derive(Debug, thiserror::Error)]
 pub enum TensorError {
     /// The `ARROW:extension:metadata` JSON could not be read.
-    #[error(
-        "invalid {} metadata {json:?}: {reason}",
-        crate::tensor_type::EXTENSION_NAME
-    )]
+    #[error("invalid {extension} metadata {json:?}: {reason}")]
     Metadata {
+        /// The extension name (`arrow.fixed_shape_tensor` or `arrow.variable_shape_tensor`).
+        extension: &'static str,
         /// The metadata as found on the field.
         json: String,
         /// What is wrong with it.

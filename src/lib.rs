@@ -45,6 +45,7 @@ pub mod rules;
 pub mod shape;
 pub mod tensor_type;
 pub mod udf;
+pub mod variable_shape;
 
 #[cfg(feature = "ballista")]
 pub mod ballista;
@@ -59,3 +60,4 @@ pub use error::TensorError;
 pub use parquet::{TensorParquetFormat, TensorParquetFormatFactory};
 pub use rewrite::TensorSql;
 pub use tensor_type::TensorType;
+pub use variable_shape::{AnyTensorType, VariableShapeType};

@@ -275,6 +275,50 @@ pub fn format_shape(shape: &[usize]) -> String {
     }
 }
 
+/// numpy's `reshape` shape resolution: `requested` may hold one unknown (negative) dimension,
+/// inferred from `size`. numpy's wording for every failure.
+pub fn resolve_reshape(size: usize, requested: &[i64]) -> std::result::Result<Vec<usize>, String> {
+    let requested_text = || {
+        let dims: Vec<String> = requested.iter().map(ToString::to_string).collect();
+        if dims.len() == 1 {
+            format!("({},)", dims[0])
+        } else {
+            format!("({})", dims.join(", "))
+        }
+    };
+    let cannot = || {
+        format!(
+            "cannot reshape array of size {size} into shape {}",
+            requested_text()
+        )
+    };
+    let unknown: Vec<usize> = (0..requested.len()).filter(|&i| requested[i] < 0).collect();
+    if unknown.len() > 1 {
+        return Err("can only specify one unknown dimension".to_string());
+    }
+    let mut known = 1usize;
+    for &d in requested.iter().filter(|&&d| d >= 0) {
+        let d = usize::try_from(d).map_err(|_| cannot())?;
+        known = known.checked_mul(d).ok_or_else(cannot)?;
+    }
+    let mut shape: Vec<usize> = requested
+        .iter()
+        .map(|&d| usize::try_from(d).unwrap_or(0))
+        .collect();
+    match unknown.first() {
+        Some(&axis) => {
+            // numpy: the unknown dimension cannot be inferred next to a 0-size one.
+            if known == 0 || !size.is_multiple_of(known) {
+                return Err(cannot());
+            }
+            shape[axis] = size / known;
+        }
+        None if known != size => return Err(cannot()),
+        None => {}
+    }
+    Ok(shape)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,5 +405,26 @@ mod tests {
         assert_eq!(format_shape(&[]), "()");
         assert_eq!(format_shape(&[4]), "(4,)");
         assert_eq!(format_shape(&[2, 3]), "(2, 3)");
+    }
+
+    #[test]
+    fn reshape_shapes_follow_numpy() {
+        // Expected values from numpy 2.4: np.arange(6).reshape(s).shape, or its ValueError.
+        assert_eq!(resolve_reshape(6, &[2, -1]).unwrap(), vec![2, 3]);
+        assert_eq!(resolve_reshape(6, &[-2, 3]).unwrap(), vec![2, 3]);
+        assert_eq!(resolve_reshape(0, &[3, -1]).unwrap(), vec![3, 0]);
+        assert_eq!(resolve_reshape(0, &[-1]).unwrap(), vec![0]);
+        assert_eq!(resolve_reshape(1, &[]).unwrap(), Vec::<usize>::new());
+        assert_eq!(
+            resolve_reshape(6, &[4]).unwrap_err(),
+            "cannot reshape array of size 6 into shape (4,)"
+        );
+        assert_eq!(
+            resolve_reshape(6, &[-1, -1]).unwrap_err(),
+            "can only specify one unknown dimension"
+        );
+        assert!(resolve_reshape(6, &[-1, 4]).is_err());
+        assert!(resolve_reshape(0, &[0, -1]).is_err());
+        assert!(resolve_reshape(6, &[i64::MAX, i64::MAX, 2]).is_err());
     }
 }

@@ -65,16 +65,7 @@ impl TensorType {
 
     /// The same type with names for the physical dimensions (`None` removes them).
     pub fn with_dim_names(mut self, dim_names: Option<Vec<String>>) -> Result<Self, TensorError> {
-        if let Some(names) = &dim_names
-            && names.len() != self.shape.len()
-        {
-            return Err(TensorError::Shape(format!(
-                "dim_names has {} names but the tensor has {} dimensions",
-                names.len(),
-                self.shape.len()
-            )));
-        }
-        self.dim_names = dim_names;
+        self.dim_names = checked_dim_names(dim_names, self.shape.len())?;
         Ok(self)
     }
 
@@ -84,10 +75,7 @@ impl TensorType {
         mut self,
         permutation: Option<Vec<usize>>,
     ) -> Result<Self, TensorError> {
-        if let Some(perm) = &permutation {
-            check_permutation(perm, self.shape.len())?;
-        }
-        self.permutation = permutation.filter(|p| p.iter().enumerate().any(|(i, &axis)| i != axis));
+        self.permutation = checked_permutation(permutation, self.shape.len())?;
         Ok(self)
     }
 
@@ -323,12 +311,40 @@ pub fn is_element_type(element: &DataType) -> bool {
     element.is_integer() || element.is_floating() || *element == DataType::Boolean
 }
 
-fn check_element_type(element: &DataType) -> Result<(), TensorError> {
+pub(crate) fn check_element_type(element: &DataType) -> Result<(), TensorError> {
     if is_element_type(element) {
         Ok(())
     } else {
         Err(TensorError::ElementType(element.to_string()))
     }
+}
+
+/// `dim_names`, checked to name `ndim` dimensions.
+pub(crate) fn checked_dim_names(
+    dim_names: Option<Vec<String>>,
+    ndim: usize,
+) -> Result<Option<Vec<String>>, TensorError> {
+    if let Some(names) = &dim_names
+        && names.len() != ndim
+    {
+        return Err(TensorError::Shape(format!(
+            "dim_names has {} names but the tensor has {ndim} dimensions",
+            names.len(),
+        )));
+    }
+    Ok(dim_names)
+}
+
+/// `permutation`, checked to permute `ndim` dimensions; `None` for the identity (the layout is
+/// then plain row-major).
+pub(crate) fn checked_permutation(
+    permutation: Option<Vec<usize>>,
+    ndim: usize,
+) -> Result<Option<Vec<usize>>, TensorError> {
+    if let Some(perm) = &permutation {
+        check_permutation(perm, ndim)?;
+    }
+    Ok(permutation.filter(|p| p.iter().enumerate().any(|(i, &axis)| i != axis)))
 }
 
 fn check_permutation(perm: &[usize], ndim: usize) -> Result<(), TensorError> {
@@ -346,7 +362,7 @@ fn check_permutation(perm: &[usize], ndim: usize) -> Result<(), TensorError> {
     }
 }
 
-fn push_json_usizes(out: &mut String, values: &[usize]) {
+pub(crate) fn push_json_usizes(out: &mut String, values: &[usize]) {
     out.push('[');
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
@@ -366,53 +382,76 @@ struct ParsedMetadata {
 
 impl ParsedMetadata {
     fn parse(json: &str) -> Result<Self, TensorError> {
-        let fail = |reason: String| TensorError::Metadata {
-            json: json.to_string(),
-            reason,
-        };
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| fail(format!("not valid JSON ({e})")))?;
-        let Value::Object(object) = value else {
-            return Err(fail("expected a JSON object".to_string()));
-        };
+        let fail = |reason: String| metadata_error(EXTENSION_NAME, json, reason);
+        let object = metadata_object(EXTENSION_NAME, json)?;
         let shape = match object.get("shape") {
             Some(Value::Array(items)) => usizes(items, "shape").map_err(fail)?,
             Some(_) => return Err(fail("\"shape\" must be a list of integers".to_string())),
             None => return Err(fail("the required key \"shape\" is missing".to_string())),
         };
-        let dim_names = match object.get("dim_names") {
-            None | Some(Value::Null) => None,
-            Some(Value::Array(items)) => Some(
-                items
-                    .iter()
-                    .map(|item| item.as_str().map(str::to_string))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| fail("\"dim_names\" must be a list of strings".to_string()))?,
-            ),
-            Some(_) => return Err(fail("\"dim_names\" must be a list of strings".to_string())),
-        };
-        // arrow-rs writes `permutations`; the spec and pyarrow write `permutation`.
-        let permutation = match (object.get("permutation"), object.get("permutations")) {
-            (Some(Value::Array(items)), _)
-            | (None | Some(Value::Null), Some(Value::Array(items))) => {
-                Some(usizes(items, "permutation").map_err(fail)?)
-            }
-            (None | Some(Value::Null), None | Some(Value::Null)) => None,
-            _ => {
-                return Err(fail(
-                    "\"permutation\" must be a list of integers".to_string(),
-                ));
-            }
-        };
         Ok(Self {
             shape,
-            dim_names,
-            permutation,
+            dim_names: optional_dim_names(&object).map_err(fail)?,
+            permutation: optional_permutation(&object).map_err(fail)?,
         })
     }
 }
 
-fn usizes(items: &[Value], key: &str) -> Result<Vec<usize>, String> {
+/// An error about the metadata JSON `json` of `extension`.
+pub(crate) fn metadata_error(extension: &'static str, json: &str, reason: String) -> TensorError {
+    TensorError::Metadata {
+        extension,
+        json: json.to_string(),
+        reason,
+    }
+}
+
+/// The JSON object of an extension's metadata.
+pub(crate) fn metadata_object(
+    extension: &'static str,
+    json: &str,
+) -> Result<serde_json::Map<String, Value>, TensorError> {
+    let fail = |reason: String| metadata_error(extension, json, reason);
+    let value: Value =
+        serde_json::from_str(json).map_err(|e| fail(format!("not valid JSON ({e})")))?;
+    match value {
+        Value::Object(object) => Ok(object),
+        _ => Err(fail("expected a JSON object".to_string())),
+    }
+}
+
+/// The optional `dim_names` key (`null` is absent, as arrow-rs writes it).
+pub(crate) fn optional_dim_names(
+    object: &serde_json::Map<String, Value>,
+) -> Result<Option<Vec<String>>, String> {
+    let wrong = || "\"dim_names\" must be a list of strings".to_string();
+    match object.get("dim_names") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .map(Some)
+            .ok_or_else(wrong),
+        Some(_) => Err(wrong()),
+    }
+}
+
+/// The optional `permutation` key; arrow-rs writes `permutations`, the spec and pyarrow
+/// `permutation`.
+pub(crate) fn optional_permutation(
+    object: &serde_json::Map<String, Value>,
+) -> Result<Option<Vec<usize>>, String> {
+    match (object.get("permutation"), object.get("permutations")) {
+        (Some(Value::Array(items)), _) | (None | Some(Value::Null), Some(Value::Array(items))) => {
+            usizes(items, "permutation").map(Some)
+        }
+        (None | Some(Value::Null), None | Some(Value::Null)) => Ok(None),
+        _ => Err("\"permutation\" must be a list of integers".to_string()),
+    }
+}
+
+pub(crate) fn usizes(items: &[Value], key: &str) -> Result<Vec<usize>, String> {
     items
         .iter()
         .map(|item| {

@@ -6,12 +6,14 @@
 //!   where an index was dropped;
 //! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
 //! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis;
-//! - [`choose`]: `numpy.choose`; [`layout`]: permuted, flat and nested layouts of a batch.
+//! - [`choose`]: `numpy.choose`; [`layout`]: permuted, flat and nested layouts of a batch;
+//! - [`ragged`]: the same for variable-shape tensor batches.
 
 pub mod along_axis;
 pub mod choose;
 pub mod gather;
 pub mod layout;
+pub mod ragged;
 pub mod scatter;
 pub mod update;
 

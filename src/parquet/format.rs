@@ -50,6 +50,7 @@ use futures::{FutureExt, StreamExt, TryStreamExt};
 use crate::tensor_type::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME, TensorType, has_tensor_extension,
 };
+use crate::variable_shape::{VARIABLE_EXTENSION_NAME, VariableShapeType};
 
 /// Creates [`TensorParquetFormat`]s for the `parquet` extension, with the session's and the
 /// statement's Parquet options (as DataFusion's `ParquetFormatFactory`).
@@ -303,6 +304,8 @@ enum ColumnKind {
     Tensor(TensorType),
     /// A `FixedSizeList` without the extension: a 1-d tensor (SPEC §1).
     Plain(DataType),
+    /// An `arrow.variable_shape_tensor` column of this type.
+    Variable(VariableShapeType),
 }
 
 impl fmt::Display for ColumnKind {
@@ -315,6 +318,7 @@ impl fmt::Display for ColumnKind {
                 item.data_type()
             ),
             Self::Plain(data_type) => write!(f, "a plain {data_type}"),
+            Self::Variable(tensor) => write!(f, "an {VARIABLE_EXTENSION_NAME} {tensor}"),
         }
     }
 }
@@ -333,14 +337,18 @@ fn check_tensor_columns(
         let mut rewritten: Option<Vec<Arc<Field>>> = None;
         for (i, field) in schema.fields().iter().enumerate() {
             let claims_tensor = has_tensor_extension(field);
-            let kind = match TensorType::from_field(field) {
-                Ok(None) => continue,
-                Ok(Some(tensor)) if claims_tensor => ColumnKind::Tensor(tensor),
-                Ok(Some(_)) => ColumnKind::Plain(field.data_type().clone()),
+            let kind = match (
+                TensorType::from_field(field),
+                VariableShapeType::from_field(field),
+            ) {
+                (_, Ok(Some(tensor))) => ColumnKind::Variable(tensor),
+                (Ok(None), Ok(None)) => continue,
+                (Ok(Some(tensor)), _) if claims_tensor => ColumnKind::Tensor(tensor),
+                (Ok(Some(_)), _) => ColumnKind::Plain(field.data_type().clone()),
                 // A FixedSizeList that is no tensor (strings, nested lists) and does not
                 // claim to be one: not this format's business.
-                Err(_) if !claims_tensor => continue,
-                Err(err) => {
+                (Err(_), Ok(None)) if !claims_tensor => continue,
+                (Err(err), _) | (_, Err(err)) => {
                     return Err(DataFusionError::Plan(format!(
                         "Parquet file {}, column '{}': {err}; to read the column as a plain FixedSizeList, SET datafusion.execution.parquet.skip_metadata = true",
                         quoted(&path),

@@ -1,7 +1,8 @@
 //! `tensor_shape`, `tensor_ndim`, `tensor_size`: the static type of a tensor, per row.
 //!
-//! The answer is the same for every row of a column (one column, one shape), so the kernels
-//! only repeat it; a NULL tensor gives NULL, as every function does for a NULL row.
+//! For a fixed-shape column the answer is the same for every row (one column, one shape), so
+//! the kernels only repeat it; a variable-shape column's rows each have their own shape and
+//! size. A NULL tensor gives NULL, as every function does for a NULL row.
 
 use std::sync::Arc;
 
@@ -11,9 +12,10 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature};
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, variable_array};
 use crate::kernels::layout::repeated_shape;
-use crate::tensor_type::TensorType;
+use crate::kernels::ragged;
+use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// Which property of the tensor type a function reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,10 +57,18 @@ impl Introspect {
 
     fn invoke(
         &self,
-        tensor: &TensorType,
+        tensor: &AnyTensorType,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
+        let tensor = match tensor {
+            AnyTensorType::Fixed(tensor) => tensor,
+            AnyTensorType::Variable(tensor) => {
+                return map_arrays(args, &[0], number_rows, |arrays| {
+                    self.invoke_variable(tensor, &arrays[0])
+                });
+            }
+        };
         map_arrays(args, &[0], number_rows, |arrays| {
             let input = &arrays[0];
             let rows = input.len();
@@ -79,6 +89,23 @@ impl Introspect {
     }
 }
 
+impl Introspect {
+    /// Per row: each row has its own shape (and size), and every row the column's ndim.
+    fn invoke_variable(&self, tensor: &VariableShapeType, array: &ArrayRef) -> Result<ArrayRef> {
+        let view = variable_array(self.name, tensor, array)?;
+        Ok(match self.property {
+            Property::Shape => {
+                Arc::new(ragged::logical_shapes(&view).map_err(|e| e.in_function(self.name))?)
+            }
+            Property::Ndim => Arc::new(Int64Array::new(
+                vec![tensor.ndim() as i64; view.len()].into(),
+                view.nulls().cloned(),
+            )),
+            Property::Size => Arc::new(ragged::sizes(&view)),
+        })
+    }
+}
+
 macro_rules! introspection_function {
     ($ty:ident, $name:literal, $property:expr) => {
         impl $ty {
@@ -95,7 +122,7 @@ macro_rules! introspection_function {
         }
 
         impl TensorFunction for $ty {
-            type Plan = TensorType;
+            type Plan = AnyTensorType;
 
             fn name(&self) -> &'static str {
                 $name
@@ -117,17 +144,17 @@ macro_rules! introspection_function {
                 self.0.coerce_types(arg_types)
             }
 
-            fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
-                args.tensor(0, "t")
+            fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
+                args.any_tensor(0, "t")
             }
 
-            fn return_field(&self, _plan: &TensorType) -> FieldRef {
+            fn return_field(&self, _plan: &AnyTensorType) -> FieldRef {
                 self.0.return_field()
             }
 
             fn invoke(
                 &self,
-                plan: &TensorType,
+                plan: &AnyTensorType,
                 args: &[ColumnarValue],
                 number_rows: usize,
             ) -> Result<ColumnarValue> {
@@ -152,7 +179,7 @@ macro_rules! introspection_function {
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -174,7 +201,7 @@ introspection_function!(TensorShape, "tensor_shape", Property::Shape);
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -196,7 +223,7 @@ introspection_function!(TensorNdim, "tensor_ndim", Property::Ndim);
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]

@@ -50,6 +50,7 @@ mod along_axis;
 mod at;
 pub mod call_state;
 mod choose;
+mod convert;
 mod get;
 mod introspect;
 mod options;
@@ -77,10 +78,14 @@ use datafusion::logical_expr::{
 };
 
 use crate::tensor_type::TensorType;
+use crate::variable_shape::{
+    AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,
+};
 
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
 pub use at::{AtOp, AtPlan, TensorAt, TensorAtApply};
 pub use choose::TensorChoose;
+pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
 pub use reshape::TensorReshape;
@@ -100,6 +105,8 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorToList::new()).into(),
         TensorUdf::new(TensorReshape::new()).into(),
         TensorUdf::new(TensorToString::new()).into(),
+        TensorUdf::new(TensorToVariable::new()).into(),
+        TensorUdf::new(TensorToFixed::new()).into(),
         TensorUdf::new(TensorGet::new()).into(),
         TensorUdf::new(TensorTakeAlongAxis::new()).into(),
         TensorUdf::new(TensorPutAlongAxis::new()).into(),
@@ -211,6 +218,13 @@ pub(crate) fn tensor_of(field: &Field) -> Result<Option<TensorType>> {
         .map_err(|err| DataFusionError::Plan(format!("argument '{}': {err}", field.name())))
 }
 
+/// The variable-shape tensor type of an argument's field (`None`: it carries no such
+/// extension); an invalid one is a plan error naming the argument.
+pub(crate) fn variable_of(field: &Field) -> Result<Option<VariableShapeType>> {
+    VariableShapeType::from_field(field)
+        .map_err(|err| DataFusionError::Plan(format!("argument '{}': {err}", field.name())))
+}
+
 /// A plan error that does not yet say which function it comes from (a tensor type's own error,
 /// an Arrow or shape error passed through) with `name: ` in front; other errors as they are.
 pub(crate) fn name_plan_error(name: &str, err: DataFusionError) -> DataFusionError {
@@ -276,12 +290,28 @@ impl PlanArgs<'_> {
         };
         match tensor_of(field)? {
             Some(tensor) => Ok(tensor),
+            None if has_variable_shape_extension(field) => plan_err!(
+                "{}: argument {arg_name} is a variable-shape tensor ({}), which {} does not take yet",
+                self.name,
+                variable_of(field)?.map_or_else(String::new, |t| t.to_string()),
+                self.name
+            ),
             None => plan_err!(
                 "{}: argument {arg_name} must be a tensor (an arrow.fixed_shape_tensor or FixedSizeList column), got {}; if a CASE, COALESCE or cast dropped its tensor type, restore it with tensor(values, shape)",
                 self.name,
                 field.data_type()
             ),
         }
+    }
+
+    /// Argument `i` read as a tensor of either kind, fixed- or variable-shape.
+    pub fn any_tensor(&self, i: usize, arg_name: &str) -> Result<AnyTensorType> {
+        if let Some(field) = self.fields.get(i)
+            && let Some(tensor) = variable_of(field)?
+        {
+            return Ok(AnyTensorType::Variable(tensor));
+        }
+        self.tensor(i, arg_name).map(AnyTensorType::Fixed)
     }
 
     /// The literal value of argument `i`, if it is a literal (`None` also when absent).
@@ -699,6 +729,16 @@ pub fn tensor_array<'a>(name: &str, array: &'a ArrayRef) -> Result<&'a FixedSize
             array.data_type()
         ),
     }
+}
+
+/// A variable-shape tensor argument's batch, its row shapes checked (an execution error naming
+/// the function and the first bad row).
+pub fn variable_array<'a>(
+    name: &str,
+    tensor: &VariableShapeType,
+    array: &'a ArrayRef,
+) -> Result<VariableShapeArray<'a>> {
+    VariableShapeArray::try_new(tensor, array.as_ref()).map_err(|e| e.in_function(name))
 }
 
 /// Reads a literal integer list such as a shape `[2, 3]` (a `List`, `LargeList` or

@@ -9,14 +9,19 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, tensor_array};
-use crate::kernels::layout;
+use super::{
+    PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, tensor_array,
+    variable_array,
+};
+use crate::kernels::{layout, ragged};
+use crate::shape::resolve_reshape;
 use crate::tensor_type::TensorType;
+use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType};
 
 /// `tensor_reshape(t, shape)`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "Returns the tensor's elements, read in logical row-major order, in a new shape with the same number of elements (numpy reshape). One dimension may be -1: it is inferred. The result is row-major and has no dim_names.",
+    description = "Returns the tensor's elements, read in logical row-major order, in a new shape with the same number of elements (numpy reshape). One dimension may be -1: it is inferred. The result is row-major and has no dim_names. On a variable-shape tensor each row is reshaped (a row whose size does not fit is an error naming it); with a -1 the result is variable-shape, each row's unknown dimension its own.",
     syntax_example = "tensor_reshape(t, shape)",
     sql_example = r"```sql
 > SELECT tensor_reshape(tensor([1, 2, 3, 4, 5, 6], [2, 3]), [3, -1]) AS r;
@@ -28,7 +33,7 @@ use crate::tensor_type::TensorType;
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     ),
     argument(
         name = "shape",
@@ -49,52 +54,27 @@ pub struct ReshapePlan {
     output: TensorType,
 }
 
-/// numpy's `reshape` shape resolution: `requested` may hold one unknown (negative) dimension,
-/// inferred from `size`. numpy's wording for every failure.
-pub fn resolve_reshape(size: usize, requested: &[i64]) -> std::result::Result<Vec<usize>, String> {
-    let requested_text = || {
-        let dims: Vec<String> = requested.iter().map(ToString::to_string).collect();
-        if dims.len() == 1 {
-            format!("({},)", dims[0])
-        } else {
-            format!("({})", dims.join(", "))
-        }
-    };
-    let cannot = || {
-        format!(
-            "cannot reshape array of size {size} into shape {}",
-            requested_text()
-        )
-    };
-    let unknown: Vec<usize> = (0..requested.len()).filter(|&i| requested[i] < 0).collect();
-    if unknown.len() > 1 {
-        return Err("can only specify one unknown dimension".to_string());
-    }
-    let mut known = 1usize;
-    for &d in requested.iter().filter(|&&d| d >= 0) {
-        let d = usize::try_from(d).map_err(|_| cannot())?;
-        known = known.checked_mul(d).ok_or_else(cannot)?;
-    }
-    let mut shape: Vec<usize> = requested
-        .iter()
-        .map(|&d| usize::try_from(d).unwrap_or(0))
-        .collect();
-    match unknown.first() {
-        Some(&axis) => {
-            // numpy: the unknown dimension cannot be inferred next to a 0-size one.
-            if known == 0 || !size.is_multiple_of(known) {
-                return Err(cannot());
-            }
-            shape[axis] = size / known;
-        }
-        None if known != size => return Err(cannot()),
-        None => {}
-    }
-    Ok(shape)
+/// A compiled `tensor_reshape` call on a variable-shape tensor.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct VariableReshapePlan {
+    input: VariableShapeType,
+    requested: Vec<i64>,
+    /// Without an unknown dimension every row becomes this fixed shape; with one, each row
+    /// its own.
+    output: AnyTensorType,
+}
+
+/// A compiled `tensor_reshape` call on either kind of tensor.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum ReshapeCall {
+    /// On a fixed-shape tensor.
+    Fixed(ReshapePlan),
+    /// On a variable-shape tensor: sizes checked row by row.
+    Variable(VariableReshapePlan),
 }
 
 impl TensorFunction for TensorReshape {
-    type Plan = ReshapePlan;
+    type Plan = ReshapeCall;
 
     function_metadata!("tensor_reshape");
 
@@ -107,31 +87,49 @@ impl TensorFunction for TensorReshape {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<ReshapePlan> {
-        let input = args.tensor(0, "t")?;
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<ReshapeCall> {
+        let input = args.any_tensor(0, "t")?;
         let Some(requested) = args.literal(1).and_then(literal_int_list) else {
             return plan_err!(
                 "tensor_reshape: argument shape must be a literal list of integers such as [3, -1]"
             );
+        };
+        let input = match input {
+            AnyTensorType::Fixed(input) => input,
+            AnyTensorType::Variable(input) => {
+                return plan_variable(input, requested).map(ReshapeCall::Variable);
+            }
         };
         let shape = match resolve_reshape(input.size(), &requested) {
             Ok(shape) => shape,
             Err(message) => return plan_err!("tensor_reshape: {message}"),
         };
         let output = TensorType::new(input.element_type().clone(), shape)?;
-        Ok(ReshapePlan { input, output })
+        Ok(ReshapeCall::Fixed(ReshapePlan { input, output }))
     }
 
-    fn return_field(&self, plan: &ReshapePlan) -> FieldRef {
-        Arc::new(plan.output.to_field(self.name()))
+    fn return_field(&self, plan: &ReshapeCall) -> FieldRef {
+        Arc::new(match plan {
+            ReshapeCall::Fixed(plan) => plan.output.to_field(self.name()),
+            ReshapeCall::Variable(plan) => plan.output.to_field(self.name()),
+        })
     }
 
     fn invoke(
         &self,
-        plan: &ReshapePlan,
+        plan: &ReshapeCall,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
+        let plan = match plan {
+            ReshapeCall::Fixed(plan) => plan,
+            ReshapeCall::Variable(plan) => {
+                return map_arrays(args, &[0], number_rows, |arrays| {
+                    let view = variable_array(self.name(), &plan.input, &arrays[0])?;
+                    reshape_variable(plan, &view).map_err(|e| e.in_function(self.name()))
+                });
+            }
+        };
         map_arrays(args, &[0], number_rows, |arrays| {
             let input = tensor_array(self.name(), &arrays[0])?;
             // Row-major inputs keep their values buffer: a reshape is only a new type.
@@ -143,28 +141,52 @@ impl TensorFunction for TensorReshape {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::resolve_reshape;
+/// Plans a reshape of variable-shape rows: without an unknown dimension the result is the
+/// fixed shape requested (each row's size checked when rows arrive); with one, a
+/// variable-shape result whose other dimensions are known.
+fn plan_variable(input: VariableShapeType, requested: Vec<i64>) -> Result<VariableReshapePlan> {
+    let element = input.element_type().clone();
+    let unknown = requested.iter().filter(|&&d| d < 0).count();
+    let output = if unknown == 0 {
+        let shape = requested.iter().map(|&d| d as usize).collect();
+        AnyTensorType::Fixed(TensorType::new(element, shape)?)
+    } else {
+        // The errors of the shape itself (two unknown dimensions), whatever the row.
+        if unknown > 1 {
+            let message = resolve_reshape(0, &requested).err().unwrap_or_default();
+            return plan_err!("tensor_reshape: {message}");
+        }
+        let known = requested.iter().map(|&d| usize::try_from(d).ok()).collect();
+        AnyTensorType::Variable(
+            VariableShapeType::new(element, requested.len())?.with_uniform_shape(Some(known))?,
+        )
+    };
+    Ok(VariableReshapePlan {
+        input,
+        requested,
+        output,
+    })
+}
 
-    #[test]
-    fn reshape_shapes_follow_numpy() {
-        // Expected values from numpy 2.4: np.arange(6).reshape(s).shape, or its ValueError.
-        assert_eq!(resolve_reshape(6, &[2, -1]).unwrap(), vec![2, 3]);
-        assert_eq!(resolve_reshape(6, &[-2, 3]).unwrap(), vec![2, 3]);
-        assert_eq!(resolve_reshape(0, &[3, -1]).unwrap(), vec![3, 0]);
-        assert_eq!(resolve_reshape(0, &[-1]).unwrap(), vec![0]);
-        assert_eq!(resolve_reshape(1, &[]).unwrap(), Vec::<usize>::new());
-        assert_eq!(
-            resolve_reshape(6, &[4]).unwrap_err(),
-            "cannot reshape array of size 6 into shape (4,)"
-        );
-        assert_eq!(
-            resolve_reshape(6, &[-1, -1]).unwrap_err(),
-            "can only specify one unknown dimension"
-        );
-        assert!(resolve_reshape(6, &[-1, 4]).is_err());
-        assert!(resolve_reshape(0, &[0, -1]).is_err());
-        assert!(resolve_reshape(6, &[i64::MAX, i64::MAX, 2]).is_err());
+fn reshape_variable(
+    plan: &VariableReshapePlan,
+    view: &VariableShapeArray<'_>,
+) -> crate::error::Result<ArrayRef> {
+    let nulls = view.nulls().cloned();
+    match &plan.output {
+        AnyTensorType::Fixed(output) => {
+            let rows = ragged::reshape(view, &plan.requested, Some(output.size()))?;
+            Ok(Arc::new(layout::tensor_array(
+                output,
+                rows.values,
+                nulls,
+                view.len(),
+            )?))
+        }
+        AnyTensorType::Variable(output) => {
+            let rows = ragged::reshape(view, &plan.requested, None)?;
+            let out = ragged::from_rows(output, rows.values, &rows.lengths, rows.shapes, nulls)?;
+            Ok(Arc::new(out))
+        }
     }
 }

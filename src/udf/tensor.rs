@@ -12,14 +12,17 @@ use datafusion_macros::user_doc;
 use super::{
     PlanArgs, TensorFunction, check_arity, literal_int_list, literal_string_list, map_arrays,
 };
-use crate::kernels::layout::{from_list, tensor_array};
+use crate::error::TensorError;
+use crate::kernels::layout::{from_list, list_parts, tensor_array};
+use crate::kernels::ragged;
 use crate::shape::format_shape;
 use crate::tensor_type::{TensorType, is_element_type};
+use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// `tensor(values, shape)`: builds a tensor column.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "Builds a tensor (arrow.fixed_shape_tensor) from a flat list of numbers or booleans per row, read in row-major order. Every non-NULL row must hold exactly prod(shape) values; a NULL list gives a NULL tensor. An empty list literal `[]` makes a Float64 tensor, as numpy does.",
+    description = "Builds a tensor (arrow.fixed_shape_tensor) from a flat list of numbers or booleans per row, read in row-major order. Every non-NULL row must hold exactly prod(shape) values; a NULL list gives a NULL tensor. An empty list literal `[]` makes a Float64 tensor, as numpy does. With `shape` a column of fixed-size lists (a shape per row), the result is an arrow.variable_shape_tensor of that many dimensions, each row its own shape; a NULL shape gives a NULL tensor.",
     syntax_example = "tensor(values, shape [, dim_names [, permutation]])",
     sql_example = r"```sql
 > SELECT tensor([1, 2, 3, 4, 5, 6], [2, 3]) AS t;
@@ -41,7 +44,7 @@ use crate::tensor_type::{TensorType, is_element_type};
     ),
     argument(
         name = "shape",
-        description = "A literal list of non-negative integers: the stored (physical) shape, e.g. `[2, 3]`. `[]` makes 0-d tensors of one value."
+        description = "A literal list of non-negative integers: the stored (physical) shape, e.g. `[2, 3]`. `[]` makes 0-d tensors of one value. Or a column of fixed-size lists of integers, the stored shape of each row (a variable-shape tensor), e.g. `arrow_cast([h, w], 'FixedSizeList(2, Int32)')`."
     ),
     argument(
         name = "dim_names",
@@ -82,7 +85,7 @@ fn with_item_type(data_type: &DataType, element: DataType) -> DataType {
 }
 
 impl TensorFunction for TensorConstructor {
-    type Plan = TensorType;
+    type Plan = AnyTensorType;
 
     function_metadata!("tensor");
 
@@ -108,7 +111,7 @@ impl TensorFunction for TensorConstructor {
         Ok(types)
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
         let values_type = args.fields[0].data_type();
         let Some(item) = list_item(values_type) else {
             return plan_err!(
@@ -126,21 +129,6 @@ impl TensorFunction for TensorConstructor {
                 item.data_type()
             );
         }
-        let shape = args
-            .literal(1)
-            .and_then(literal_int_list)
-            .ok_or_else(|| {
-                datafusion::common::plan_datafusion_err!(
-                    "tensor: argument shape must be a literal list of non-negative integers such as [2, 3]"
-                )
-            })?;
-        let shape = shape
-            .iter()
-            .map(|&d| usize::try_from(d))
-            .collect::<Result<Vec<_>, _>>()
-            .or_else(|_| {
-                plan_err!("tensor: negative dimensions are not allowed in shape {shape:?}")
-            })?;
         let dim_names = match args.literal(2) {
             None if args.fields.len() <= 2 => None,
             Some(value) if value.is_null() => None,
@@ -173,6 +161,34 @@ impl TensorFunction for TensorConstructor {
                 );
             }
         };
+        if args.literal(1).is_none()
+            && let DataType::FixedSizeList(dim, ndim) = args.fields[1].data_type()
+            && dim.data_type().is_integer()
+        {
+            // A shape per row: a variable-shape tensor of that many dimensions.
+            let tensor = VariableShapeType::new(
+                item.data_type().clone(),
+                usize::try_from(*ndim).unwrap_or(0),
+            )?
+            .with_dim_names(dim_names)?
+            .with_permutation(permutation)?;
+            return Ok(AnyTensorType::Variable(tensor));
+        }
+        let shape = args
+            .literal(1)
+            .and_then(literal_int_list)
+            .ok_or_else(|| {
+                datafusion::common::plan_datafusion_err!(
+                    "tensor: argument shape must be a literal list of non-negative integers such as [2, 3], or a column of fixed-size lists of integers, a shape per row (a variable-shape tensor, whose number of dimensions must be known when the query is planned), such as arrow_cast([h, w], 'FixedSizeList(2, Int32)')"
+                )
+            })?;
+        let shape = shape
+            .iter()
+            .map(|&d| usize::try_from(d))
+            .collect::<Result<Vec<_>, _>>()
+            .or_else(|_| {
+                plan_err!("tensor: negative dimensions are not allowed in shape {shape:?}")
+            })?;
         let tensor = TensorType::new(item.data_type().clone(), shape)?
             .with_dim_names(dim_names)?
             .with_permutation(permutation)?;
@@ -185,19 +201,29 @@ impl TensorFunction for TensorConstructor {
                 tensor.size()
             );
         }
-        Ok(tensor)
+        Ok(AnyTensorType::Fixed(tensor))
     }
 
-    fn return_field(&self, plan: &TensorType) -> FieldRef {
+    fn return_field(&self, plan: &AnyTensorType) -> FieldRef {
         Arc::new(plan.to_field("tensor"))
     }
 
     fn invoke(
         &self,
-        plan: &TensorType,
+        plan: &AnyTensorType,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
+        let plan = match plan {
+            AnyTensorType::Fixed(tensor) => tensor,
+            AnyTensorType::Variable(tensor) => {
+                return map_arrays(args, &[0, 1], number_rows, |arrays| {
+                    let out = variable_tensors(tensor, &arrays[0], &arrays[1])
+                        .map_err(|e| e.in_function("tensor"))?;
+                    Ok(Arc::new(out) as ArrayRef)
+                });
+            }
+        };
         map_arrays(args, &[0], number_rows, |arrays| {
             let values = &arrays[0];
             let out = match values.data_type() {
@@ -221,4 +247,52 @@ impl TensorFunction for TensorConstructor {
             Ok(Arc::new(out) as ArrayRef)
         })
     }
+}
+
+/// Variable-shape tensors from a values column and a shape column (a fixed-size list of
+/// integers per row).
+fn variable_tensors(
+    tensor: &VariableShapeType,
+    values: &ArrayRef,
+    shapes: &ArrayRef,
+) -> crate::error::Result<arrow::array::StructArray> {
+    let (flat, offsets) = match values.as_fixed_size_list_opt() {
+        Some(list) => {
+            let n = list.value_length().max(0) as usize;
+            (
+                Arc::clone(list.values()),
+                (0..=list.len()).map(|row| row * n).collect(),
+            )
+        }
+        None => list_parts(values.as_ref()).ok_or_else(|| {
+            TensorError::Internal(format!(
+                "unexpected values type {} at run time",
+                values.data_type()
+            ))
+        })?,
+    };
+    let shapes = shapes.as_fixed_size_list_opt().ok_or_else(|| {
+        TensorError::Internal(format!(
+            "unexpected shape type {} at run time",
+            shapes.data_type()
+        ))
+    })?;
+    let dims = arrow::compute::cast(shapes.values(), &DataType::Int64)?;
+    let dims = dims.as_primitive::<arrow::datatypes::Int64Type>();
+    let ndim = tensor.ndim();
+    if let Some(row) = (0..shapes.len()).find(|&row| {
+        shapes.is_valid(row) && (row * ndim..(row + 1) * ndim).any(|i| dims.is_null(i))
+    }) {
+        return Err(TensorError::Data(format!(
+            "row {row} of its batch has a NULL dimension in its shape"
+        )));
+    }
+    ragged::from_values_and_shapes(
+        tensor,
+        &flat,
+        &offsets,
+        values.logical_nulls().as_ref(),
+        dims.values(),
+        shapes.nulls(),
+    )
 }

@@ -8,14 +8,15 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array};
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array, variable_array};
 use crate::kernels::layout::to_nested_list;
-use crate::tensor_type::TensorType;
+use crate::kernels::ragged;
+use crate::variable_shape::AnyTensorType;
 
 /// `tensor_to_list(t)`: nested lists, as numpy's `tolist()`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "Returns a tensor as nested lists in logical order (its permutation applied), as numpy's tolist(): a [2, 3] tensor becomes a list of two lists of three values; a 0-d tensor becomes its value. NULL for a NULL tensor.",
+    description = "Returns a tensor as nested lists in logical order (its permutation applied), as numpy's tolist(): a [2, 3] tensor becomes a list of two lists of three values; a 0-d tensor becomes its value; a variable-shape tensor's rows each in their own shape. NULL for a NULL tensor.",
     syntax_example = "tensor_to_list(t)",
     sql_example = r"```sql
 > SELECT tensor_to_list(tensor([1, 2, 3, 4, 5, 6], [2, 3], NULL, [1, 0])) AS l;
@@ -27,7 +28,7 @@ use crate::tensor_type::TensorType;
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -37,15 +38,15 @@ pub struct TensorToList {
 
 registered_function!(TensorToList, ["t"]);
 
-/// The nested list type of a tensor of `shape` holding `element`s.
-pub fn nested_list_type(element: &DataType, shape: &[usize]) -> DataType {
-    shape.iter().fold(element.clone(), |inner, _| {
+/// The nested list type of a tensor of `ndim` dimensions holding `element`s.
+pub fn nested_list_type(element: &DataType, ndim: usize) -> DataType {
+    (0..ndim).fold(element.clone(), |inner, _| {
         DataType::List(Arc::new(Field::new_list_field(inner, true)))
     })
 }
 
 impl TensorFunction for TensorToList {
-    type Plan = TensorType;
+    type Plan = AnyTensorType;
 
     function_metadata!("tensor_to_list");
 
@@ -58,24 +59,34 @@ impl TensorFunction for TensorToList {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
-        args.tensor(0, "t")
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
+        args.any_tensor(0, "t")
     }
 
-    fn return_field(&self, plan: &TensorType) -> FieldRef {
-        let data_type = nested_list_type(plan.element_type(), &plan.logical_shape());
+    fn return_field(&self, plan: &AnyTensorType) -> FieldRef {
+        let ndim = match plan {
+            AnyTensorType::Fixed(tensor) => tensor.ndim(),
+            AnyTensorType::Variable(tensor) => tensor.ndim(),
+        };
+        let data_type = nested_list_type(plan.element_type(), ndim);
         Arc::new(Field::new(self.name(), data_type, true))
     }
 
     fn invoke(
         &self,
-        plan: &TensorType,
+        plan: &AnyTensorType,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        map_arrays(args, &[0], number_rows, |arrays| {
-            let input = tensor_array(self.name(), &arrays[0])?;
-            Ok(to_nested_list(plan, input)? as ArrayRef)
+        map_arrays(args, &[0], number_rows, |arrays| match plan {
+            AnyTensorType::Fixed(tensor) => {
+                let input = tensor_array(self.name(), &arrays[0])?;
+                Ok(to_nested_list(tensor, input)? as ArrayRef)
+            }
+            AnyTensorType::Variable(tensor) => {
+                let input = variable_array(self.name(), tensor, &arrays[0])?;
+                ragged::to_nested_list(&input).map_err(|e| e.in_function(self.name()))
+            }
         })
     }
 }

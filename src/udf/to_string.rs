@@ -8,9 +8,9 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array};
+use super::{PlanArgs, TensorFunction, check_arity, map_arrays};
 use crate::display::{Summary, format_tensors};
-use crate::tensor_type::TensorType;
+use crate::variable_shape::AnyTensorType;
 
 /// `tensor_to_string(t)`.
 #[user_doc(
@@ -27,7 +27,7 @@ use crate::tensor_type::TensorType;
 ```",
     argument(
         name = "t",
-        description = "A tensor (arrow.fixed_shape_tensor or FixedSizeList) expression."
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -63,7 +63,7 @@ impl Default for TensorToString {
 }
 
 impl TensorFunction for TensorToString {
-    type Plan = TensorType;
+    type Plan = AnyTensorType;
 
     function_metadata!("tensor_to_string");
 
@@ -93,23 +93,24 @@ impl TensorFunction for TensorToString {
         }
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<TensorType> {
-        args.tensor(0, "t")
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
+        args.any_tensor(0, "t")
     }
 
-    fn return_field(&self, _plan: &TensorType) -> FieldRef {
+    fn return_field(&self, _plan: &AnyTensorType) -> FieldRef {
         Arc::new(Field::new(self.name(), DataType::Utf8, true))
     }
 
     fn invoke(
         &self,
-        plan: &TensorType,
+        plan: &AnyTensorType,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         map_arrays(args, &[0], number_rows, |arrays| {
-            let input = tensor_array(self.name(), &arrays[0])?;
-            Ok(Arc::new(format_tensors(plan, input, "NULL", self.summary)?) as ArrayRef)
+            let text = format_tensors(plan, arrays[0].as_ref(), "NULL", self.summary)
+                .map_err(|e| e.in_function(self.name()))?;
+            Ok(Arc::new(text) as ArrayRef)
         })
     }
 }

@@ -16,11 +16,11 @@ use datafusion::prelude::SessionContext;
 use datafusion_tensor::{TensorType, tensor_session_context};
 use serde_json::Value;
 
-fn context() -> SessionContext {
+pub(crate) fn context() -> SessionContext {
     tensor_session_context().unwrap().enable_url_table()
 }
 
-async fn collect(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
+pub(crate) async fn collect(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
     ctx.sql(sql)
         .await
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
@@ -30,7 +30,7 @@ async fn collect(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch> {
 }
 
 /// The leaf values of a (nested) list, as f64 (booleans as 0/1), NULL elements as None.
-fn leaves(array: &ArrayRef) -> Vec<Option<f64>> {
+pub(crate) fn leaves(array: &ArrayRef) -> Vec<Option<f64>> {
     match array.data_type() {
         DataType::List(_) => {
             // Only the values this (possibly sliced) list covers.
@@ -195,7 +195,7 @@ async fn pyarrow_zero_size_parquet_is_a_clean_error() {
 }
 
 /// The Arrow schema a Parquet file carries, as the parquet crate reads it.
-fn parquet_arrow_schema(path: &std::path::Path) -> arrow::datatypes::SchemaRef {
+pub(crate) fn parquet_arrow_schema(path: &std::path::Path) -> arrow::datatypes::SchemaRef {
     let file = File::open(path).unwrap();
     Arc::clone(
         ParquetRecordBatchReaderBuilder::try_new(file)
@@ -343,8 +343,10 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_shape",
             "tensor_size",
             "tensor_take_along_axis",
+            "tensor_to_fixed",
             "tensor_to_list",
             "tensor_to_string",
+            "tensor_to_variable",
             "tensor_typed",
         ]
     );

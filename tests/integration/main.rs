@@ -13,6 +13,7 @@ mod cli;
 mod fast_scan;
 mod fuzz_replay;
 mod interop;
+mod interop_varshape;
 mod limits;
 mod properties;
 mod slt;

@@ -23,6 +23,8 @@ use arrow::compute::cast;
 use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, Float64Type, Int64Type, Schema};
 use datafusion::prelude::SessionContext;
 use datafusion_tensor::TensorType;
+use datafusion_tensor::VariableShapeType;
+use datafusion_tensor::variable_shape::VariableShapeArray;
 use proptest::prelude::*;
 use reference::{Bounds, Error, Item, Op};
 
@@ -820,5 +822,191 @@ proptest! {
         let (got_shape, got_rows) = rows_in::<Float64Type>(&column);
         prop_assert_eq!(&got_shape, &shape, "{}", sql);
         prop_assert_eq!(bits(got_rows), bits(expected), "{}", sql);
+    }
+}
+
+/// A variable-shape tensor column: element type, ndim, permutation, per row its logical shape
+/// and logical values (`None` row: NULL).
+#[derive(Debug, Clone)]
+struct RaggedColumn {
+    element: DataType,
+    ndim: usize,
+    permutation: Option<Vec<usize>>,
+    rows: Vec<Option<(Vec<usize>, Vec<Option<i64>>)>>,
+}
+
+impl RaggedColumn {
+    /// The Arrow field and storage array, each row stored in its permuted layout.
+    fn arrow(&self, name: &str) -> (Field, ArrayRef) {
+        use arrow::array::{Int32Array, ListArray, StructArray};
+        use arrow::buffer::OffsetBuffer;
+        let n = self.ndim;
+        let perm = self.permutation.clone().unwrap_or_else(|| (0..n).collect());
+        let tensor = VariableShapeType::new(self.element.clone(), n)
+            .unwrap()
+            .with_permutation(self.permutation.clone())
+            .unwrap();
+        let (mut values, mut shapes, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
+        for row in &self.rows {
+            let Some((shape, logical)) = row else {
+                shapes.extend(std::iter::repeat_n(0, n));
+                lengths.push(0);
+                continue;
+            };
+            let mut stored_shape = vec![0; n];
+            for k in 0..n {
+                stored_shape[perm[k]] = shape[k];
+            }
+            let size = reference::size(shape);
+            for j in 0..size {
+                let stored = reference::unravel(j, &stored_shape);
+                let logical_index: Vec<usize> = (0..n).map(|k| stored[perm[k]]).collect();
+                values.push(logical[reference::ravel(&logical_index, shape)]);
+            }
+            shapes.extend(stored_shape.iter().map(|&d| d as i32));
+            lengths.push(size);
+        }
+        let child = cast(
+            &(Arc::new(Int64Array::from(values)) as ArrayRef),
+            &self.element,
+        )
+        .unwrap();
+        let DataType::Struct(fields) = tensor.storage_type() else {
+            unreachable!()
+        };
+        let nulls = NullBuffer::from(self.rows.iter().map(Option::is_some).collect::<Vec<_>>());
+        let data = ListArray::new(
+            Arc::new(Field::new("item", self.element.clone(), true)),
+            OffsetBuffer::from_lengths(lengths),
+            child,
+            Some(nulls.clone()),
+        );
+        let shape = FixedSizeListArray::new(
+            Arc::new(Field::new("item", DataType::Int32, true)),
+            n as i32,
+            Arc::new(Int32Array::from(shapes)),
+            Some(nulls.clone()),
+        );
+        let array = StructArray::new(fields, vec![Arc::new(data), Arc::new(shape)], Some(nulls));
+        (tensor.to_field(name), Arc::new(array))
+    }
+}
+
+/// A variable-shape column: 0 to 4 rows of `ndim` dimensions, each row its own shape.
+fn ragged_column(element: DataType, ndim: usize) -> impl Strategy<Value = RaggedColumn> {
+    let (lo, hi) = element_range(&element);
+    let value = prop_oneof![1 => Just(None), 12 => (lo..=hi).prop_map(Some)];
+    let shape = prop::collection::vec(prop_oneof![1 => Just(0usize), 8 => 1usize..4], ndim);
+    let row = prop_oneof![
+        1 => Just(None),
+        6 => shape.prop_flat_map(move |shape| {
+            let size = reference::size(&shape);
+            prop::collection::vec(value.clone(), size).prop_map(move |v| Some((shape.clone(), v)))
+        }),
+    ];
+    let permutation = prop_oneof![
+        Just(None),
+        Just((0..ndim).collect::<Vec<_>>())
+            .prop_shuffle()
+            .prop_map(Some),
+    ];
+    (prop::collection::vec(row, 0..=4), permutation).prop_map(move |(rows, permutation)| {
+        RaggedColumn {
+            element: element.clone(),
+            ndim,
+            permutation,
+            rows,
+        }
+    })
+}
+
+/// The rows of a result of either kind: per row its shape and values as i64.
+fn ragged_rows_of(column: &(Field, ArrayRef)) -> Vec<Option<(Vec<usize>, Vec<Option<i64>>)>> {
+    let (field, array) = column;
+    let Some(tensor) = VariableShapeType::from_field(field).unwrap() else {
+        let (shape, rows) = rows_of(column);
+        return rows
+            .into_iter()
+            .map(|r| r.map(|values| (shape.clone(), values)))
+            .collect();
+    };
+    assert!(!tensor.is_permuted(), "outputs are row-major");
+    let view = VariableShapeArray::try_new(&tensor, array.as_ref()).unwrap();
+    let values = cast(view.values(), &DataType::Int64).unwrap();
+    let values = values.as_primitive::<Int64Type>();
+    (0..view.len())
+        .map(|r| {
+            (!view.is_null(r)).then(|| {
+                let shape: Vec<usize> = view.logical_shape(r).collect();
+                let row = view
+                    .value_range(r)
+                    .map(|k| values.is_valid(k).then(|| values.value(k)))
+                    .collect();
+                (shape, row)
+            })
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// tensor_get(x, 'index') on a variable-shape tensor is numpy's x[index] on each row's own
+    /// shape; the first row numpy rejects is the error.
+    #[test]
+    fn tensor_get_matches_numpy_on_variable_shapes(
+        x in (any_element(), 0usize..4).prop_flat_map(|(e, n)| ragged_column(e, n)),
+        items in any_index(),
+    ) {
+        let index = reference::render(&items);
+        let sql = format!("SELECT tensor_get(x, '{index}') FROM t");
+        let got = run(&[("x", x.arrow("x"))], &sql);
+        let masks = items.iter().any(|i| matches!(i, Item::Bools(_)));
+        // Masks over a dimension that differs between rows are planned only when one length
+        // fits them all (SPEC: tensor_get on variable shapes); the crate says so.
+        if masks && got.as_ref().is_err_and(|e| e.contains("cannot be planned")) {
+            return Ok(());
+        }
+        let mut want = Vec::new();
+        let mut first_error = None;
+        for row in &x.rows {
+            let Some((shape, values)) = row else {
+                want.push(None);
+                continue;
+            };
+            match reference::index(shape, &items, Bounds::Raise, true) {
+                Ok((out_shape, positions)) => want.push(Some((
+                    out_shape,
+                    positions.iter().map(|p| values[p.unwrap()]).collect::<Vec<_>>(),
+                ))),
+                Err(errors) => {
+                    first_error.get_or_insert(errors);
+                }
+            }
+        }
+        // Errors of the index itself (independent of any row's lengths) are found when the
+        // query is planned, rows or not: those of a shape long enough everywhere.
+        let static_errors = reference::index(&vec![64; x.ndim], &items, Bounds::Raise, true)
+            .err()
+            .map(|errors| {
+                errors
+                    .into_iter()
+                    .filter(|e| !matches!(e, Error::BooleanMismatch | Error::OutOfBounds))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|errors| !errors.is_empty());
+        match (first_error, static_errors) {
+            (Some(errors), _) | (None, Some(errors)) => assert_error(&got, &errors, &sql),
+            (None, None) => {
+                let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let rows = ragged_rows_of(&column);
+                // A 0-d result is a plain column: a NULL element and a NULL row are one NULL.
+                let want: Vec<_> = want
+                    .into_iter()
+                    .map(|r| r.filter(|(shape, v)| !shape.is_empty() || v[0].is_some()))
+                    .collect();
+                prop_assert_eq!(rows, want, "{}", sql);
+            }
+        }
     }
 }

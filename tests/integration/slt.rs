@@ -221,6 +221,10 @@ suites!(
     tensor_at_get,
     tensor_at_apply,
     tensor_at_generated,
+    // Variable-shape tensors across functions: errors (varshape) and numpy's values on
+    // pyarrow's columns (varshape_generated).
+    varshape,
+    varshape_generated,
     // Across functions: Parquet files, resource limits, cases found by fuzzing.
     files,
     parquet,

@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+"""Writes the pyarrow variable-shape tensor fixtures under tests/data/, the values numpy
+expects, and sql/varshape_generated.slt.
+
+    python3 tests/data/make_varshape_fixtures.py      # numpy>=2, pyarrow>=15
+
+pyarrow 26 has no Python constructor for arrow.variable_shape_tensor, but Arrow C++ registers
+the type: reading a schema whose field carries the extension name and metadata gives the C++
+type, and pa.ExtensionArray.from_storage with it builds the columns. So the files below are
+written by pyarrow's own (C++) Parquet and IPC writers with the registered type.
+
+Outputs (committed; `cargo test` reads them and needs no Python):
+- pyarrow_varshape.parquet / .arrow: one column per case (several element types, NULL rows,
+  a permutation with dim_names, a uniform_shape, a 0-size dimension), plus an `id` column.
+- pyarrow_varshape.expected.json: for each column, its metadata and, per row, the logical
+  shape and the logical tensor flattened row-major (or null), computed with numpy from the
+  physical values as the canonical spec defines it: logical = physical.transpose(permutation).
+- bad/varshape_*.parquet: rows that contradict their type, for the error cases of
+  sql/varshape.slt.
+- ../../sql/varshape_generated.slt: SQL over the Parquet file whose expected output is
+  numpy's (shape, size, tolist and the column's nested display as the CLI prints them; the
+  column rebuilt by tensor(values, shape) from its stored values and shapes; tensor_to_fixed
+  on the rows of one shape, and its error naming the first row of another).
+
+check_varshape_in_pyarrow.py reads a file this project wrote back against the same JSON.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.ipc  # noqa: F401  (pa.ipc)
+import pyarrow.parquet as pq
+
+from fixture_format import fmt
+
+HERE = Path(__file__).resolve().parent
+SLT = HERE.parents[1] / "sql" / "varshape_generated.slt"
+FILE = "tests/data/pyarrow_varshape.parquet"
+EXTENSION = "arrow.variable_shape_tensor"
+
+# name -> (numpy dtype, arrow type, metadata, physical shape per row (None: NULL row))
+CASES = {
+    # Images: 3 x H x W with the channel dim uniform.
+    "img": (
+        np.uint8,
+        pa.uint8(),
+        {"dim_names": ["C", "H", "W"], "uniform_shape": [3, None, None]},
+        [(3, 2, 4), (3, 1, 1), None, (3, 3, 2), (3, 0, 5), (3, 2, 2)],
+    ),
+    "f32": (
+        np.float32,
+        pa.float32(),
+        {},
+        [(2, 3), None, (0, 3), (1, 1), (4, 2), (2, 3)],
+    ),
+    # Stored [C, H, W], logical [W, C, H].
+    "perm": (
+        np.int16,
+        pa.int16(),
+        {"permutation": [2, 0, 1], "dim_names": ["C", "H", "W"]},
+        [(2, 3, 4), (1, 2, 3), (2, 1, 1), None, (1, 1, 2), (3, 2, 1)],
+    ),
+    "i64": (np.int64, pa.int64(), {}, [(5,), (0,), (1,), (3,), None, (2,)]),
+    "b": (np.bool_, pa.bool_(), {"uniform_shape": [None, 2]}, [(2, 2), (1, 2), (3, 2), None, (0, 2), (1, 2)]),
+    "f64": (np.float64, pa.float64(), {"permutation": [1, 0]}, [(2, 3), (3, 1), None, (1, 4), (2, 2), (0, 0)]),
+}
+ROWS = 6
+
+
+def registered_type(value_type, ndim, metadata):
+    """Arrow C++'s registered arrow.variable_shape_tensor type with this metadata."""
+    storage = pa.struct([("data", pa.list_(value_type)), ("shape", pa.list_(pa.int32(), ndim))])
+    field = pa.field(
+        "x",
+        storage,
+        metadata={
+            "ARROW:extension:name": EXTENSION,
+            "ARROW:extension:metadata": json.dumps(metadata, separators=(",", ":")),
+        },
+    )
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, pa.schema([field])):
+        pass
+    tensor_type = pa.ipc.open_stream(sink.getvalue()).schema.field("x").type
+    assert isinstance(tensor_type, pa.BaseExtensionType), tensor_type
+    assert tensor_type.extension_name == EXTENSION, tensor_type
+    return tensor_type
+
+
+def physical_values(name, dtype, shape, row):
+    """Deterministic values, distinct per column and row, exactly representable in dtype."""
+    size = int(np.prod(shape, dtype=np.int64))
+    seed = sum(ord(c) for c in name)
+    base = np.arange(size, dtype=np.int64) * 3 + row * 50 + seed % 7
+    if dtype == np.bool_:
+        return (base % 3 == 0).reshape(shape)
+    if np.issubdtype(dtype, np.signedinteger):
+        base = base - 40
+    if np.issubdtype(dtype, np.floating):
+        return (base.astype(np.float64) / 4 - 3).astype(dtype).reshape(shape)
+    return (base % 250).astype(dtype).reshape(shape)
+
+
+def logical(name, row):
+    dtype, _, metadata, shapes = CASES[name]
+    shape = shapes[row]
+    if shape is None:
+        return None
+    physical = physical_values(name, dtype, shape, row)
+    perm = metadata.get("permutation")
+    return physical if perm is None else np.transpose(physical, perm)
+
+
+def write_files():
+    columns = {"id": pa.array(range(ROWS), type=pa.int32())}
+    expected = {}
+    for name, (dtype, arrow_type, metadata, shapes) in CASES.items():
+        ndim = len(next(s for s in shapes if s is not None))
+        tensor_type = registered_type(arrow_type, ndim, metadata)
+        storage_rows = []
+        for row, shape in enumerate(shapes):
+            if shape is None:
+                storage_rows.append(None)
+                continue
+            physical = physical_values(name, dtype, shape, row)
+            storage_rows.append({"data": physical.reshape(-1).tolist(), "shape": list(shape)})
+        storage = pa.array(storage_rows, type=tensor_type.storage_type)
+        columns[name] = pa.ExtensionArray.from_storage(tensor_type, storage)
+        perm = metadata.get("permutation") or list(range(ndim))
+        rows = []
+        for row in range(ROWS):
+            value = logical(name, row)
+            if value is None:
+                rows.append(None)
+                continue
+            flat = [bool(x) if dtype == np.bool_ else float(x) for x in value.reshape(-1)]
+            rows.append({"shape": list(value.shape), "values": flat})
+        dim_names = metadata.get("dim_names")
+        expected[name] = {
+            "type": str(np.dtype(dtype)),
+            "ndim": ndim,
+            "metadata": metadata,
+            "logical_dim_names": [dim_names[p] for p in perm] if dim_names else None,
+            "rows": rows,
+        }
+    table = pa.table(columns)
+    pq.write_table(table, HERE / "pyarrow_varshape.parquet")
+    with pa.ipc.new_file(HERE / "pyarrow_varshape.arrow", table.schema) as writer:
+        writer.write_table(table)
+    (HERE / "pyarrow_varshape.expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+
+    # Sanity: pyarrow reads both back as the extension, values intact.
+    for back in (
+        pq.read_table(HERE / "pyarrow_varshape.parquet"),
+        pa.ipc.open_file(HERE / "pyarrow_varshape.arrow").read_all(),
+    ):
+        for name in CASES:
+            assert back.schema.field(name).type.extension_name == EXTENSION, name
+            assert back.column(name).combine_chunks().storage.equals(columns[name].storage), name
+
+
+def slt_value(value):
+    return "NULL" if value is None else fmt(value)
+
+
+def constructor_cases(name, rows):
+    """tensor(values, shape) with the column's own stored values and shapes as columns (and
+    its dim names and permutation as literals) is the column again."""
+    metadata = CASES[name][2]
+    extra = ""
+    if "permutation" in metadata:
+        names = metadata.get("dim_names")
+        names_sql = "NULL" if names is None else "[" + ", ".join(f"'{n}'" for n in names) + "]"
+        extra = f", {names_sql}, [{', '.join(str(p) for p in metadata['permutation'])}]"
+    return [
+        "query IT",
+        f"SELECT id, tensor(get_field({name}, 'data'), get_field({name}, 'shape'){extra}) "
+        f"FROM '{FILE}' ORDER BY id;",
+        "----",
+        *[f"{row} {slt_value(value)}" for row, value in enumerate(rows)],
+        "",
+    ]
+
+
+def to_fixed_cases(name, rows):
+    """tensor_to_fixed with the first row's logical shape: the rows of that shape (and NULL
+    rows) convert; over the whole column, the first row of another shape is the error."""
+    first = next(v for v in rows if v is not None)
+    shape = list(first.shape)
+    same = [i for i, v in enumerate(rows) if v is None or list(v.shape) == shape]
+    other = next((i for i, v in enumerate(rows) if v is not None and list(v.shape) != shape), None)
+    shape_sql = "[" + ", ".join(str(d) for d in shape) + "]"
+    out = [
+        "query IT",
+        f"SELECT id, tensor_to_fixed({name}, {shape_sql}) FROM '{FILE}' "
+        f"WHERE id IN ({', '.join(str(i) for i in same)}) ORDER BY id;",
+        "----",
+        *[f"{i} {slt_value(rows[i])}" for i in same],
+        "",
+    ]
+    if other is not None:
+        got = "(" + ", ".join(str(d) for d in rows[other].shape) + ("," if rows[other].ndim == 1 else "") + ")"
+        want = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+        out += [
+            f"query error tensor_to_fixed: row {other} of its batch has shape {re_escape(got)}, "
+            f"not {re_escape(want)}: every row of a fixed-shape tensor has one shape",
+            f"SELECT tensor_to_fixed({name}, {shape_sql}) FROM '{FILE}';",
+            "",
+        ]
+    return out
+
+
+def re_escape(text):
+    return "".join("\\" + c if c in "\\^$.|?*+()[]{}" else c for c in text)
+
+
+# tensor_get(column, index): numpy's x[index] on every row's logical tensor.
+GET_CASES = [
+    ("img", ":, :, ::-1"),  # flip W
+    ("img", ":, ::-1"),  # flip H
+    ("img", ":, 1:3, 0:2"),  # crop
+    ("img", "0"),
+    ("img", "-1, None, ..., 1:"),
+    ("img", ":, 0, 0"),  # fixed-shape result; row 4 has H = 0
+    ("img", "[2, 0], :, -1"),
+    ("img", "[True, False, True]"),
+    ("img", "3"),  # every row: a plan error
+    ("f32", "0"),
+    ("f32", "::2, ::-1"),
+    ("f32", ":, 1"),
+    ("perm", "..., 0"),
+    ("perm", "[0, 0], None, -1"),
+    ("perm", "1:, :, ::2"),
+    ("i64", "1:"),
+    ("i64", "::-1"),
+    ("i64", "[0, -1]"),
+    ("i64", "-1"),  # a 0-d result: plain values
+    ("b", "0"),  # fixed-shape result (the uniform dim)
+    ("b", ":, [True, False]"),
+    ("b", "[True, False]"),  # the rows of length 2 only
+    ("f64", ":, 0"),
+    ("f64", "::-1, ::-1"),
+]
+
+
+# tensor_reshape(column, shape): numpy's reshape of every row's logical tensor.
+RESHAPE_CASES = [
+    ("img", [-1]),
+    ("img", [3, -1]),
+    ("f32", [-1, 1]),
+    ("perm", [-1]),
+    ("perm", [2, -1]),
+    ("i64", [1, -1]),
+    ("b", [2, 2]),  # a fixed-shape result: the rows of size 4
+    ("f64", [-1, 2]),
+]
+
+
+def shape_text(shape):
+    """A shape as numpy prints one: (2, 3), (4,)."""
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def row_cases(function, name, call, apply):
+    """The slt cases of `call` over column `name`: `apply(value, row)` is numpy's result for
+    one row's logical tensor, or the message of the error numpy raises (a str). The first row
+    numpy rejects is the error, named; the other rows are selected alone for the values. When
+    every row is rejected (an index wrong for the dims every row shares), the error comes
+    when the query is planned, naming no row."""
+    rows = [logical(name, row) for row in range(ROWS)]
+    results, errors = {}, {}
+    for row, value in enumerate(rows):
+        result = None if value is None else apply(value, row)
+        if isinstance(result, str):
+            errors[row] = result
+        else:
+            results[row] = result
+    out = []
+    if errors:
+        first = min(errors)
+        planned = all(v is None for v in results.values())
+        where = "" if planned else f" at row {first} of its batch"
+        out += [
+            f"query error {function}: {re_escape(errors[first])}{where}",
+            f"SELECT {call} FROM '{FILE}';",
+            "",
+        ]
+        if planned:
+            return out
+    ids = ", ".join(str(r) for r in sorted(results))
+    return out + [
+        "query IT",
+        f"SELECT id, {call} FROM '{FILE}' WHERE id IN ({ids}) ORDER BY id;",
+        "----",
+        *[f"{r} {slt_value(results[r])}" for r in sorted(results)],
+        "",
+    ]
+
+
+def reshape_cases():
+    out = [
+        "# tensor_reshape(t, shape) on variable-shape tensors: numpy's reshape of every row's",
+        "# logical tensor, in numpy's words with the shape as requested (numpy writes (2,2) and",
+        "# drops or names the -1).",
+        "",
+    ]
+    for name, shape in RESHAPE_CASES:
+
+        def apply(value, _row, shape=shape):
+            try:
+                return value.reshape(shape)
+            except ValueError:
+                return f"cannot reshape array of size {value.size} into shape {shape_text(shape)}"
+
+        call = f"tensor_reshape({name}, [{', '.join(str(d) for d in shape)}])"
+        out += row_cases("tensor_reshape", name, call, apply)
+    return out
+
+
+# tensor_get(column, i, j, ...): integer expressions of the row's id for the leading axes,
+# numpy's x[i, j, ...] with the row's values.
+DYNAMIC_GET_CASES = [
+    ("img", ["id % 3"]),
+    ("img", ["1", "0"]),
+    ("img", ["2", "-1", "-1"]),
+    ("perm", ["0", "0"]),
+    ("f32", ["id - 3"]),
+    ("i64", ["-1"]),
+    ("b", ["id % 2"]),
+]
+
+
+def dynamic_get_cases():
+    out = [
+        "# tensor_get(t, i, j, ...) on variable-shape tensors: integer columns for the leading",
+        "# axes, numpy's x[i, j, ...] per row.",
+        "",
+    ]
+    for name, exprs in DYNAMIC_GET_CASES:
+
+        def apply(value, row, exprs=exprs):
+            index = tuple(eval(e, {"id": row}) for e in exprs)  # noqa: S307 (the cases above)
+            try:
+                return np.asarray(value[index])
+            except IndexError as e:
+                return str(e)
+
+        out += row_cases("tensor_get", name, f"tensor_get({name}, {', '.join(exprs)})", apply)
+    return out
+
+
+def get_cases():
+    out = [
+        "# tensor_get(t, 'index') on variable-shape tensors: numpy's x[index] on every row's",
+        "# logical tensor.",
+        "",
+    ]
+    for name, index in GET_CASES:
+
+        def apply(value, _row, index=index):
+            try:
+                return np.asarray(eval(f"x[{index}]", {"x": value}))  # noqa: S307 (GET_CASES)
+            except IndexError as e:
+                return str(e)
+
+        out += row_cases("tensor_get", name, f"tensor_get({name}, '{index}')", apply)
+    return out
+
+
+def write_slt():
+    out = [
+        "# Generated by tests/data/make_varshape_fixtures.py: do not edit. Expected values are",
+        "# numpy's (shape, size and tolist of each row's logical tensor, physical.transpose(",
+        "# permutation)); the column is pyarrow's, written by its C++ Parquet writer.",
+        "",
+    ]
+    for name in CASES:
+        rows = [logical(name, row) for row in range(ROWS)]
+        out += [
+            f"# {name}: {CASES[name][2] or 'no metadata'}",
+            "query ITIIT",
+            f"SELECT id, tensor_shape({name}), tensor_ndim({name}), tensor_size({name}), "
+            f"tensor_to_string({name}) FROM '{FILE}' ORDER BY id;",
+            "----",
+        ]
+        for row, value in enumerate(rows):
+            if value is None:
+                out.append(f"{row} NULL NULL NULL NULL")
+            else:
+                shape = "[" + ", ".join(str(d) for d in value.shape) + "]"
+                out.append(f"{row} {shape} {value.ndim} {value.size} {slt_value(value)}")
+        # The column itself displays nested, as the CLI prints it.
+        out += [
+            "",
+            "query ITT",
+            f"SELECT id, tensor_to_list({name}), {name} FROM '{FILE}' ORDER BY id;",
+            "----",
+        ]
+        out += [f"{row} {slt_value(value)} {slt_value(value)}" for row, value in enumerate(rows)]
+        out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
+    SLT.write_text("\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases()))
+
+
+def write_bad_files():
+    """Files whose rows contradict their type (pyarrow's from_storage does not check them):
+    a row whose shape needs more values than its data holds, a row off its uniform_shape,
+    a negative dimension."""
+    bad = {
+        "varshape_short_row": ({}, [[2, 2], [2, 2]], [[1, 2, 3, 4], [5, 6, 7]]),
+        "varshape_not_uniform": ({"uniform_shape": [2, None]}, [[2, 1], [1, 2]], [[1, 2], [3, 4]]),
+        "varshape_negative_dim": ({}, [[1, 1], [-1, 2]], [[1], []]),
+    }
+    for stem, (metadata, shapes, data) in bad.items():
+        tensor_type = registered_type(pa.int32(), 2, metadata)
+        storage = pa.array(
+            [{"data": d, "shape": s} for d, s in zip(data, shapes)], type=tensor_type.storage_type
+        )
+        table = pa.table(
+            {
+                "id": pa.array(range(len(shapes)), type=pa.int32()),
+                "t": pa.ExtensionArray.from_storage(tensor_type, storage),
+            }
+        )
+        pq.write_table(table, HERE / "bad" / f"{stem}.parquet")
+
+
+def main():
+    write_files()
+    write_slt()
+    write_bad_files()
+
+
+if __name__ == "__main__":
+    main()
