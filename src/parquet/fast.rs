@@ -46,15 +46,15 @@
 //!   materialisation decodes the tensors of at most that many of the rows it holds for.
 //!
 //! Row groups that a predicate rules out by their statistics or bloom filters are skipped, as
-//! DataFusion's reader skips them. With `pushdown_filters` (where DataFusion's reader applies a
-//! filter's rows to the other columns), the predicate is then evaluated first, on the columns
-//! it reads (read whole), and the other tensor columns are decoded for the rows it holds for
-//! alone (late materialisation): a page holding none of them is not decoded (its levels still
-//! checked), nor even read when the file's offset index locates it (`enable_page_index`: the
-//! pages read must then hold the rows the index gives them, so a wrong index is caught where it
-//! would misplace values), the values of the other rows are not copied, and a row group where
-//! it holds for no row decodes no tensor at all. Without it, every page is decoded, as
-//! DataFusion's reader decodes them (a corrupt page it would fail on fails here too).
+//! DataFusion's reader skips them. In the rest the predicate is evaluated first, on the columns
+//! it reads (read whole), and the other tensor columns are gathered for the rows it holds for
+//! alone (late materialisation): the values of the other rows are not copied, and a row group
+//! where it holds for no row decodes no tensor. With `pushdown_filters` (where DataFusion's
+//! reader applies a filter's rows to the other columns) a page holding no such row is not
+//! decoded either (its levels still checked), nor even read when the file's offset index
+//! locates it (`enable_page_index`: the pages read must then hold the rows the index gives
+//! them, so a wrong index is caught where it would misplace values); without it every page is
+//! decoded, as DataFusion's reader decodes it (a corrupt page it would fail on fails here too).
 //!
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
@@ -299,6 +299,9 @@ struct ScanPlan {
     /// Whether a file's offset index is read, to pass over the pages of tensors that late
     /// materialisation wants no row of without reading them (`enable_page_index`).
     offset_index: bool,
+    /// Whether late materialisation leaves pages holding no wanted row undecoded
+    /// (`pushdown_filters`); without it they are decoded, their values dropped.
+    skip_unwanted_pages: bool,
 }
 
 /// The scan's plan, when it is one this reader serves: plain columns of the table, at least
@@ -378,16 +381,19 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         .iter()
         .map(|expr| reassign_expr_columns(Arc::clone(&expr.expr), &read_schema).ok())
         .collect::<Option<_>>()?;
-    // Late materialisation leaves pages unread and undecoded, as DataFusion's reader leaves
-    // them when it applies a pushed-down filter's rows to the other columns; without
-    // `pushdown_filters` its reader decodes every page (and fails on a corrupt one), and so does
-    // this one.
     let late = predicate
         .as_ref()
-        .filter(|_| parquet.table_parquet_options().global.pushdown_filters)
         .and_then(|predicate| LateMaterialisation::new(predicate, &columns, &read_schema));
+    // Pages holding no row the predicate holds for are left undecoded (and unread where the
+    // offset index locates them) only as DataFusion's reader leaves them: when it applies a
+    // pushed-down filter's rows to the other columns. Without `pushdown_filters` its reader
+    // decodes every page (and fails on a corrupt one), and so does this one.
+    let pushdown = parquet.table_parquet_options().global.pushdown_filters;
     Some(ScanPlan {
-        offset_index: late.is_some() && parquet.table_parquet_options().global.enable_page_index,
+        offset_index: late.is_some()
+            && pushdown
+            && parquet.table_parquet_options().global.enable_page_index,
+        skip_unwanted_pages: pushdown,
         late,
         limit: config.limit.filter(|_| predicate.is_none()),
         matches_limit: config.limit.filter(|_| predicate.is_some()),
@@ -1321,6 +1327,7 @@ impl RowGroupMorsel {
             read_rows,
             selection,
             locations,
+            decode_unwanted: !self.shared.scan.skip_unwanted_pages,
             batch_rows: self.shared.batch_size,
             leaf,
             size: tensor.size,
@@ -1462,6 +1469,8 @@ struct Chunk<'a> {
     selection: Option<&'a Selection>,
     /// Its pages' locations and first rows, from the file's offset index.
     locations: Option<&'a [PageLocation]>,
+    /// Whether a page holding no selected row is decoded all the same (its errors raised).
+    decode_unwanted: bool,
     /// Rows of each batch the values are given in.
     batch_rows: usize,
     leaf: usize,
@@ -1850,6 +1859,7 @@ fn read_pages<T: Copy + Default>(
     while !batches.is_full() {
         // A page the offset index locates that holds no value wanted: not even read.
         if chunk.selection.is_some()
+            && !chunk.decode_unwanted
             && let Some(rows) = pages.located_rows()?
             && !batches.wants(rows * chunk.size)
         {
@@ -1872,7 +1882,7 @@ fn read_pages<T: Copy + Default>(
             }) => {
                 let n = num_values as usize;
                 // Its levels are checked (above, by `pages`); its values are not wanted.
-                if !batches.wants(n) {
+                if !batches.wants(n) && !chunk.decode_unwanted {
                     batches.skip(n);
                     continue;
                 }
