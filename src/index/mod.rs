@@ -12,9 +12,9 @@ pub mod plan;
 pub mod scatter;
 
 pub use normalize::{
-    BoundsRule, Component, DROPPED, OutOfBounds, Resolved, Selection, normalize, normalize_with,
-    slice_indices, too_many_indices, wrap_index,
+    BoundsRule, Component, DROPPED, OutOfBounds, Resolved, Selection, check_axes, normalize,
+    normalize_with, slice_indices, too_many_indices, wrap_index,
 };
 pub use parse::{IndexArray, IndexExpr, IndexItem, parse_index};
 pub use plan::{GatherPlan, Run};
-pub use scatter::{DynamicKind, ScatterPlan, Windows};
+pub use scatter::{DynamicKind, ScatterPlan, Windows, occurrences};

@@ -287,22 +287,10 @@ pub fn normalize(index: &IndexExpr, shape: &[usize], strides: &[usize]) -> Resul
     normalize_with(index, shape, strides, BoundsRule::NUMPY)
 }
 
-/// [`normalize`] with another bounds rule for integer indices (JAX's modes); slices always
-/// clamp and boolean masks always fit, as in JAX.
-#[allow(
-    clippy::too_many_lines,
-    reason = "numpy's indexing rules in the order numpy applies them (count, bind to axes, \
-              normalise each item, place the advanced block, check the size): each step reads \
-              the state the previous one left, and the numpy wording of each error sits where \
-              numpy raises it"
-)]
-pub fn normalize_with(
-    index: &IndexExpr,
-    shape: &[usize],
-    strides: &[usize],
-    rule: BoundsRule,
-) -> Result<Selection> {
-    let ndim = shape.len();
+/// What an index asks of a tensor's number of dimensions alone, whatever its shape: at most
+/// one `...`, and no more axes indexed than `ndim` (numpy's `IndexError`). Returns the number
+/// of axes it indexes.
+pub fn check_axes(index: &IndexExpr, ndim: usize) -> Result<usize> {
     let consumed: usize = index
         .items
         .iter()
@@ -323,6 +311,31 @@ pub fn normalize_with(
     if consumed > ndim {
         return Err(too_many_indices(ndim, consumed));
     }
+    Ok(consumed)
+}
+
+/// [`normalize`] with another bounds rule for integer indices (JAX's modes); slices always
+/// clamp and boolean masks always fit, as in JAX.
+#[allow(
+    clippy::too_many_lines,
+    reason = "numpy's indexing rules in the order numpy applies them (count, bind to axes, \
+              normalise each item, place the advanced block, check the size): each step reads \
+              the state the previous one left, and the numpy wording of each error sits where \
+              numpy raises it"
+)]
+pub fn normalize_with(
+    index: &IndexExpr,
+    shape: &[usize],
+    strides: &[usize],
+    rule: BoundsRule,
+) -> Result<Selection> {
+    let ndim = shape.len();
+    let consumed = check_axes(index, ndim)?;
+    let ellipses = index
+        .items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Ellipsis))
+        .count();
 
     // Bind items to axes; `...` (or the end) takes the axes left over.
     let mut bound = Vec::new();

@@ -56,6 +56,18 @@ pub enum ScatterPlan {
     },
 }
 
+/// The occurrences of a static index that are not dropped: the offset each one updates (of
+/// `offsets`, [`DROPPED`] where the bounds rule dropped it) and the offset in `y` it reads (of
+/// `y_offsets`, one per element of `x[idx]`).
+pub fn occurrences(offsets: &[usize], y_offsets: &[usize]) -> (Vec<u32>, Vec<u32>) {
+    offsets
+        .iter()
+        .zip(y_offsets)
+        .filter(|(o, _)| **o != DROPPED)
+        .map(|(&o, &y)| (o as u32, y as u32))
+        .unzip()
+}
+
 /// A dynamic index resolved for one batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Windows {

@@ -7,20 +7,26 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow::array::BooleanBufferBuilder;
 use arrow::array::{
     Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, ListArray, StructArray,
     UInt32Array,
 };
+use arrow::array::{AsArray, BooleanBufferBuilder};
 use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::compute::take;
 use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
-use crate::index::{IndexExpr, normalize, wrap_index};
+use crate::index::{BoundsRule, IndexExpr, normalize, normalize_with, occurrences, wrap_index};
+use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::with_row_nulls;
-use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
-use crate::tensor_type::ITEM_FIELD_NAME;
+use crate::kernels::scatter::Targets;
+use crate::kernels::update::{Combine, Update, update};
+use crate::shape::{
+    assignment_offsets, checked_size, format_shape, resolve_reshape, row_major_strides,
+    strided_offsets,
+};
+use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
 // Positions into a batch's values are `u32`: a `List<T>`'s offsets are `i32`, so every value
@@ -87,11 +93,24 @@ pub fn row_major_values(view: &VariableShapeArray<'_>) -> Result<ArrayRef> {
     if !view.tensor().is_permuted() && !view.null_rows_hold_values() {
         return Ok(view.batch_values().0);
     }
-    let total: usize = (0..view.len()).map(|row| view.value_range(row).len()).sum();
+    row_major_values_except(view, None)
+}
+
+/// [`row_major_values`] of the rows that are not NULL in `view` nor in `nulls`: the values of
+/// several arguments of one row shape, aligned element by element.
+pub fn row_major_values_except(
+    view: &VariableShapeArray<'_>,
+    nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef> {
+    let skip = |row: usize| view.is_null(row) || nulls.is_some_and(|n| n.is_null(row));
+    let total: usize = (0..view.len())
+        .filter(|&row| !skip(row))
+        .map(|row| view.value_range(row).len())
+        .sum();
     let mut plans = ShapePlans::default();
     let mut indices = Vec::with_capacity(total);
     for row in 0..view.len() {
-        if view.is_null(row) {
+        if skip(row) {
             continue;
         }
         let offsets = plans.get(view.physical_shape(row), |physical| {
@@ -522,6 +541,281 @@ pub fn get_at_integers(
     out.finish(view.values())
 }
 
+/// The occurrences of a static index in the rows of one physical shape: the row-relative
+/// offset (logical row-major) each one updates and the offset in the row's `y` it reads.
+#[derive(Debug)]
+struct RowScatter {
+    targets: Vec<u32>,
+    sources: Vec<u32>,
+}
+
+/// An update `x.at[index].op(y)` to run on every row of a variable-shape batch.
+#[derive(Debug, Clone, Copy)]
+pub struct RaggedUpdate<'a> {
+    /// The static index.
+    pub index: &'a IndexExpr,
+    /// Integer index handling.
+    pub rule: BoundsRule,
+    /// How `y` combines into `x`.
+    pub combine: Combine,
+    /// The type the combination runs in.
+    pub work: &'a DataType,
+    /// The output element type.
+    pub output_element: &'a DataType,
+    /// `y`'s shape per row, broadcast into each row's `x[index]` (empty for one value).
+    pub y_shape: &'a [usize],
+}
+
+/// JAX's `x.at[index].op(y)` on every row of `view`, as a copy in logical row-major order
+/// (each row keeps its shape): the index normalised against each distinct row shape (one plan
+/// per shape), then every row's occurrences combined in one pass over the batch. `y` holds
+/// `prod(y_shape)` values per row in the work type; `y_scalar` one value for every row. Rows
+/// NULL in `nulls` are copied as they are (a NULL x row holds nothing). An index or `y` that
+/// does not fit a row, and an integer overflow, are errors naming the row.
+pub fn update_index(
+    view: &VariableShapeArray<'_>,
+    spec: &RaggedUpdate<'_>,
+    y: Option<&ArrayRef>,
+    y_scalar: Option<&ArrayRef>,
+    nulls: Option<&NullBuffer>,
+) -> Result<IndexedRows> {
+    let rows = view.len();
+    let ndim = view.tensor().ndim();
+    let y_len = spec.y_shape.iter().product::<usize>();
+    if y.is_some_and(|y| u32::try_from(y.len()).is_err()) {
+        return Err(TensorError::Data(format!(
+            "y holds more than {} values in one batch; lower datafusion.execution.batch_size",
+            u32::MAX
+        )));
+    }
+    let mut plans: ShapePlans<RowScatter> = ShapePlans::default();
+    let (mut targets, mut sources) = (Vec::new(), Vec::new());
+    // Where each row's occurrences end in `targets`, to name a row that overflows.
+    let mut row_ends = Vec::with_capacity(rows);
+    let mut lengths = Vec::with_capacity(rows);
+    let mut shapes = Vec::with_capacity(rows * ndim);
+    // The row's start in the batch's logical values (NULL x rows hold none).
+    let mut start = 0usize;
+    for row in 0..rows {
+        if view.is_null(row) {
+            shapes.extend(std::iter::repeat_n(0, ndim));
+            lengths.push(0);
+            row_ends.push(targets.len());
+            continue;
+        }
+        let len = view.value_range(row).len();
+        shapes.extend(view.logical_shape(row).map(|d| d as i32));
+        lengths.push(len);
+        if !nulls.is_some_and(|n| n.is_null(row)) {
+            let plan = plans.get(view.physical_shape(row), |physical| {
+                let (shape, _) = view.tensor().logical_layout(physical);
+                compile_scatter(spec, &shape)
+                    .map_err(|e| TensorError::Data(format!("{e} at row {row} of its batch")))
+            })?;
+            let y_start = row * y_len;
+            targets.extend(plan.targets.iter().map(|&t| (start + t as usize) as u32));
+            sources.extend(plan.sources.iter().map(|&s| (y_start + s as usize) as u32));
+        }
+        row_ends.push(targets.len());
+        start += len;
+    }
+    let values = row_major_values(view)?;
+    // The batch runs as one row of all its logical values.
+    let x = TensorType::new(view.tensor().element_type().clone(), vec![values.len()])?;
+    let update_spec = Update {
+        combine: spec.combine,
+        x: &x,
+        work: spec.work,
+        output_element: spec.output_element,
+    };
+    let y = y.map(|y| (y, y.len()));
+    let run = |end: usize| {
+        let targets = Targets::Static {
+            targets: &targets[..end],
+            sources: &sources[..end],
+        };
+        update(&update_spec, &values, 1, None, targets, y, y_scalar, None)
+    };
+    let values = match run(targets.len()) {
+        Err(TensorError::Overflow { data_type, .. }) => {
+            // The cold path: the overflowing row is the first whose occurrences, with all
+            // before them, fail again (rows combine independently).
+            let row = row_ends.partition_point(|&end| run(end).is_ok());
+            return Err(TensorError::Overflow { data_type, row });
+        }
+        other => other?,
+    };
+    Ok(IndexedRows {
+        values,
+        shapes,
+        lengths,
+    })
+}
+
+/// A static index's occurrences in a row of logical shape `shape`, and where each reads `y`.
+fn compile_scatter(spec: &RaggedUpdate<'_>, shape: &[usize]) -> Result<RowScatter> {
+    let selection = normalize_with(spec.index, shape, &row_major_strides(shape), spec.rule)?;
+    let y_offsets = assignment_offsets(spec.y_shape, &selection.shape)?;
+    let (targets, sources) = occurrences(&selection.offsets(), &y_offsets);
+    Ok(RowScatter { targets, sources })
+}
+
+/// One choice of numpy's `choose` on a variable-shape index tensor.
+#[derive(Debug, Clone, Copy)]
+pub enum RaggedChoice<'a> {
+    /// A variable-shape tensor whose every row has the index row's shape.
+    Tensor(&'a VariableShapeArray<'a>),
+    /// One value per row (a numeric column).
+    Column(&'a ArrayRef),
+    /// One value for every row (a literal, already of the result type).
+    Literal(&'a ArrayRef),
+}
+
+/// numpy's `choose(a, choices, mode)` on every row of a variable-shape `a`: each row's result
+/// has the row's logical shape, and reads, at each position, the choice `a` names there (a
+/// tensor choice at the same position of its own row, a column's value of the row, a
+/// literal). Rows NULL in `nulls` (a NULL in any argument) hold nothing. A tensor choice whose
+/// row has another shape, and an index `raise` rejects, are errors naming the row.
+pub fn choose_rows(
+    a: &VariableShapeArray<'_>,
+    choices: &[RaggedChoice<'_>],
+    mode: ChooseMode,
+    element: &DataType,
+    nulls: Option<&NullBuffer>,
+) -> Result<IndexedRows> {
+    let rows = a.len();
+    let ndim = a.tensor().ndim();
+    let skip = |row: usize| a.is_null(row) || nulls.is_some_and(|n| n.is_null(row));
+    let mut lengths = Vec::with_capacity(rows);
+    let mut shapes = Vec::with_capacity(rows * ndim);
+    // Where each row's elements end in the batch's (to name a row), and each element's row
+    // (for per-row choices).
+    let mut row_ends = Vec::with_capacity(rows);
+    let per_row = choices.iter().any(|c| matches!(c, RaggedChoice::Column(_)));
+    let mut row_of: Vec<u32> = Vec::new();
+    let mut total = 0usize;
+    for row in 0..rows {
+        if skip(row) {
+            lengths.push(0);
+            shapes.extend(std::iter::repeat_n(0, ndim));
+            row_ends.push(total);
+            continue;
+        }
+        for (i, choice) in choices.iter().enumerate() {
+            if let RaggedChoice::Tensor(view) = choice
+                && !view.logical_shape(row).eq(a.logical_shape(row))
+            {
+                let shape = |v: &VariableShapeArray<'_>| {
+                    format_shape(&v.logical_shape(row).collect::<Vec<_>>())
+                };
+                return Err(TensorError::Data(format!(
+                    "shape mismatch: objects cannot be broadcast to a single shape: row {row} of its batch has choice {i} of shape {} and a of shape {}; variable-shape choices must have a's shape in every row",
+                    shape(view),
+                    shape(a)
+                )));
+            }
+        }
+        let len = a.value_range(row).len();
+        lengths.push(len);
+        shapes.extend(a.logical_shape(row).map(|d| d as i32));
+        if per_row {
+            row_of.extend(std::iter::repeat_n(row as u32, len));
+        }
+        total += len;
+        row_ends.push(total);
+    }
+    let a_values = row_major_values_except(a, nulls)?;
+    let zeros = vec![
+        0u32;
+        if choices
+            .iter()
+            .any(|c| matches!(c, RaggedChoice::Literal(_)))
+        {
+            total
+        } else {
+            0
+        }
+    ];
+    let inputs = choices
+        .iter()
+        .map(|choice| choice_input(choice, nulls, total, &row_of, &zeros))
+        .collect::<Result<Vec<_>>>()?;
+    let batch = ChooseBatch {
+        a: Input {
+            valid: a_values.logical_nulls(),
+            values: Arc::clone(&a_values),
+            row_len: total,
+            offsets: None,
+        },
+        choices: ChoiceInputs::Each(inputs),
+        mode,
+        element: element.clone(),
+        rows: 1,
+        out_row_len: total,
+        row_nulls: None,
+    };
+    let values = match choose(&batch) {
+        Err(TensorError::InvalidChoice { value, count, .. }) => {
+            // The batch ran as one row: the row is the one holding the first index `raise`
+            // rejects (the cold path).
+            let position = first_invalid_choice(&a_values, count)?;
+            let row = row_ends.partition_point(|&end| end <= position);
+            return Err(TensorError::InvalidChoice { row, value, count });
+        }
+        other => other?,
+    };
+    Ok(IndexedRows {
+        values,
+        shapes,
+        lengths,
+    })
+}
+
+/// A choice as [`choose`] reads it when the batch's `total` elements run as one row:
+/// `row_of` holds each element's row, `zeros` a zero per element.
+fn choice_input<'a>(
+    choice: &RaggedChoice<'_>,
+    nulls: Option<&NullBuffer>,
+    total: usize,
+    row_of: &'a [u32],
+    zeros: &'a [u32],
+) -> Result<Input<'a>> {
+    Ok(match choice {
+        RaggedChoice::Tensor(view) => {
+            let values = row_major_values_except(view, nulls)?;
+            Input {
+                valid: values.logical_nulls(),
+                values,
+                row_len: total,
+                offsets: None,
+            }
+        }
+        // A column's value is read at its row's position.
+        RaggedChoice::Column(values) => Input {
+            values: Arc::clone(values),
+            row_len: values.len(),
+            offsets: Some(row_of),
+            valid: None,
+        },
+        RaggedChoice::Literal(value) => Input {
+            values: Arc::clone(value),
+            row_len: 0,
+            offsets: Some(zeros),
+            valid: value.logical_nulls(),
+        },
+    })
+}
+
+/// The position of the first valid index in `a` outside `[0, count)`.
+fn first_invalid_choice(a: &ArrayRef, count: usize) -> Result<usize> {
+    let a = arrow::compute::cast(a, &DataType::Int64)?;
+    let a = a.as_primitive::<arrow::datatypes::Int64Type>();
+    let count = i64::try_from(count).unwrap_or(i64::MAX);
+    (0..a.len())
+        .find(|&i| a.is_valid(i) && !(0..count).contains(&a.value(i)))
+        .ok_or_else(|| TensorError::Internal("no rejected choice index found".to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -606,5 +900,81 @@ mod tests {
         );
         assert_eq!(rows.shapes, vec![2, 0, 2]);
         assert_eq!(rows.lengths, vec![2, 0, 2]);
+    }
+
+    fn add(index: &str, y: i16) -> Result<IndexedRows> {
+        let (tensor, array) = permuted_batch();
+        let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
+        let index = parse_index(index).unwrap();
+        let spec = RaggedUpdate {
+            index: &index,
+            rule: BoundsRule::NUMPY,
+            combine: Combine::Add,
+            work: &DataType::Int16,
+            output_element: &DataType::Int16,
+            y_shape: &[],
+        };
+        let y: ArrayRef = Arc::new(Int16Array::from(vec![y]));
+        update_index(&view, &spec, None, Some(&y), view.nulls())
+    }
+
+    #[test]
+    fn updates_follow_each_rows_shape_and_name_the_row_that_overflows() {
+        // x.at[:, -1].add(10): the last column of each row, in logical order.
+        let rows = add(":, -1", 10).unwrap();
+        assert_eq!(
+            rows.values.as_primitive::<Int16Type>().values().to_vec(),
+            vec![0, 1, 12, 3, 4, 15, 16, 17]
+        );
+        assert_eq!(rows.lengths, vec![6, 0, 2]);
+        assert_eq!(rows.shapes, vec![2, 3, 0, 0, 2, 1]);
+        // x.at[1, 0]: 3 + 32762 fits, 7 + 32762 does not (row 2, after a NULL row).
+        let err = add("1, 0", 32762).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "integer overflow in Int16 at row 2 of its batch (JAX would wrap around)"
+        );
+        let err = add("0, 2", 1).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "index 2 is out of bounds for axis 1 with size 1 at row 2 of its batch"
+        );
+    }
+
+    #[test]
+    fn choose_reads_each_rows_own_index_and_names_the_rejected_row() {
+        let (tensor, array) = permuted_batch();
+        let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
+        let ten: ArrayRef = Arc::new(Int16Array::from(vec![10]));
+        let per_row: ArrayRef = Arc::new(Int16Array::from(vec![100, 200, 300]));
+        let choices = [RaggedChoice::Literal(&ten), RaggedChoice::Column(&per_row)];
+        let rows = choose_rows(
+            &view,
+            &choices,
+            ChooseMode::Clip,
+            &DataType::Int16,
+            view.nulls(),
+        )
+        .unwrap();
+        assert_eq!(
+            rows.values.as_primitive::<Int16Type>().values().to_vec(),
+            vec![10, 100, 100, 100, 100, 100, 300, 300]
+        );
+        assert_eq!(rows.shapes, vec![2, 3, 0, 0, 2, 1]);
+        // raise: row 0 is left out (NULL), so row 2's 6 is the first index rejected.
+        let nulls = NullBuffer::from(vec![false, false, true]);
+        let err = choose_rows(
+            &view,
+            &choices,
+            ChooseMode::Raise,
+            &DataType::Int16,
+            Some(&nulls),
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            "invalid entry in choice array: a = 6 at row 2 of its batch is not in [0, 1] (mode 'raise'; there are 2 choices)"
+        );
     }
 }

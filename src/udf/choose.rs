@@ -20,12 +20,14 @@ use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
 use super::options::match_option;
-use super::{PlanArgs, TensorFunction};
+use super::{PlanArgs, TensorFunction, variable_array};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
+use crate::kernels::ragged::{self, RaggedChoice};
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
+use crate::variable_shape::VariableShapeType;
 
 /// `tensor_choose`.
 #[user_doc(
@@ -244,6 +246,205 @@ fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
     }
 }
 
+/// `a`'s element type must be an integer or boolean one (numpy's `safe` cast to int64).
+fn check_index_element(element: &DataType, data_type: &DataType) -> Result<()> {
+    if element.is_integer() || *element == DataType::Boolean {
+        return Ok(());
+    }
+    if element.is_floating() {
+        // numpy: TypeError: Cannot cast array data from dtype('float64') to dtype('int64')
+        // according to the rule 'safe'
+        let numpy = match element {
+            DataType::Float16 => "float16",
+            DataType::Float32 => "float32",
+            _ => "float64",
+        };
+        return plan_err!(
+            "tensor_choose: argument a must hold integers or booleans, got {element}: Cannot cast array data from dtype('{numpy}') to dtype('int64') according to the rule 'safe'"
+        );
+    }
+    plan_err!(
+        "tensor_choose: argument a must be a tensor or column of integers or booleans, got {}",
+        data_type
+    )
+}
+
+/// A literal choice in the choices' type, checked (no silent wraparound).
+fn cast_choice(value: &ScalarValue, element: &DataType) -> Result<ScalarValue> {
+    match cast_literal(value, element) {
+        Some(cast) => Ok(cast),
+        None => plan_err!(
+            "tensor_choose: literal choice {value} is not representable in the choices' type {element}"
+        ),
+    }
+}
+
+/// A choice of `tensor_choose` on a variable-shape `a`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum VariableChoice {
+    /// A variable-shape tensor of `a`'s row shapes.
+    Tensor(VariableShapeType),
+    /// A numeric or boolean column: one value per row.
+    Column,
+    /// A literal, cast to the result type.
+    Literal(ScalarValue),
+    /// A NULL literal: every row is NULL.
+    Null,
+}
+
+/// A compiled `tensor_choose` call on a variable-shape `a`: each row's result has the row's
+/// shape.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct VariableChoosePlan {
+    mode: ChooseMode,
+    a: VariableShapeType,
+    choices: Vec<VariableChoice>,
+    element: DataType,
+    output: VariableShapeType,
+    data_args: usize,
+}
+
+/// A compiled `tensor_choose` call on either kind of `a`.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum ChooseCall {
+    /// A fixed-shape `a` (or a scalar one).
+    Fixed(ChoosePlan),
+    /// A variable-shape `a`.
+    Variable(VariableChoosePlan),
+}
+
+/// Plans `tensor_choose` on a variable-shape `a`: the choices given one by one (variable-shape
+/// tensors of `a`'s row shapes, numeric columns, literals) or as a list literal of scalars.
+fn plan_variable(
+    args: &PlanArgs<'_>,
+    a: VariableShapeType,
+    data_args: usize,
+    mode: ChooseMode,
+) -> Result<VariableChoosePlan> {
+    check_index_element(a.element_type(), args.fields[0].data_type())?;
+    let refuse = || {
+        plan_err!(
+            "tensor_choose: with a variable-shape a ({a}), the choices must be given one by one (variable-shape tensors of a's row shapes, numeric columns or literals) or as one list literal of scalars"
+        )
+    };
+    // Variable-shape choices enter the result type as their element type.
+    let mut variable = vec![None; data_args];
+    let form = if data_args > 2 {
+        let mut operands = Vec::new();
+        for (i, slot) in variable.iter_mut().enumerate().skip(1) {
+            if let Some(tensor) = super::variable_of(&args.fields[i])? {
+                operands.push(Operand::Column(tensor.element_type().clone()));
+                *slot = Some(tensor);
+                continue;
+            }
+            match TensorChoose::plan_choice(args, i)? {
+                Operand::Tensor(_) => return refuse(),
+                operand => operands.push(operand),
+            }
+        }
+        Form::Each(operands)
+    } else if super::variable_of(&args.fields[1])?.is_some() {
+        return refuse();
+    } else {
+        TensorChoose::plan_form(args, data_args)?
+    };
+    let element = result_element(&form)?;
+    let choices = match form {
+        Form::Each(operands) => operands
+            .into_iter()
+            .zip(variable.into_iter().skip(1))
+            .map(|(operand, tensor)| {
+                Ok(match (operand, tensor) {
+                    (_, Some(tensor)) => VariableChoice::Tensor(tensor),
+                    (Operand::Literal(value), _) => {
+                        VariableChoice::Literal(cast_choice(&value, &element)?)
+                    }
+                    (Operand::Null, _) => VariableChoice::Null,
+                    _ => VariableChoice::Column,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?,
+        Form::ListLiteral(values) => {
+            if values.is_empty() {
+                // numpy: ValueError: 0-length sequence.
+                return plan_err!("tensor_choose: 0-length sequence: there are no choices");
+            }
+            values
+                .iter()
+                .map(|v| cast_choice(v, &element).map(VariableChoice::Literal))
+                .collect::<Result<Vec<_>>>()?
+        }
+        Form::Stacked(_) | Form::ListColumn(_) => return refuse(),
+    };
+    let output = a.row_major_of(element.clone())?;
+    Ok(VariableChoosePlan {
+        mode,
+        a,
+        choices,
+        element,
+        output,
+        data_args,
+    })
+}
+
+/// One batch of `tensor_choose` on a variable-shape `a`.
+fn choose_variable(
+    plan: &VariableChoosePlan,
+    data: &[ColumnarValue],
+    rows: usize,
+) -> Result<ArrayRef> {
+    const NAME: &str = "tensor_choose";
+    if plan.choices.contains(&VariableChoice::Null) {
+        return Ok(new_null_array(&plan.output.storage_type(), rows));
+    }
+    let arrays = data
+        .iter()
+        .map(|value| value.to_array(rows))
+        .collect::<Result<Vec<_>>>()?;
+    let a = variable_array(NAME, &plan.a, &arrays[0])?;
+    let mut nulls = a.nulls().cloned();
+    let mut views = Vec::with_capacity(plan.choices.len());
+    let mut literals = Vec::with_capacity(plan.choices.len());
+    // A list literal's choices come from the plan: only the choices given one by one are
+    // arguments (choice i is argument i + 1).
+    for (i, choice) in plan.choices.iter().enumerate() {
+        let (view, literal) = match choice {
+            VariableChoice::Tensor(tensor) => {
+                let view = variable_array(NAME, tensor, &arrays[i + 1])?;
+                nulls = NullBuffer::union(nulls.as_ref(), view.nulls());
+                (Some(view), None)
+            }
+            VariableChoice::Literal(value) => (None, Some(value.to_array_of_size(1)?)),
+            _ => {
+                let array = &arrays[i + 1];
+                nulls = NullBuffer::union(nulls.as_ref(), array.logical_nulls().as_ref());
+                (None, None)
+            }
+        };
+        views.push(view);
+        literals.push(literal);
+    }
+    let choices: Vec<RaggedChoice<'_>> = views
+        .iter()
+        .zip(&literals)
+        .enumerate()
+        .map(|(i, (view, literal))| match (view, literal) {
+            (Some(view), _) => RaggedChoice::Tensor(view),
+            (None, Some(literal)) => RaggedChoice::Literal(literal),
+            (None, None) => RaggedChoice::Column(&arrays[i + 1]),
+        })
+        .collect();
+    let out = ragged::choose_rows(&a, &choices, plan.mode, &plan.element, nulls.as_ref())
+        .map_err(|e| e.in_function(NAME))?;
+    Ok(Arc::new(ragged::from_rows(
+        &plan.output,
+        out.values,
+        &out.lengths,
+        out.shapes,
+        nulls,
+    )?))
+}
+
 impl TensorChoose {
     /// `a`: a tensor or a scalar of an integer or boolean type.
     fn plan_index(args: &PlanArgs<'_>) -> Result<Operand> {
@@ -261,25 +462,8 @@ impl TensorChoose {
                 (Operand::Column(data_type.clone()), data_type)
             }
         };
-        if element.is_integer() || element == DataType::Boolean {
-            return Ok(operand);
-        }
-        if element.is_floating() {
-            // numpy: TypeError: Cannot cast array data from dtype('float64') to dtype('int64')
-            // according to the rule 'safe'
-            let numpy = match element {
-                DataType::Float16 => "float16",
-                DataType::Float32 => "float32",
-                _ => "float64",
-            };
-            return plan_err!(
-                "tensor_choose: argument a must hold integers or booleans, got {element}: Cannot cast array data from dtype('{numpy}') to dtype('int64') according to the rule 'safe'"
-            );
-        }
-        plan_err!(
-            "tensor_choose: argument a must be a tensor or column of integers or booleans, got {}",
-            field.data_type()
-        )
+        check_index_element(&element, field.data_type())?;
+        Ok(operand)
     }
 
     /// The form of the choices (arguments `1..data_args`), before the result type is known.
@@ -346,7 +530,7 @@ impl TensorChoose {
 }
 
 impl TensorFunction for TensorChoose {
-    type Plan = ChoosePlan;
+    type Plan = ChooseCall;
 
     function_metadata!("tensor_choose");
 
@@ -365,7 +549,10 @@ impl TensorFunction for TensorChoose {
         }
     }
 
-    fn list_column_length(&self, plan: &ChoosePlan, _i: usize) -> Option<usize> {
+    fn list_column_length(&self, plan: &ChooseCall, _i: usize) -> Option<usize> {
+        let ChooseCall::Fixed(plan) = plan else {
+            return None;
+        };
         // The other arguments must fix the length: a last dimension of 1 would let each row's
         // list decide the result's shape.
         plan.shape.last().copied().filter(|&n| n != 1)
@@ -381,7 +568,7 @@ impl TensorFunction for TensorChoose {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<ChoosePlan> {
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<ChooseCall> {
         let n_args = args.fields.len();
         // A trailing string is the mode (positional or `mode => ...`).
         let (data_args, mode) = if super::is_string(args.fields[n_args - 1].data_type()) {
@@ -392,17 +579,13 @@ impl TensorFunction for TensorChoose {
         if data_args < 2 {
             return plan_err!("tensor_choose: at least one choice is needed after a");
         }
+        if let Some(a) = super::variable_of(&args.fields[0])? {
+            return plan_variable(args, a, data_args, mode).map(ChooseCall::Variable);
+        }
         let a = Self::plan_index(args)?;
         let form = Self::plan_form(args, data_args)?;
         let element = result_element(&form)?;
-        let cast_checked = |value: &ScalarValue| -> Result<ScalarValue> {
-            match cast_literal(value, &element) {
-                Some(cast) => Ok(cast),
-                None => plan_err!(
-                    "tensor_choose: literal choice {value} is not representable in the choices' type {element}"
-                ),
-            }
-        };
+        let cast_checked = |value: &ScalarValue| cast_choice(value, &element);
 
         // Choices as operands (literals cast), and their shapes for broadcasting.
         let (a_shape, a_strides) = layout(&a);
@@ -474,7 +657,7 @@ impl TensorFunction for TensorChoose {
             };
             Some(TensorType::new(element.clone(), shape.clone())?.with_dim_names(dim_names)?)
         };
-        Ok(ChoosePlan {
+        Ok(ChooseCall::Fixed(ChoosePlan {
             mode,
             a,
             a_offsets,
@@ -483,10 +666,14 @@ impl TensorFunction for TensorChoose {
             shape,
             output,
             data_args,
-        })
+        }))
     }
 
-    fn return_field(&self, plan: &ChoosePlan) -> FieldRef {
+    fn return_field(&self, plan: &ChooseCall) -> FieldRef {
+        let plan = match plan {
+            ChooseCall::Fixed(plan) => plan,
+            ChooseCall::Variable(plan) => return Arc::new(plan.output.to_field(self.name())),
+        };
         match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(self.name())),
             None => Arc::new(Field::new(self.name(), plan.element.clone(), true)),
@@ -495,14 +682,21 @@ impl TensorFunction for TensorChoose {
 
     fn invoke(
         &self,
-        plan: &ChoosePlan,
+        plan: &ChooseCall,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        let data = &args[..plan.data_args];
+        let data_args = match plan {
+            ChooseCall::Fixed(plan) => plan.data_args,
+            ChooseCall::Variable(plan) => plan.data_args,
+        };
+        let data = &args[..data_args];
         let all_scalar = data.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let rows = if all_scalar { 1 } else { number_rows };
-        let out = choose_batch(plan, data, rows)?;
+        let out = match plan {
+            ChooseCall::Fixed(plan) => choose_batch(plan, data, rows)?,
+            ChooseCall::Variable(plan) => choose_variable(plan, data, rows)?,
+        };
         if all_scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
         } else {

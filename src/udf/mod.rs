@@ -83,8 +83,8 @@ use crate::variable_shape::{
 };
 
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
-pub use at::{AtOp, AtPlan, TensorAt, TensorAtApply};
-pub use choose::TensorChoose;
+pub use at::{AtCall, AtOp, AtPlan, TensorAt, TensorAtApply, VariableAtPlan};
+pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
 pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};

@@ -282,8 +282,13 @@ def row_cases(function, name, call, apply):
         first = min(errors)
         planned = all(v is None for v in results.values())
         where = "" if planned else f" at row {first} of its batch"
+        # A message may place the row itself ("{where}"); else it ends the message.
+        message = errors[first]
+        if "{where}" not in message:
+            message += "{where}"
+        message = where.join(re_escape(part) for part in message.split("{where}"))
         out += [
-            f"query error {function}: {re_escape(errors[first])}{where}",
+            f"query error {function}: {message}",
             f"SELECT {call} FROM '{FILE}';",
             "",
         ]
@@ -369,6 +374,186 @@ def get_cases():
     return out
 
 
+class _Key:
+    """`_Key()[index]`: an index string's items as Python reads them."""
+
+    def __getitem__(self, key):
+        return key if isinstance(key, tuple) else (key,)
+
+
+def jax_key(index, shape, mode):
+    """The numpy index JAX's `x.at[index]` updates on a tensor of `shape`, its integers
+    resolved under `mode` ('clip' clamps after wrapping negatives once; 'raise' is numpy's
+    IndexError), and whether the update is left out ('promise_in_bounds'/'drop', or 'clip' on
+    an empty axis): then the key reads a dropped integer as 0 of its axis made 1 long, in the
+    shape returned, so that x[index]'s shape is still known (y must broadcast to it). Slices
+    and index lists are numpy's."""
+    key = list(eval(f"K[{index}]", {"K": _Key()}))  # noqa: S307 (AT_CASES)
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    out, axis, dropped, probe = [], 0, False, list(shape)
+    for k in key:
+        if k is Ellipsis:
+            axis += len(shape) - consumed
+        elif k is not None:
+            if isinstance(k, int) and not isinstance(k, bool):
+                n = shape[axis]
+                if not -n <= k < n:
+                    if mode == "raise":
+                        raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+                    if mode != "clip" or n == 0:
+                        dropped, k, probe[axis] = True, 0, max(n, 1)
+                    else:
+                        k = min(max(k + n if k < 0 else k, 0), n - 1)
+            axis += 1
+        out.append(k)
+    return tuple(out), dropped, tuple(probe)
+
+
+ARROW_NAMES = {np.dtype(np.uint8): "UInt8", np.dtype(np.int16): "Int16", np.dtype(np.int64): "Int64"}
+
+
+def jax_at(value, index, op, y, mode):
+    """JAX's `x.at[index].op(y)` on one logical tensor (no duplicate occurrences), with this
+    crate's errors where JAX wraps an integer overflow; None when `y` is NULL."""
+    if y is None:
+        return None
+    integer = np.issubdtype(value.dtype, np.integer)
+    out = value.astype(np.float64) if op == "divide" and integer else value.copy()
+    try:
+        key, dropped, probe = jax_key(index, value.shape, mode)
+    except IndexError as e:
+        return str(e)
+    target = np.empty(probe)[key].shape
+    try:
+        y = np.broadcast_to(np.asarray(y), target)
+    except ValueError:
+        return (
+            f"shape mismatch: value array of shape {shape_text(np.shape(y))} could not be broadcast"
+            f" to indexing result of shape {shape_text(target)}"
+        )
+    if dropped:
+        return out
+    selected = out[key]
+    wide = selected.astype(np.int64) if integer and op != "divide" else selected
+    combined = {
+        "set": lambda a, b: b,
+        "add": np.add,
+        "subtract": np.subtract,
+        "multiply": np.multiply,
+        "divide": np.divide,
+        "power": np.power,
+        "min": np.minimum,
+        "max": np.maximum,
+    }[op](wide, y.astype(wide.dtype))
+    if integer and op != "divide":
+        info = np.iinfo(value.dtype)
+        if combined.size and (combined.min() < info.min or combined.max() > info.max):
+            return f"integer overflow in {ARROW_NAMES[value.dtype]}{{where}} (JAX would wrap around)"
+    out[key] = combined
+    return out
+
+
+# tensor_at_<op>(column, 'index', y [, mode]): (op, column, index, y as SQL, y per row as
+# numpy (None: NULL), mode).
+AT_CASES = [
+    ("set", "img", ":, 0", "0", lambda r: 0, None),  # row 4 has H = 0: dropped
+    ("set", "img", ":, :, ::-2", "arrow_cast(id, 'UInt8')", np.uint8, None),
+    ("max", "img", "1:, ..., -1", "100", lambda r: 100, None),
+    (
+        "min",
+        "img",
+        "0",
+        "CASE WHEN id = 5 THEN NULL ELSE arrow_cast(id * 10, 'UInt8') END",
+        lambda r: None if r == 5 else np.uint8(r * 10),
+        None,
+    ),
+    ("add", "img", "...", "200", lambda r: 200, None),  # overflows
+    ("set", "img", ":, 0, 0", "tensor([7, 8, 9], [3])", lambda r: np.array([7, 8, 9]), None),
+    ("set", "img", ":, 0, :", "tensor([1, 2], [2])", lambda r: np.array([1, 2]), None),
+    ("add", "f32", "::2, ::-1", "arrow_cast(id, 'Float32')", np.float32, None),
+    ("subtract", "f32", ":, 1", "0.5", lambda r: np.float32(0.5), None),
+    ("power", "f32", "0", "2", lambda r: np.float32(2), None),
+    ("multiply", "f64", "::-1, 0", "-1.5", lambda r: -1.5, None),
+    (
+        "divide",
+        "f64",
+        "0",
+        "CASE WHEN id = 1 THEN NULL ELSE CAST(id + 1 AS DOUBLE) END",
+        lambda r: None if r == 1 else float(r + 1),
+        None,
+    ),
+    ("divide", "i64", "1:", "2", lambda r: 2.0, None),  # integers divide into Float64
+    ("set", "perm", "..., 0", "arrow_cast(id, 'Int16')", np.int16, None),
+    ("add", "perm", "0, :, -1", "-7", lambda r: -7, None),
+    ("set", "i64", "3", "0", lambda r: 0, "raise"),
+    ("add", "i64", "3", "10", lambda r: 10, "clip"),
+    ("add", "i64", "-6", "10", lambda r: 10, "drop"),
+    ("set", "b", "..., 0", "false", lambda r: False, None),
+    ("max", "b", "0", "true", lambda r: True, None),
+    ("set", "img", "0", "NULL", lambda r: None, None),
+]
+
+
+def at_cases():
+    out = [
+        "# tensor_at_<op>(t, 'index', y) on variable-shape tensors: JAX's x.at[index].op(y) on",
+        "# every row's logical tensor (numpy, modes resolved as JAX resolves them).",
+        "",
+    ]
+    for op, name, index, y_sql, y_of_row, mode in AT_CASES:
+
+        def apply(value, row, op=op, index=index, y_of_row=y_of_row, mode=mode):
+            return jax_at(value, index, op, y_of_row(row), mode or "promise_in_bounds")
+
+        mode_sql = f", '{mode}'" if mode else ""
+        call = f"tensor_at_{op}({name}, '{index}', {y_sql}{mode_sql})"
+        out += row_cases(f"tensor_at_{op}", name, call, apply)
+    return out
+
+
+# tensor_choose(column, choices..., mode): (column, choices as SQL, the choices of a row as
+# numpy (None: the row is NULL), mode). A choice named as the column is the row itself.
+CHOOSE_CASES = [
+    ("i64", ["i64", "0", "id", "-5"], lambda x, r: [x, 0, r, -5], "wrap"),
+    (
+        "img",
+        ["img", "255", "CASE WHEN id = 3 THEN NULL ELSE arrow_cast(id, 'UInt8') END"],
+        lambda x, r: None if r == 3 else [x, 255, r],
+        "wrap",
+    ),
+    ("perm", ["perm", "-1"], lambda x, r: [x, -1], "wrap"),  # permuted a and choice
+    ("b", ["10", "id"], lambda x, r: [10, r], "raise"),  # a boolean index
+    ("i64", ["0", "1"], lambda x, r: [0, 1], "raise"),
+    ("img", ["[7, 8, 9]"], lambda x, r: [7, 8, 9], "clip"),  # one list literal
+]
+
+
+def choose_cases():
+    out = [
+        "# tensor_choose(a, choices..., mode) with a variable-shape a: numpy's choose on every",
+        "# row's logical tensor.",
+        "",
+    ]
+    for name, choices_sql, choices_of_row, mode in CHOOSE_CASES:
+
+        def apply(value, row, choices_of_row=choices_of_row, mode=mode):
+            choices = choices_of_row(value, row)
+            if choices is None:
+                return None
+            try:
+                return np.choose(value.astype(np.int64), choices, mode=mode)
+            except ValueError:
+                bad = next(int(v) for v in value.reshape(-1) if not 0 <= v < len(choices))
+                return (
+                    f"invalid entry in choice array: a = {bad}{{where}} is not in "
+                    f"[0, {len(choices) - 1}] (mode 'raise'; there are {len(choices)} choices)"
+                )
+
+        call = f"tensor_choose({name}, {', '.join(choices_sql)}, '{mode}')"
+        out += row_cases("tensor_choose", name, call, apply)
+    return out
+
+
 def write_slt():
     out = [
         "# Generated by tests/data/make_varshape_fixtures.py: do not edit. Expected values are",
@@ -400,7 +585,10 @@ def write_slt():
         ]
         out += [f"{row} {slt_value(value)} {slt_value(value)}" for row, value in enumerate(rows)]
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
-    SLT.write_text("\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases()))
+    SLT.write_text(
+        "\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases() + at_cases()
+        + choose_cases())
+    )
 
 
 def write_bad_files():

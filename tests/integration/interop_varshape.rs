@@ -119,6 +119,19 @@ fn check_in_pyarrow(path: &std::path::Path, columns: &[&str]) {
     );
 }
 
+/// Asserts that the Parquet file at `path` holds `names` as variable-shape tensor columns.
+fn assert_variable_shape_columns(path: &std::path::Path, names: &[impl AsRef<str>]) {
+    let schema = parquet_arrow_schema(path);
+    for name in names {
+        let name = name.as_ref();
+        let field = schema.field_with_name(name).unwrap();
+        assert!(
+            VariableShapeType::from_field(field).unwrap().is_some(),
+            "{name}: {field:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn copy_to_reads_back_in_pyarrow_as_the_extension() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,14 +147,7 @@ async fn copy_to_reads_back_in_pyarrow_as_the_extension() {
         ),
     )
     .await;
-    let schema = parquet_arrow_schema(&path);
-    for name in &names {
-        let field = schema.field_with_name(name).unwrap();
-        assert!(
-            VariableShapeType::from_field(field).unwrap().is_some(),
-            "{name}: {field:?}"
-        );
-    }
+    assert_variable_shape_columns(&path, &names);
     check_in_pyarrow(&path, &[]);
 }
 
@@ -182,4 +188,29 @@ async fn built_columns_read_back_in_pyarrow() {
     );
     assert_eq!(metadata("f64").as_deref(), Some(r#"{"permutation":[1,0]}"#));
     check_in_pyarrow(&path, &["f32=f32", "perm2=perm", "f64=f64"]);
+}
+
+/// Columns updated and chosen from in SQL (`tensor_at_*`, `tensor_choose`), written by
+/// `COPY ... TO`: pyarrow reads them as the extension, each row its own shape and the metadata
+/// of the columns they came from. The updates here leave the values as they were (a max with 0,
+/// a choice between the column and itself), so the pyarrow columns' expected values apply.
+#[tokio::test]
+async fn updated_columns_read_back_in_pyarrow() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("updated.parquet");
+    let ctx = context();
+    collect(
+        &ctx,
+        &format!(
+            "COPY (SELECT id, \
+                tensor_at_max(img, '0', 0) AS img, \
+                tensor_at_add(f32, '..., 0', 0.0) AS f32, \
+                tensor_choose(i64, i64, i64, 'clip') AS i64 \
+              FROM 'tests/data/pyarrow_varshape.parquet') TO '{}' STORED AS PARQUET",
+            path.display()
+        ),
+    )
+    .await;
+    assert_variable_shape_columns(&path, &["img", "f32", "i64"]);
+    check_in_pyarrow(&path, &["img=img", "f32=f32", "i64=i64"]);
 }

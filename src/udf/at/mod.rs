@@ -23,16 +23,17 @@ use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 
 pub use apply::TensorAtApply;
 pub use options::{ApplyFn, AtOp};
-pub use plan::{AtPlan, ValuesPlan};
+pub use plan::{AtPlan, ValuesPlan, VariableAtPlan};
 
-use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array, variable_of};
 use crate::error::TensorError;
 use crate::index::ScatterPlan;
 use crate::kernels::layout;
+use crate::kernels::ragged::{self, RaggedUpdate};
 use crate::kernels::update::{self, Lambda, Update};
 use docs::documentation;
 use options::apply_by_name;
-use plan::plan_at;
+use plan::{plan_at, plan_at_variable};
 
 /// Runs a planned call over one batch: `args` are x, then idx when dynamic, then y when a
 /// column.
@@ -51,7 +52,7 @@ pub fn invoke_at(
         return Ok(ColumnarValue::Scalar(ScalarValue::try_from(&field)?));
     }
     let dynamic = matches!(plan.index, ScatterPlan::Dynamic { .. });
-    let y_column = matches!(plan.values, ValuesPlan::Column(_) | ValuesPlan::Tensor(_));
+    let y_column = y_is_column(&plan.values);
     let mut data = vec![0];
     if dynamic {
         data.push(1);
@@ -117,16 +118,13 @@ fn run_batch(
         )
         .map_err(in_function)?
     } else {
-        let y_values = y_values(name, plan, y)?;
+        let y_values = y_values(name, &plan.values, &plan.work, y)?;
         if let (Some(windows), Some(n)) = (&windows, plan.index.y_windows()) {
             windows
                 .check_y_windows(n, |row| nulls.as_ref().is_none_or(|n| n.is_valid(row)))
                 .map_err(in_function)?;
         }
-        let y_scalar = match &plan.values {
-            ValuesPlan::Literal(Some(value)) => Some(value.to_array_of_size(1)?),
-            _ => None,
-        };
+        let y_scalar = y_scalar(&plan.values)?;
         let spec = Update {
             combine: plan.combine,
             x: &plan.x,
@@ -149,10 +147,75 @@ fn run_batch(
     Ok(layout::output_rows(plan.output.as_ref(), out, nulls, rows)?)
 }
 
+/// Whether `y` is a column (one value or tensor per row).
+fn y_is_column(values: &ValuesPlan) -> bool {
+    matches!(values, ValuesPlan::Column(_) | ValuesPlan::Tensor(_))
+}
+
+/// A literal `y` as a one-element array.
+fn y_scalar(values: &ValuesPlan) -> Result<Option<ArrayRef>> {
+    match values {
+        ValuesPlan::Literal(Some(value)) => Ok(Some(value.to_array_of_size(1)?)),
+        _ => Ok(None),
+    }
+}
+
+/// Runs a planned update of a variable-shape tensor over one batch: `args` are x, the index
+/// (a literal the plan has read), then y.
+fn invoke_variable(
+    plan: &VariableAtPlan,
+    args: &[ColumnarValue],
+    number_rows: usize,
+) -> Result<ColumnarValue> {
+    if matches!(plan.values, ValuesPlan::Literal(None)) {
+        // A NULL y: every row NULL.
+        let storage = plan.output.storage_type();
+        return Ok(ColumnarValue::Scalar(ScalarValue::try_from(&storage)?));
+    }
+    let name = plan.op.function_name();
+    let data = if y_is_column(&plan.values) {
+        vec![0, 2]
+    } else {
+        vec![0]
+    };
+    map_arrays(args, &data, number_rows, |arrays| {
+        let view = variable_array(name, &plan.x, &arrays[0])?;
+        let y = arrays.get(1);
+        let mut nulls = view.nulls().cloned();
+        if let Some(y) = y {
+            nulls = NullBuffer::union(nulls.as_ref(), y.logical_nulls().as_ref());
+        }
+        let y_values = y_values(name, &plan.values, &plan.work, y)?;
+        let spec = RaggedUpdate {
+            index: &plan.index,
+            rule: plan.rule,
+            combine: plan.combine,
+            work: &plan.work,
+            output_element: plan.output.element_type(),
+            y_shape: &plan.y_shape,
+        };
+        let rows = ragged::update_index(
+            &view,
+            &spec,
+            y_values.as_ref().map(|(values, _)| values),
+            y_scalar(&plan.values)?.as_ref(),
+            nulls.as_ref(),
+        )
+        .map_err(|e| e.in_function(name))?;
+        let out = ragged::from_rows(&plan.output, rows.values, &rows.lengths, rows.shapes, nulls)?;
+        Ok(Arc::new(out) as ArrayRef)
+    })
+}
+
 /// `y`'s values in the work type with their number per row (`None`: a literal).
-fn y_values(name: &str, plan: &AtPlan, y: Option<&ArrayRef>) -> Result<Option<(ArrayRef, usize)>> {
+fn y_values(
+    name: &str,
+    values: &ValuesPlan,
+    work: &DataType,
+    y: Option<&ArrayRef>,
+) -> Result<Option<(ArrayRef, usize)>> {
     let Some(y) = y else { return Ok(None) };
-    let (values, len) = match &plan.values {
+    let (values, len) = match values {
         ValuesPlan::Tensor(t) => {
             let list = tensor_array(name, y)?;
             (layout::row_major_values(t, list)?, t.size())
@@ -160,7 +223,7 @@ fn y_values(name: &str, plan: &AtPlan, y: Option<&ArrayRef>) -> Result<Option<(A
         ValuesPlan::Column(_) => (Arc::clone(y), 1),
         _ => return Ok(None),
     };
-    let values = update::y_values(&values, &plan.work).map_err(|e| e.in_function(name))?;
+    let values = update::y_values(&values, work).map_err(|e| e.in_function(name))?;
     Ok(Some((values, len)))
 }
 
@@ -183,8 +246,17 @@ impl TensorAt {
     }
 }
 
+/// A compiled `tensor_at_*` call on either kind of tensor.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum AtCall {
+    /// On a fixed-shape tensor.
+    Fixed(Box<AtPlan>),
+    /// On a variable-shape tensor: the index normalised per distinct row shape.
+    Variable(Box<VariableAtPlan>),
+}
+
 impl TensorFunction for TensorAt {
-    type Plan = AtPlan;
+    type Plan = AtCall;
 
     fn name(&self) -> &'static str {
         self.op.function_name()
@@ -207,9 +279,9 @@ impl TensorFunction for TensorAt {
         }
     }
 
-    fn list_column_length(&self, plan: &AtPlan, i: usize) -> Option<usize> {
+    fn list_column_length(&self, plan: &AtCall, i: usize) -> Option<usize> {
         // y broadcasts into x[idx], whose shape a literal index fixes.
-        if i == 2 {
+        if let (2, AtCall::Fixed(plan)) = (i, plan) {
             plan.y_target.as_ref()?.last().copied()
         } else {
             None
@@ -226,16 +298,23 @@ impl TensorFunction for TensorAt {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<AtPlan> {
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AtCall> {
+        if let Some(x) = variable_of(&args.fields[0])? {
+            return plan_at_variable(args, self.op, x).map(|plan| AtCall::Variable(Box::new(plan)));
+        }
         let apply = if self.op == AtOp::Apply {
             Some(apply_by_name(args)?)
         } else {
             None
         };
-        plan_at(args, self.op, apply)
+        plan_at(args, self.op, apply).map(|plan| AtCall::Fixed(Box::new(plan)))
     }
 
-    fn return_field(&self, plan: &AtPlan) -> FieldRef {
+    fn return_field(&self, plan: &AtCall) -> FieldRef {
+        let plan = match plan {
+            AtCall::Fixed(plan) => plan,
+            AtCall::Variable(plan) => return Arc::new(plan.output.to_field(self.name())),
+        };
         match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(self.name())),
             None => Arc::new(Field::new(self.name(), plan.output_element.clone(), true)),
@@ -244,10 +323,13 @@ impl TensorFunction for TensorAt {
 
     fn invoke(
         &self,
-        plan: &AtPlan,
+        plan: &AtCall,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        invoke_at(plan, args, number_rows, None)
+        match plan {
+            AtCall::Fixed(plan) => invoke_at(plan, args, number_rows, None),
+            AtCall::Variable(plan) => invoke_variable(plan, args, number_rows),
+        }
     }
 }

@@ -11,8 +11,8 @@ use super::super::{PlanArgs, is_string, literal_int_list, string_literal, tensor
 use super::options::{ApplyFn, AtOp, read_options};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
-    BoundsRule, DROPPED, DynamicKind, IndexArray, IndexExpr, IndexItem, ScatterPlan,
-    normalize_with, parse_index, too_many_indices,
+    BoundsRule, DynamicKind, IndexArray, IndexExpr, IndexItem, ScatterPlan, check_axes,
+    normalize_with, occurrences, parse_index, too_many_indices,
 };
 use crate::kernels::update::{Combine, UnaryFn};
 use crate::shape::{
@@ -20,6 +20,7 @@ use crate::shape::{
     row_major_strides, strided_offsets,
 };
 use crate::tensor_type::TensorType;
+use crate::variable_shape::{VariableShapeType, has_variable_shape_extension};
 
 /// How `y` is given.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -117,7 +118,7 @@ fn literal_int_lists(value: &ScalarValue) -> Option<Vec<Vec<i64>>> {
         .collect()
 }
 
-/// A static index's offsets into `x` (with [`DROPPED`]), `x[idx]`'s shape, and the input axis
+/// A static index's offsets into `x` (with [`crate::index::DROPPED`]), `x[idx]`'s shape, and the input axis
 /// of each output axis.
 type StaticParts = (Vec<usize>, Vec<usize>, Vec<Option<usize>>);
 
@@ -138,42 +139,73 @@ fn plan_static(
     ))
 }
 
-/// Compiles a `tensor_at_*` call (`apply` given by the caller, which knows lambdas).
-pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<AtPlan> {
+/// What a call plans the same way whatever the kind of `x`: from its options, `y` and `x`'s
+/// element type.
+struct Parts {
+    rule: BoundsRule,
+    combine: Combine,
+    values: ValuesPlan,
+    work: DataType,
+    /// `y`'s shape (empty for scalars).
+    y_shape: Vec<usize>,
+    fill: Option<ScalarValue>,
+    output_element: DataType,
+}
+
+fn plan_parts(
+    args: &PlanArgs<'_>,
+    op: AtOp,
+    apply: Option<ApplyFn>,
+    element: &DataType,
+) -> Result<Parts> {
     let name = op.function_name();
-    let x = args.tensor(0, "x")?;
-    let element = x.element_type().clone();
     let options = read_options(args, op)?;
     let rule = BoundsRule {
         wrap_negative: options.wrap_negative,
         out_of_bounds: options.mode.out_of_bounds(op),
     };
-    let combine = combination(name, op, apply, &element)?;
+    let combine = combination(name, op, apply, element)?;
     let (values, work, y_shape) = if op.has_y() {
-        plan_values(args, op, &element)?
+        plan_values(args, op, element)?
     } else {
         (ValuesPlan::None, element.clone(), vec![])
     };
     let fill = if op == AtOp::Get {
         Some(match options.fill {
-            Some(value) => cast_literal(&value, &element).ok_or_else(|| {
+            Some(value) => cast_literal(&value, element).ok_or_else(|| {
                 plan_datafusion_err!(
                     "{name}: fill_value {value} does not fit the tensor's element type {element}"
                 )
             })?,
-            None => default_fill(&element)?,
+            None => default_fill(element)?,
         })
     } else {
         None
     };
-    let (index, selected_shape, source_axes) = plan_index(args, op, &x, rule, &y_shape)?;
-    let y_target = matches!(index, ScatterPlan::Static { .. }).then(|| selected_shape.clone());
-
-    let output_element = if op == AtOp::Divide && !is_float(&element) {
+    let output_element = if op == AtOp::Divide && !is_float(element) {
         DataType::Float64
     } else {
         element.clone()
     };
+    Ok(Parts {
+        rule,
+        combine,
+        values,
+        work,
+        y_shape,
+        fill,
+        output_element,
+    })
+}
+
+/// Compiles a `tensor_at_*` call (`apply` given by the caller, which knows lambdas).
+pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<AtPlan> {
+    let x = args.tensor(0, "x")?;
+    let element = x.element_type().clone();
+    let parts = plan_parts(args, op, apply, &element)?;
+    let (index, selected_shape, source_axes) =
+        plan_index(args, op, &x, parts.rule, &parts.y_shape)?;
+    let y_target = matches!(index, ScatterPlan::Static { .. }).then(|| selected_shape.clone());
     let output = if op == AtOp::Get {
         if selected_shape.is_empty() {
             None
@@ -182,7 +214,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         }
     } else {
         Some(
-            TensorType::new(output_element.clone(), x.logical_shape())?
+            TensorType::new(parts.output_element.clone(), x.logical_shape())?
                 .with_dim_names(x.logical_dim_names())?,
         )
     };
@@ -190,14 +222,72 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         op,
         x,
         index,
-        values,
-        work,
-        rule,
-        fill,
-        combine,
+        values: parts.values,
+        work: parts.work,
+        rule: parts.rule,
+        fill: parts.fill,
+        combine: parts.combine,
         output,
-        output_element,
+        output_element: parts.output_element,
         y_target,
+    })
+}
+
+/// A compiled `tensor_at_*` update on a variable-shape tensor: the literal index is
+/// normalised against each distinct row shape as rows arrive.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct VariableAtPlan {
+    /// The operation.
+    pub op: AtOp,
+    /// `x`'s type.
+    pub x: VariableShapeType,
+    /// The literal index.
+    pub index: IndexExpr,
+    /// Integer index handling.
+    pub rule: BoundsRule,
+    /// `y`: a literal, a numeric column or a fixed-shape tensor.
+    pub values: ValuesPlan,
+    /// `y`'s shape (empty for scalars), broadcast into each row's `x[idx]`.
+    pub y_shape: Vec<usize>,
+    /// The type the combination runs in.
+    pub work: DataType,
+    /// How `y` combines into `x`.
+    pub combine: Combine,
+    /// The output type: `x`'s logical dims, row-major, each row its own shape.
+    pub output: VariableShapeType,
+}
+
+/// Compiles a `tensor_at_*` update (`set` to `max`) on a variable-shape `x`. Each row keeps its
+/// own shape, so the index can only be checked against it when rows arrive.
+pub fn plan_at_variable(
+    args: &PlanArgs<'_>,
+    op: AtOp,
+    x: VariableShapeType,
+) -> Result<VariableAtPlan> {
+    let name = op.function_name();
+    if !op.has_y() {
+        return plan_err!(
+            "{name}: argument x is a variable-shape tensor ({x}), which {name} does not take yet"
+        );
+    }
+    let parts = plan_parts(args, op, None, x.element_type())?;
+    let Some(index) = static_index(args, op)? else {
+        return plan_err!(
+            "{name}: on a variable-shape tensor, argument idx must be a literal index (a string such as '0, 1:3', an integer or a list of integers), not a column"
+        );
+    };
+    // What the index asks of the number of dimensions is the query's error, not a row's.
+    check_axes(&index, x.ndim()).map_err(|e| e.in_function(name))?;
+    Ok(VariableAtPlan {
+        op,
+        output: x.row_major_of(parts.output_element)?,
+        x,
+        index,
+        rule: parts.rule,
+        values: parts.values,
+        y_shape: parts.y_shape,
+        work: parts.work,
+        combine: parts.combine,
     })
 }
 
@@ -287,6 +377,11 @@ fn plan_values(
         };
         return Ok((ValuesPlan::Literal(Some(cast)), element.clone(), vec![]));
     }
+    if has_variable_shape_extension(field) {
+        return plan_err!(
+            "{name}: argument y is a variable-shape tensor, which {name} does not take yet (y may be a number, a numeric column or a fixed-shape tensor)"
+        );
+    }
     if let Some(y) = tensor_of(field)? {
         let work = work_type(name, op, element, y.element_type())?;
         let y_shape = y.logical_shape();
@@ -303,6 +398,30 @@ fn plan_values(
     not_numeric(data_type)
 }
 
+/// A literal index argument as an index expression (`None`: a column, a tensor or NULL), or
+/// the plan error saying why the literal is not an index.
+fn static_index(args: &PlanArgs<'_>, op: AtOp) -> Result<Option<IndexExpr>> {
+    let name = op.function_name();
+    // A tensor index, literal or not, is read as a tensor (its shape says [m] or [m, k]).
+    let tensor_index = matches!(args.fields[1].data_type(), DataType::FixedSizeList(..));
+    let Some(value) = args.literal(1).filter(|v| !v.is_null() && !tensor_index) else {
+        return Ok(None);
+    };
+    if let Some(expr) = literal_index(value) {
+        return Ok(Some(expr));
+    }
+    if let Some(text) = string_literal(value) {
+        // Report the parse error itself.
+        return Err(match parse_index(text) {
+            Err(e) => plan_datafusion_err!("{name}: {e}"),
+            Ok(_) => plan_datafusion_err!("{name}: invalid index"),
+        });
+    }
+    plan_err!(
+        "{name}: argument idx must be an index string, an integer, a list of integers or a list of [m, k] coordinate lists, got {value}"
+    )
+}
+
 /// The index: compiled occurrences for a literal, a window for a column; with `x[idx]`'s
 /// shape and the input axis of each of its axes.
 fn plan_index(
@@ -314,27 +433,7 @@ fn plan_index(
 ) -> Result<ScatterPlanParts> {
     let name = op.function_name();
     let idx_field = &args.fields[1];
-    // A tensor index, literal or not, is read as a tensor (its shape says [m] or [m, k]).
-    let tensor_index = matches!(idx_field.data_type(), DataType::FixedSizeList(..));
-    let static_expr = match args.literal(1) {
-        Some(value) if !value.is_null() && !tensor_index => Some(literal_index(value).map_or_else(
-            || {
-                if let Some(text) = string_literal(value) {
-                    // Report the parse error itself.
-                    return Err(match parse_index(text) {
-                        Err(e) => plan_datafusion_err!("{name}: {e}"),
-                        Ok(_) => plan_datafusion_err!("{name}: invalid index"),
-                    });
-                }
-                plan_err!(
-                    "{name}: argument idx must be an index string, an integer, a list of integers or a list of [m, k] coordinate lists, got {value}"
-                )
-            },
-            Ok,
-        )?),
-        _ => None,
-    };
-    let Some(expr) = static_expr else {
+    let Some(expr) = static_index(args, op)? else {
         if is_string(idx_field.data_type()) {
             return plan_err!(
                 "{name}: argument idx must be a literal index string such as '[0, 0, 1]' (or an integer, list or tensor column)"
@@ -348,12 +447,7 @@ fn plan_index(
     } else {
         vec![0; offsets.len()]
     };
-    let (targets, sources) = offsets
-        .iter()
-        .zip(&y_offsets)
-        .filter(|(o, _)| **o != DROPPED)
-        .map(|(&o, &y)| (o as u32, y as u32))
-        .unzip();
+    let (targets, sources) = occurrences(&offsets, &y_offsets);
     Ok((
         ScatterPlan::Static {
             offsets,
