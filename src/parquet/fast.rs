@@ -621,6 +621,9 @@ struct FilePlan {
     fetched_leaves: Vec<usize>,
     /// Its row groups in the partition's byte range, in file order.
     row_groups: Vec<usize>,
+    /// The scan's predicate as DataFusion's pruning evaluates it over the file's schema (by
+    /// the statistics, then the bloom filters).
+    pruning: Option<PruningPredicate>,
 }
 
 impl FilePlan {
@@ -676,13 +679,11 @@ impl FilePlan {
             })
             .map(|(index, _)| index)
             .collect();
-        let row_groups = match &shared.scan.predicate {
-            Some(predicate) => pruned_by_statistics(
-                predicate,
-                shared.scan.max_in_list_size,
-                &metadata,
-                row_groups,
-            ),
+        let pruning = shared.scan.predicate.as_ref().and_then(|predicate| {
+            pruning_predicate(predicate, shared.scan.max_in_list_size, metadata.schema())
+        });
+        let row_groups = match &pruning {
+            Some(pruning) => pruned_by_statistics(pruning, &metadata, row_groups),
             None => row_groups,
         };
         Some(Self {
@@ -693,24 +694,21 @@ impl FilePlan {
             other_roots,
             fetched_leaves,
             row_groups,
+            pruning,
         })
     }
 }
 
-/// The row groups among `candidates` that may hold rows `predicate` holds for, by their
-/// statistics, as DataFusion's reader prunes them (`RowGroupAccessPlanFilter::
+/// The row groups among `candidates` that may hold rows the scan's predicate (`pruning`) holds
+/// for, by their statistics, as DataFusion's reader prunes them (`RowGroupAccessPlanFilter::
 /// prune_by_statistics`, whose statistics adapter this repeats: it is not public); all of them
 /// when the statistics cannot tell.
 fn pruned_by_statistics(
-    predicate: &Arc<dyn PhysicalExpr>,
-    max_in_list_size: usize,
+    pruning: &PruningPredicate,
     metadata: &ArrowReaderMetadata,
     candidates: Vec<usize>,
 ) -> Vec<usize> {
     let schema = metadata.schema();
-    let Some(pruning) = pruning_predicate(predicate, max_in_list_size, schema) else {
-        return candidates;
-    };
     let statistics = RowGroupStatistics {
         parquet_schema: metadata.parquet_schema(),
         arrow_schema: schema,
@@ -752,11 +750,10 @@ async fn pruned_by_bloom_filters(shared: &Shared, file: &FilePlan) -> Vec<usize>
     let candidates = file.row_groups.clone();
     let scan = &shared.scan;
     let schema = file.metadata.schema();
-    let Some(pruning) = scan
-        .predicate
+    let Some(pruning) = file
+        .pruning
         .as_ref()
         .filter(|_| scan.bloom_filters && !candidates.is_empty())
-        .and_then(|predicate| pruning_predicate(predicate, scan.max_in_list_size, schema))
     else {
         return candidates;
     };
