@@ -116,7 +116,9 @@ use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream};
 use futures::{FutureExt, StreamExt};
 
-use super::levels::{Dictionary, dictionary_values, full_tensor_levels, hybrid_values};
+use super::levels::{
+    Dictionary, dictionary_values, full_tensor_levels, hybrid_values, selected_dictionary_values,
+};
 
 /// The largest row group (its projected tensor values, decoded) this reader reads; larger
 /// ones are DataFusion's reader's. A 131,072-row group of four 4x4 float32 tensors is 32 MiB.
@@ -1843,7 +1845,7 @@ fn read_pages<T: Copy + Default>(
     chunk: &Chunk,
     plain_width: usize,
     plain: impl Fn(&[u8]) -> Option<Vec<T>>,
-    mut decode: impl FnMut(&mut Vec<T>, &Bytes, usize, Encoding) -> bool,
+    mut decode: impl FnMut(&mut Vec<T>, &[u8], usize, Encoding) -> bool,
 ) -> Result<PagesRead<T>> {
     let Some(mut pages) = chunk.pages()? else {
         return Ok(PagesRead::NotFull);
@@ -1890,10 +1892,31 @@ fn read_pages<T: Copy + Default>(
                     && buf.len() >= n * plain_width
                 {
                     for range in batches.advance(n) {
-                        let bytes = buf.slice(range.start * plain_width..range.end * plain_width);
-                        if !decode(&mut page, &bytes, range.len(), encoding) {
+                        let bytes = &buf[range.start * plain_width..range.end * plain_width];
+                        if !decode(&mut page, bytes, range.len(), encoding) {
                             return Ok(PagesRead::OtherEncoding);
                         }
+                    }
+                    batches.push(&page);
+                    continue;
+                }
+                // A dictionary-encoded page with a selection: the wanted values alone looked
+                // up (every index still checked).
+                if matches!(
+                    encoding,
+                    Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY
+                ) && chunk.selection.is_some()
+                {
+                    let wanted = batches.advance(n);
+                    let read = dictionary.as_ref().is_some_and(|entries| {
+                        buf.split_first().is_some_and(|(&width, data)| {
+                            selected_dictionary_values(data, n, width, entries, &wanted, &mut page)
+                        })
+                    });
+                    if !read
+                        || page.len() != wanted.iter().map(ExactSizeIterator::len).sum::<usize>()
+                    {
+                        return Ok(PagesRead::NotFull);
                     }
                     batches.push(&page);
                     continue;
