@@ -59,7 +59,7 @@
 //! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
 //! offset lies in the partition's byte range), so a file's row groups are read on all cores.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
@@ -79,7 +79,10 @@ use bytes::{Buf, Bytes};
 use datafusion::common::pruning::PruningStatistics;
 use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::datasource::listing::PartitionedFile;
-use datafusion::datasource::physical_plan::parquet::{BloomFilterStatistics, ParquetAccessPlan};
+use datafusion::datasource::physical_plan::parquet::{
+    BloomFilterStatistics, PagePruningAccessPlanFilter, ParquetAccessPlan, ParquetFileMetrics,
+    RowGroupAccess,
+};
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource, ParquetSource};
 use datafusion::object_store::path::Path;
 use datafusion::object_store::{ObjectStore, ObjectStoreExt};
@@ -108,7 +111,7 @@ use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
 use datafusion::physical_expr_common::physical_expr::is_volatile;
 use datafusion::physical_optimizer::pruning::{PruningPredicate, PruningPredicateBuilder};
-use datafusion::physical_plan::metrics::{Count, MetricBuilder};
+use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
 };
@@ -298,9 +301,8 @@ struct ScanPlan {
     max_in_list_size: usize,
     /// Whether row groups are pruned by their bloom filters too (`bloom_filter_on_read`).
     bloom_filters: bool,
-    /// Whether a file's offset index is read, to pass over the pages of tensors that late
-    /// materialisation wants no row of without reading them (`enable_page_index`).
-    offset_index: bool,
+    /// What of a file's page index is read (`enable_page_index`).
+    page_index: PageIndex,
     /// Whether late materialisation leaves pages holding no wanted row undecoded
     /// (`pushdown_filters`); without it they are decoded, their values dropped.
     skip_unwanted_pages: bool,
@@ -392,9 +394,11 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
     // decodes every page (and fails on a corrupt one), and so does this one.
     let pushdown = parquet.table_parquet_options().global.pushdown_filters;
     Some(ScanPlan {
-        offset_index: late.is_some()
-            && pushdown
-            && parquet.table_parquet_options().global.enable_page_index,
+        page_index: match parquet.table_parquet_options().global.enable_page_index {
+            true if predicate.is_some() => PageIndex::Both,
+            true if late.is_some() && pushdown => PageIndex::Offsets,
+            _ => PageIndex::Neither,
+        },
         skip_unwanted_pages: pushdown,
         late,
         limit: config.limit.filter(|_| predicate.is_none()),
@@ -407,6 +411,18 @@ fn plan_scan(source: &dyn FileSource, config: &FileScanConfig) -> Option<ScanPla
         schema,
         predicate,
     })
+}
+
+/// What of a file's page index a scan reads, when the file has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageIndex {
+    Neither,
+    /// The offset index: to pass over the pages of tensors that late materialisation wants no
+    /// row of without reading them.
+    Offsets,
+    /// The column index too: to prune pages by their statistics, as DataFusion's reader
+    /// prunes them (a scan with a predicate).
+    Both,
 }
 
 /// A predicate evaluated first, on the columns it reads, so that the tensor columns it does not
@@ -521,7 +537,7 @@ impl MorselPlanner for OpenFile {
                 &shared.store,
                 &location,
                 file.object_meta.size,
-                shared.scan.offset_index,
+                shared.scan.page_index,
             )
             .await;
             let Some(mut file_plan) = metadata
@@ -544,13 +560,13 @@ impl MorselPlanner for OpenFile {
 }
 
 /// The footer of a file of `size` bytes, with its Arrow schema: one read of its last 64 KiB,
-/// and a second when the metadata is longer; with `offset_index`, its offset index too when it
-/// has one (a third read; one that fails is left out).
+/// and a second when the metadata is longer; the part of its page index `page_index` asks for,
+/// when it has one (a third read; one that fails is left out).
 async fn read_metadata(
     store: &Arc<dyn ObjectStore>,
     location: &Path,
     size: u64,
-    offset_index: bool,
+    page_index: PageIndex,
 ) -> Result<ArrowReaderMetadata> {
     const FOOTER: u64 = 8;
     let tail_start = size.saturating_sub(64 * 1024);
@@ -573,9 +589,13 @@ async fn read_metadata(
         chunks: vec![(start.min(tail_start), tail)],
     };
     let mut metadata = ParquetMetaDataReader::new().parse_and_finish(&fetched)?;
-    if offset_index {
-        let mut reader = ParquetMetaDataReader::new_with_metadata(metadata.clone())
-            .with_offset_index_policy(PageIndexPolicy::Optional);
+    if page_index != PageIndex::Neither {
+        let reader = ParquetMetaDataReader::new_with_metadata(metadata.clone());
+        let mut reader = if page_index == PageIndex::Both {
+            reader.with_page_index_policy(PageIndexPolicy::Optional)
+        } else {
+            reader.with_offset_index_policy(PageIndexPolicy::Optional)
+        };
         if reader
             .load_page_index(StoreFetch { store, location })
             .await
@@ -626,6 +646,9 @@ struct FilePlan {
     /// The scan's predicate as DataFusion's pruning evaluates it over the file's schema (by
     /// the statistics, then the bloom filters).
     pruning: Option<PruningPredicate>,
+    /// The rows of a row group its page index leaves (pages whose statistics rule the
+    /// predicate out dropped), for the row groups where it drops any.
+    page_selections: HashMap<usize, BooleanBuffer>,
 }
 
 impl FilePlan {
@@ -688,6 +711,12 @@ impl FilePlan {
             Some(pruning) => pruned_by_statistics(pruning, &metadata, row_groups),
             None => row_groups,
         };
+        let (row_groups, page_selections) = match &shared.scan.predicate {
+            Some(predicate) if shared.scan.page_index == PageIndex::Both => {
+                pruned_by_page_index(predicate, &metadata, row_groups)
+            }
+            _ => (row_groups, HashMap::new()),
+        };
         Some(Self {
             location,
             size: file.object_meta.size,
@@ -697,8 +726,64 @@ impl FilePlan {
             fetched_leaves,
             row_groups,
             pruning,
+            page_selections,
         })
     }
+}
+
+/// The row groups among `candidates` that keep rows once pages whose column-index statistics
+/// rule `predicate` out are dropped, and the rows they keep where pages are dropped, as
+/// DataFusion's reader prunes pages (`PagePruningAccessPlanFilter`, its own code); every
+/// candidate whole when the file has no page index.
+fn pruned_by_page_index(
+    predicate: &Arc<dyn PhysicalExpr>,
+    metadata: &ArrowReaderMetadata,
+    candidates: Vec<usize>,
+) -> (Vec<usize>, HashMap<usize, BooleanBuffer>) {
+    let file = metadata.metadata();
+    let schema = metadata.schema();
+    let Some(expr) = reassign_expr_columns(Arc::clone(predicate), schema)
+        .ok()
+        .filter(|_| file.column_index().is_some() && file.offset_index().is_some())
+    else {
+        return (candidates, HashMap::new());
+    };
+    let filter = PagePruningAccessPlanFilter::new(&expr, Arc::clone(schema));
+    let mut plan = ParquetAccessPlan::new_none(file.num_row_groups());
+    for &index in &candidates {
+        plan.scan(index);
+    }
+    // Its metrics are the scan's own business: counted here into a set nobody reads.
+    let metrics = ParquetFileMetrics::new(0, "", &ExecutionPlanMetricsSet::new());
+    let plan =
+        filter.prune_plan_with_page_index(plan, schema, metadata.parquet_schema(), file, &metrics);
+    let mut kept = Vec::with_capacity(candidates.len());
+    let mut selections = HashMap::new();
+    for index in candidates {
+        match &plan.inner()[index] {
+            RowGroupAccess::Skip => {}
+            RowGroupAccess::Scan => kept.push(index),
+            RowGroupAccess::Selection(selection) => {
+                let rows = usize::try_from(file.row_group(index).num_rows()).unwrap_or(0);
+                let mut mask = BooleanBufferBuilder::new(rows);
+                for selector in selection.iter() {
+                    mask.append_n(selector.row_count, !selector.skip);
+                }
+                // A selection of other than the row group's rows: read whole (the predicate
+                // is evaluated on every row all the same).
+                if mask.len() != rows {
+                    kept.push(index);
+                    continue;
+                }
+                let mask = mask.finish();
+                if mask.count_set_bits() > 0 {
+                    kept.push(index);
+                    selections.insert(index, mask);
+                }
+            }
+        }
+    }
+    (kept, selections)
 }
 
 /// The row groups among `candidates` that may hold rows the scan's predicate (`pruning`) holds
@@ -1186,7 +1271,13 @@ impl RowGroupMorsel {
             )?;
             match (&scan.predicate, &mut coalescer) {
                 (Some(predicate), Some(coalescer)) => {
-                    let holds = evaluate_predicate(predicate, &batch)?;
+                    let mut holds = evaluate_predicate(predicate, &batch)?;
+                    // Rows on pages the page index ruled out: DataFusion's reader never reads
+                    // them.
+                    if let Some(pages) = self.file.page_selections.get(&self.row_group) {
+                        let len = batch.num_rows();
+                        holds = BooleanArray::new(holds.values() & &pages.slice(start, len), None);
+                    }
                     coalescer.push_batch_with_filter(batch, &holds)?;
                     while let Some(batch) = coalescer.next_completed_batch() {
                         batches.push(self.project(&batch)?);
@@ -1257,6 +1348,10 @@ impl RowGroupMorsel {
             holds.append_buffer(evaluate_predicate(&late.predicate, &batch)?.values());
         }
         let mut holds = holds.finish();
+        // Rows on pages the page index ruled out: DataFusion's reader never reads them.
+        if let Some(pages) = self.file.page_selections.get(&self.row_group) {
+            holds = &holds & pages;
+        }
         // The first rows it holds for, as many as the limit asks for: the tensors of the rest
         // are not decoded.
         if let Some(limit) = scan.matches_limit

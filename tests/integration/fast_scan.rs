@@ -627,6 +627,50 @@ async fn bloom_filters_prune_row_groups() {
     .await;
 }
 
+/// Pages whose column-index statistics rule the predicate out are dropped, as DataFusion's
+/// reader drops them: a row group whose statistics cannot rule it out but whose every page
+/// can is not read at all. Row group `g` (400 rows, pages of 100) holds ids `1000 g + 0..200`
+/// then `1000 g + 800..1000`.
+#[tokio::test]
+async fn page_index_prunes_pages_and_row_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids: Int64Array = (0..ROWS as i64)
+        .map(|row| {
+            let (group, at) = (row / 400, row % 400);
+            Some(group * 1000 + if at < 200 { at } else { 600 + at })
+        })
+        .collect();
+    let batch = table(vec![("id", Arc::new(ids)), ("x", f32_tensors(4, &[], &[]))]);
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(400))
+        .set_data_page_row_count_limit(100)
+        .set_write_batch_size(50)
+        .build();
+    let path = write(&dir, "page_index.parquet", &batch, props);
+    let cases = [
+        // Row group 0's statistics (0..=999) cannot rule it out; its pages can, every one
+        // (the others are ruled out by their statistics).
+        (
+            "SELECT id, x FROM {t} WHERE id BETWEEN 300 AND 700 OR id = 1000000",
+            0,
+        ),
+        // Two pages of row group 0 kept, in part.
+        ("SELECT id, x FROM {t} WHERE id BETWEEN 150 AND 850", 1),
+        // Pages of every row group: those of ids 1150..1199 and 2800..2899 kept.
+        (
+            "SELECT x FROM {t} WHERE id % 1000 < 100 AND id BETWEEN 1150 AND 2850",
+            2,
+        ),
+    ];
+    for batch_size in [8192, 30] {
+        same_as_datafusion_in(&path, &cases, || context_with_batch(1, batch_size)).await;
+        same_as_datafusion_in(&path, &cases, || {
+            pushed_down(context_with_batch(1, batch_size))
+        })
+        .await;
+    }
+}
+
 /// Scans with other columns, a predicate or a limit are read here too, and give what
 /// DataFusion's reader gives.
 #[tokio::test]
