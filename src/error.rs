@@ -200,3 +200,43 @@ impl From<TensorError> for DataFusionError {
         err.into_datafusion("")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_about_some_rows_name_the_rows_of_the_batch() {
+        let rows = [4, 7, 9];
+        let err = TensorError::Overflow {
+            data_type: "Int16".to_string(),
+            row: 1,
+        };
+        assert_eq!(err.in_rows(&rows).row(), Some(7));
+        let err = TensorError::OutOfBounds {
+            value: 3,
+            axis: 0,
+            size: 2,
+            row: Some(2),
+        }
+        .in_rows(&rows);
+        assert_eq!(
+            err.to_string(),
+            "index 3 is out of bounds for axis 0 with size 2 at row 9 of its batch"
+        );
+        let err = TensorError::WindowMismatch {
+            n: 2,
+            count: 3,
+            row: 0,
+        };
+        assert_eq!(err.in_rows(&rows).row(), Some(4));
+        // An index in the query names no row, and keeps naming none.
+        let err = TensorError::OutOfBounds {
+            value: 3,
+            axis: 0,
+            size: 2,
+            row: None,
+        };
+        assert_eq!(err.in_rows(&rows).row(), None);
+    }
+}

@@ -879,6 +879,42 @@ mod tests {
     }
 
     #[test]
+    fn groups_of_rows_go_back_in_row_order() {
+        // Rows 0 and 3 of shape (2,), row 2 of shape (1,) (NULL in its group), row 1 in none.
+        let first = [0, 3];
+        let second = [2];
+        let groups = [
+            GroupRows {
+                rows: &first,
+                values: Arc::new(Int16Array::from(vec![1, 2, 3, 4])),
+                shape: vec![2],
+                nulls: None,
+            },
+            GroupRows {
+                rows: &second,
+                values: Arc::new(Int16Array::from(vec![5])),
+                shape: vec![1],
+                nulls: Some(NullBuffer::from(vec![false])),
+            },
+        ];
+        let (rows, nulls) = merge_groups(&groups, 4, 1, None, &DataType::Int16).unwrap();
+        assert_eq!(
+            rows.values.as_primitive::<Int16Type>().values().to_vec(),
+            vec![1, 2, 3, 4]
+        );
+        assert_eq!(rows.lengths, vec![2, 0, 0, 2]);
+        assert_eq!(rows.shapes, vec![2, 0, 0, 2]);
+        let valid: Vec<bool> = nulls.unwrap().iter().collect();
+        assert_eq!(valid, vec![true, false, false, true]);
+        // A fixed-shape result pads the NULL rows.
+        let (rows, _) = merge_groups(&groups[..1], 4, 1, Some(2), &DataType::Int16).unwrap();
+        assert_eq!(rows.lengths, vec![2, 2, 2, 2]);
+        assert_eq!(rows.values.null_count(), 4);
+        let (rows, nulls) = merge_groups(&[], 2, 1, None, &DataType::Int16).unwrap();
+        assert_eq!((rows.values.len(), nulls.unwrap().null_count()), (0, 2));
+    }
+
+    #[test]
     fn choose_reads_each_rows_own_index_and_names_the_rejected_row() {
         let (tensor, array) = permuted_batch();
         let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
