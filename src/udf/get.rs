@@ -133,12 +133,16 @@ fn probe_length(index: &IndexExpr) -> usize {
 
 /// `plan` with each stand-in length for the dimensions that differ between rows, in the order
 /// of [`probe_lengths`]: the first plan made, or the first error (`None`: no length tried).
+/// `raises`: an integer out of bounds is an error (numpy's rule), so the stand-in is longer
+/// than every integer of the index, else any length does.
 pub(crate) fn plan_with_probes<T, E>(
     index: &IndexExpr,
+    raises: bool,
     mut plan: impl FnMut(usize) -> Result<T, E>,
 ) -> Result<T, Option<E>> {
     let mut first_error = None;
-    for probe in probe_lengths(index) {
+    let least = if raises { probe_length(index) } else { 2 };
+    for probe in probe_lengths(index, least) {
         match plan(probe) {
             Ok(planned) => return Ok(planned),
             Err(e) => {
@@ -150,10 +154,9 @@ pub(crate) fn plan_with_probes<T, E>(
 }
 
 /// The stand-in lengths to plan `index` with for the dimensions that differ between rows, in
-/// order: [`probe_length`], then each boolean mask's length past it (a mask over such a
-/// dimension fits the rows of its length).
-fn probe_lengths(index: &IndexExpr) -> Vec<usize> {
-    let probe = probe_length(index);
+/// order: `probe`, then each boolean mask's length past it (a mask over such a dimension fits
+/// the rows of its length).
+fn probe_lengths(index: &IndexExpr, probe: usize) -> Vec<usize> {
     let mask_lengths = index.items.iter().flat_map(|item| match item {
         IndexItem::BoolArray(mask) => mask.shape.clone(),
         _ => Vec::new(),
@@ -178,7 +181,7 @@ fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<Variab
     };
     let index = parse_index(text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
     let uniform = input.logical_uniform_shape();
-    let planned = plan_with_probes(&index, |probe| {
+    let planned = plan_with_probes(&index, true, |probe| {
         let shape: Vec<usize> = uniform.iter().map(|d| d.unwrap_or(probe)).collect();
         // Only the shape is needed here, not offsets: strides of zero cannot overflow.
         normalize(&index, &shape, &vec![0; shape.len()])

@@ -692,6 +692,7 @@ AT_GET_CASES = [
     ("u", "'1'", "1", {}),
     ("u", "'[0, 2, 7], -1'", "[0, 2, 7], -1", {"mode": "fill"}),
     ("z", "'0'", "0", {"mode": "fill"}),  # an empty axis: every row filled
+    ("f32", "'100000, -1'", "100000, -1", {"mode": "fill"}),  # past any row
     ("z", "'0'", "0", {"mode": "raise"}),  # every row: a plan error
     # Index columns: an integer, an index tensor [m] or [m, k] per row.
     ("img", "id % 4", lambda r: (r % 4,), {"mode": "fill"}),
@@ -715,6 +716,7 @@ AT_MORE_CASES = [
     ("power", "f32", "id % 2", lambda r: (r % 2,), "2", lambda r, x: 2, {}),
     ("min", "u", "id - 3", lambda r: (r - 3,), "-1000", lambda r, x: -1000, {"mode": "clip"}),
     ("add", "img", "id % 4", lambda r: (r % 4,), "200", lambda r, x: 200, {}),  # overflows
+    ("set", "f32", "'1000000, 0'", "1000000, 0", "1", lambda r, x: 1, {}),  # dropped in every row
     # A variable-shape y: broadcast into each row's x[idx].
     ("max", "img", "id % 4", lambda r: (r % 4,), "tensor_get(img, '0, :1')", lambda r, x: x[0, :1],
      {"mode": "drop"}),

@@ -15,13 +15,13 @@ use arrow::array::{Array, ArrayRef, AsArray, UInt32Array};
 use arrow::buffer::NullBuffer;
 use arrow::compute::take;
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ScalarValue, exec_datafusion_err};
+use datafusion::common::{ScalarValue, exec_datafusion_err, internal_err};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::ColumnarValue;
 
 use super::super::get::plan_with_probes;
 use super::super::{PlanArgs, tensor_of, variable_array, variable_of};
-use super::options::{ApplyFn, AtOp};
+use super::options::{ApplyFn, AtOp, Mode, read_options};
 use super::plan::{AtPlan, ValuesPlan, plan_at, static_index};
 use super::{map_call, run_batch};
 use crate::error::TensorError;
@@ -127,8 +127,12 @@ pub fn plan_at_variable(
         plan_at(&args, op, apply)
     };
     // An index column's values are only read when rows arrive: any stand-in length plans it.
+    // A literal index that raises needs one past its integers; one that drops, clips or fills
+    // has x[idx]'s shape whatever the stand-in (a dropped integer still removes its axis), so
+    // a short one keeps the stand-in tensor small.
+    let raises = read_options(args, op)?.mode == Mode::Raise;
     let probe = match static_index(args, op)? {
-        Some(index) => plan_with_probes(&index, &plan_probe).map_err(|e| {
+        Some(index) => plan_with_probes(&index, raises, &plan_probe).map_err(|e| {
             e.unwrap_or_else(|| {
                 DataFusionError::Internal(format!("{name}: no stand-in shape planned"))
             })
@@ -379,12 +383,12 @@ fn run_group<'a>(
         };
         let lambda = lambda.map(|_| &in_batch as &Lambda<'_>);
         let out = run_batch(plan, &x, idx.as_ref(), y.as_ref(), lambda, &name_error)?;
-        let (values, shape) = match &plan.output {
-            Some(tensor) => (
-                Arc::clone(out.as_fixed_size_list().values()),
-                tensor.logical_shape(),
-            ),
-            None => (Arc::clone(&out), Vec::new()),
+        let (values, shape) = match (&plan.output, out.as_fixed_size_list_opt()) {
+            (Some(tensor), Some(list)) => (Arc::clone(list.values()), tensor.logical_shape()),
+            (None, _) => (Arc::clone(&out), Vec::new()),
+            (Some(_), None) => {
+                return internal_err!("{name}: a tensor result that is not a FixedSizeList");
+            }
         };
         Ok(GroupRows {
             rows,
