@@ -82,6 +82,19 @@ pub enum TensorError {
         /// The row, within its batch.
         row: usize,
     },
+    /// `y` given with `n` rows over the windows of an index list that names another number
+    /// of windows in one row (numpy's broadcast error).
+    #[error(
+        "shape mismatch: value array with {n} rows could not be broadcast to the {count} indexed windows at row {row} of its batch"
+    )]
+    WindowMismatch {
+        /// `y`'s rows over the windows.
+        n: usize,
+        /// The row's windows.
+        count: usize,
+        /// The row, within its batch.
+        row: usize,
+    },
     /// Something else wrong with the data of a batch, in the words given.
     #[error("{0}")]
     Data(String),
@@ -131,8 +144,35 @@ impl TensorError {
             Self::OutOfBounds { row: Some(_), .. }
                 | Self::InvalidChoice { .. }
                 | Self::Overflow { .. }
+                | Self::WindowMismatch { .. }
                 | Self::Data(_)
         )
+    }
+
+    /// The row of the batch this error names, if it names one.
+    pub fn row(&self) -> Option<usize> {
+        match self {
+            Self::OutOfBounds { row, .. } => *row,
+            Self::InvalidChoice { row, .. }
+            | Self::Overflow { row, .. }
+            | Self::WindowMismatch { row, .. } => Some(*row),
+            _ => None,
+        }
+    }
+
+    /// The same error about a batch made of some rows of another: the row it names becomes
+    /// `rows[row]`, the row of the other batch.
+    #[must_use]
+    pub fn in_rows(mut self, rows: &[usize]) -> Self {
+        let (Self::OutOfBounds { row: Some(row), .. }
+        | Self::InvalidChoice { row, .. }
+        | Self::Overflow { row, .. }
+        | Self::WindowMismatch { row, .. }) = &mut self
+        else {
+            return self;
+        };
+        *row = rows.get(*row).copied().unwrap_or(*row);
+        self
     }
 
     /// The DataFusion error the SQL function `name` reports: the message prefixed with the
@@ -158,5 +198,45 @@ impl From<TensorError> for DataFusionError {
     /// Without a function to name: types are plan errors, data errors execution errors.
     fn from(err: TensorError) -> Self {
         err.into_datafusion("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_about_some_rows_name_the_rows_of_the_batch() {
+        let rows = [4, 7, 9];
+        let err = TensorError::Overflow {
+            data_type: "Int16".to_string(),
+            row: 1,
+        };
+        assert_eq!(err.in_rows(&rows).row(), Some(7));
+        let err = TensorError::OutOfBounds {
+            value: 3,
+            axis: 0,
+            size: 2,
+            row: Some(2),
+        }
+        .in_rows(&rows);
+        assert_eq!(
+            err.to_string(),
+            "index 3 is out of bounds for axis 0 with size 2 at row 9 of its batch"
+        );
+        let err = TensorError::WindowMismatch {
+            n: 2,
+            count: 3,
+            row: 0,
+        };
+        assert_eq!(err.in_rows(&rows).row(), Some(4));
+        // An index in the query names no row, and keeps naming none.
+        let err = TensorError::OutOfBounds {
+            value: 3,
+            axis: 0,
+            size: 2,
+            row: None,
+        };
+        assert_eq!(err.in_rows(&rows).row(), None);
     }
 }

@@ -164,9 +164,7 @@ impl Windows {
         };
         for (row, &count) in counts.iter().enumerate() {
             if count != n && count != 0 && is_valid(row) {
-                return Err(TensorError::Data(format!(
-                    "shape mismatch: value array with {n} rows could not be broadcast to the {count} indexed windows at row {row} of its batch"
-                )));
+                return Err(TensorError::WindowMismatch { n, count, row });
             }
         }
         Ok(())

@@ -17,15 +17,10 @@ use arrow::compute::take;
 use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
-use crate::index::{BoundsRule, IndexExpr, normalize, normalize_with, occurrences, wrap_index};
+use crate::index::{IndexExpr, normalize, wrap_index};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
-use crate::kernels::layout::with_row_nulls;
-use crate::kernels::scatter::Targets;
-use crate::kernels::update::{Combine, Update, update};
-use crate::shape::{
-    assignment_offsets, checked_size, format_shape, resolve_reshape, row_major_strides,
-    strided_offsets,
-};
+use crate::kernels::layout::{self, with_row_nulls};
+use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
 use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
@@ -541,123 +536,104 @@ pub fn get_at_integers(
     out.finish(view.values())
 }
 
-/// The occurrences of a static index in the rows of one physical shape: the row-relative
-/// offset (logical row-major) each one updates and the offset in the row's `y` it reads.
-#[derive(Debug)]
-struct RowScatter {
-    targets: Vec<u32>,
-    sources: Vec<u32>,
-}
-
-/// An update `x.at[index].op(y)` to run on every row of a variable-shape batch.
-#[derive(Debug, Clone, Copy)]
-pub struct RaggedUpdate<'a> {
-    /// The static index.
-    pub index: &'a IndexExpr,
-    /// Integer index handling.
-    pub rule: BoundsRule,
-    /// How `y` combines into `x`.
-    pub combine: Combine,
-    /// The type the combination runs in.
-    pub work: &'a DataType,
-    /// The output element type.
-    pub output_element: &'a DataType,
-    /// `y`'s shape per row, broadcast into each row's `x[index]` (empty for one value).
-    pub y_shape: &'a [usize],
-}
-
-/// JAX's `x.at[index].op(y)` on every row of `view`, as a copy in logical row-major order
-/// (each row keeps its shape): the index normalised against each distinct row shape (one plan
-/// per shape), then every row's occurrences combined in one pass over the batch. `y` holds
-/// `prod(y_shape)` values per row in the work type; `y_scalar` one value for every row. Rows
-/// NULL in `nulls` are copied as they are (a NULL x row holds nothing). An index or `y` that
-/// does not fit a row, and an integer overflow, are errors naming the row.
-pub fn update_index(
+/// The rows `rows` of `view`, every one of physical shape `tensor`'s, as fixed-shape tensors
+/// of type `tensor`: their stored values, in the order of `rows` (no NULL among them).
+pub fn rows_to_fixed(
     view: &VariableShapeArray<'_>,
-    spec: &RaggedUpdate<'_>,
-    y: Option<&ArrayRef>,
-    y_scalar: Option<&ArrayRef>,
-    nulls: Option<&NullBuffer>,
-) -> Result<IndexedRows> {
-    let rows = view.len();
-    let ndim = view.tensor().ndim();
-    let y_len = spec.y_shape.iter().product::<usize>();
-    if y.is_some_and(|y| u32::try_from(y.len()).is_err()) {
+    rows: &[usize],
+    tensor: &TensorType,
+) -> Result<FixedSizeListArray> {
+    let indices: UInt32Array = rows
+        .iter()
+        .flat_map(|&row| view.value_range(row))
+        .map(|i| i as u32)
+        .collect();
+    let values = take(view.values().as_ref(), &indices, None)?;
+    Ok(layout::tensor_array(tensor, values, None, rows.len())?)
+}
+
+/// The results of some rows of a batch, all of one shape.
+#[derive(Debug)]
+pub struct GroupRows<'a> {
+    /// The rows of the batch, in order.
+    pub rows: &'a [usize],
+    /// Their results' values, row after row, `prod(shape)` each.
+    pub values: ArrayRef,
+    /// Each result's shape.
+    pub shape: Vec<usize>,
+    /// The results that are NULL (indexed as `rows`).
+    pub nulls: Option<NullBuffer>,
+}
+
+/// The results of groups of rows put back in the batch's order: each row's values, shape
+/// (`ndim` per row) and length, and the rows' NULLs. A row in no group, or NULL in its group,
+/// is NULL: `pad` NULL elements when given (a fixed-shape output), none otherwise.
+pub fn merge_groups(
+    groups: &[GroupRows<'_>],
+    rows: usize,
+    ndim: usize,
+    pad: Option<usize>,
+    element: &DataType,
+) -> Result<(IndexedRows, Option<NullBuffer>)> {
+    let mut place: Vec<Option<(usize, usize)>> = vec![None; rows];
+    for (g, group) in groups.iter().enumerate() {
+        for (j, &row) in group.rows.iter().enumerate() {
+            place[row] = Some((g, j));
+        }
+    }
+    let mut bases = Vec::with_capacity(groups.len());
+    let mut total = 0usize;
+    for group in groups {
+        bases.push(total);
+        total += group.values.len();
+    }
+    if u32::try_from(total).is_err() {
         return Err(TensorError::Data(format!(
-            "y holds more than {} values in one batch; lower datafusion.execution.batch_size",
+            "the results hold more than {} values in one batch; lower datafusion.execution.batch_size",
             u32::MAX
         )));
     }
-    let mut plans: ShapePlans<RowScatter> = ShapePlans::default();
-    let (mut targets, mut sources) = (Vec::new(), Vec::new());
-    // Where each row's occurrences end in `targets`, to name a row that overflows.
-    let mut row_ends = Vec::with_capacity(rows);
-    let mut lengths = Vec::with_capacity(rows);
+    let values = if groups.is_empty() {
+        arrow::array::new_empty_array(element)
+    } else {
+        let parts: Vec<&dyn Array> = groups.iter().map(|g| g.values.as_ref()).collect();
+        arrow::compute::concat(&parts)?
+    };
+    let mut positions: Vec<Option<u32>> = Vec::new();
     let mut shapes = Vec::with_capacity(rows * ndim);
-    // The row's start in the batch's logical values (NULL x rows hold none).
-    let mut start = 0usize;
-    for row in 0..rows {
-        if view.is_null(row) {
-            shapes.extend(std::iter::repeat_n(0, ndim));
-            lengths.push(0);
-            row_ends.push(targets.len());
-            continue;
+    let mut lengths = Vec::with_capacity(rows);
+    let mut valid = BooleanBufferBuilder::new(rows);
+    for slot in place {
+        let found = slot.filter(|&(g, j)| groups[g].nulls.as_ref().is_none_or(|n| n.is_valid(j)));
+        match found {
+            Some((g, j)) => {
+                let group = &groups[g];
+                let len: usize = group.shape.iter().product();
+                let start = bases[g] + j * len;
+                positions.extend((start..start + len).map(|p| Some(p as u32)));
+                shapes.extend(group.shape.iter().map(|&d| d as i32));
+                lengths.push(len);
+                valid.append(true);
+            }
+            None => {
+                let len = pad.unwrap_or(0);
+                positions.extend(std::iter::repeat_n(None, len));
+                shapes.extend(std::iter::repeat_n(0, ndim));
+                lengths.push(len);
+                valid.append(false);
+            }
         }
-        let len = view.value_range(row).len();
-        shapes.extend(view.logical_shape(row).map(|d| d as i32));
-        lengths.push(len);
-        if !nulls.is_some_and(|n| n.is_null(row)) {
-            let plan = plans.get(view.physical_shape(row), |physical| {
-                let (shape, _) = view.tensor().logical_layout(physical);
-                compile_scatter(spec, &shape)
-                    .map_err(|e| TensorError::Data(format!("{e} at row {row} of its batch")))
-            })?;
-            let y_start = row * y_len;
-            targets.extend(plan.targets.iter().map(|&t| (start + t as usize) as u32));
-            sources.extend(plan.sources.iter().map(|&s| (y_start + s as usize) as u32));
-        }
-        row_ends.push(targets.len());
-        start += len;
     }
-    let values = row_major_values(view)?;
-    // The batch runs as one row of all its logical values.
-    let x = TensorType::new(view.tensor().element_type().clone(), vec![values.len()])?;
-    let update_spec = Update {
-        combine: spec.combine,
-        x: &x,
-        work: spec.work,
-        output_element: spec.output_element,
-    };
-    let y = y.map(|y| (y, y.len()));
-    let run = |end: usize| {
-        let targets = Targets::Static {
-            targets: &targets[..end],
-            sources: &sources[..end],
-        };
-        update(&update_spec, &values, 1, None, targets, y, y_scalar, None)
-    };
-    let values = match run(targets.len()) {
-        Err(TensorError::Overflow { data_type, .. }) => {
-            // The cold path: the overflowing row is the first whose occurrences, with all
-            // before them, fail again (rows combine independently).
-            let row = row_ends.partition_point(|&end| run(end).is_ok());
-            return Err(TensorError::Overflow { data_type, row });
-        }
-        other => other?,
-    };
-    Ok(IndexedRows {
-        values,
-        shapes,
-        lengths,
-    })
-}
-
-/// A static index's occurrences in a row of logical shape `shape`, and where each reads `y`.
-fn compile_scatter(spec: &RaggedUpdate<'_>, shape: &[usize]) -> Result<RowScatter> {
-    let selection = normalize_with(spec.index, shape, &row_major_strides(shape), spec.rule)?;
-    let y_offsets = assignment_offsets(spec.y_shape, &selection.shape)?;
-    let (targets, sources) = occurrences(&selection.offsets(), &y_offsets);
-    Ok(RowScatter { targets, sources })
+    let nulls = Some(NullBuffer::new(valid.finish())).filter(|n| n.null_count() > 0);
+    let values = take(values.as_ref(), &UInt32Array::from(positions), None)?;
+    Ok((
+        IndexedRows {
+            values,
+            shapes,
+            lengths,
+        },
+        nulls,
+    ))
 }
 
 /// One choice of numpy's `choose` on a variable-shape index tensor.
@@ -902,43 +878,40 @@ mod tests {
         assert_eq!(rows.lengths, vec![2, 0, 2]);
     }
 
-    fn add(index: &str, y: i16) -> Result<IndexedRows> {
-        let (tensor, array) = permuted_batch();
-        let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
-        let index = parse_index(index).unwrap();
-        let spec = RaggedUpdate {
-            index: &index,
-            rule: BoundsRule::NUMPY,
-            combine: Combine::Add,
-            work: &DataType::Int16,
-            output_element: &DataType::Int16,
-            y_shape: &[],
-        };
-        let y: ArrayRef = Arc::new(Int16Array::from(vec![y]));
-        update_index(&view, &spec, None, Some(&y), view.nulls())
-    }
-
     #[test]
-    fn updates_follow_each_rows_shape_and_name_the_row_that_overflows() {
-        // x.at[:, -1].add(10): the last column of each row, in logical order.
-        let rows = add(":, -1", 10).unwrap();
+    fn groups_of_rows_go_back_in_row_order() {
+        // Rows 0 and 3 of shape (2,), row 2 of shape (1,) (NULL in its group), row 1 in none.
+        let first = [0, 3];
+        let second = [2];
+        let groups = [
+            GroupRows {
+                rows: &first,
+                values: Arc::new(Int16Array::from(vec![1, 2, 3, 4])),
+                shape: vec![2],
+                nulls: None,
+            },
+            GroupRows {
+                rows: &second,
+                values: Arc::new(Int16Array::from(vec![5])),
+                shape: vec![1],
+                nulls: Some(NullBuffer::from(vec![false])),
+            },
+        ];
+        let (rows, nulls) = merge_groups(&groups, 4, 1, None, &DataType::Int16).unwrap();
         assert_eq!(
             rows.values.as_primitive::<Int16Type>().values().to_vec(),
-            vec![0, 1, 12, 3, 4, 15, 16, 17]
+            vec![1, 2, 3, 4]
         );
-        assert_eq!(rows.lengths, vec![6, 0, 2]);
-        assert_eq!(rows.shapes, vec![2, 3, 0, 0, 2, 1]);
-        // x.at[1, 0]: 3 + 32762 fits, 7 + 32762 does not (row 2, after a NULL row).
-        let err = add("1, 0", 32762).unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "integer overflow in Int16 at row 2 of its batch (JAX would wrap around)"
-        );
-        let err = add("0, 2", 1).unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "index 2 is out of bounds for axis 1 with size 1 at row 2 of its batch"
-        );
+        assert_eq!(rows.lengths, vec![2, 0, 0, 2]);
+        assert_eq!(rows.shapes, vec![2, 0, 0, 2]);
+        let valid: Vec<bool> = nulls.unwrap().iter().collect();
+        assert_eq!(valid, vec![true, false, false, true]);
+        // A fixed-shape result pads the NULL rows.
+        let (rows, _) = merge_groups(&groups[..1], 4, 1, Some(2), &DataType::Int16).unwrap();
+        assert_eq!(rows.lengths, vec![2, 2, 2, 2]);
+        assert_eq!(rows.values.null_count(), 4);
+        let (rows, nulls) = merge_groups(&[], 2, 1, None, &DataType::Int16).unwrap();
+        assert_eq!((rows.values.len(), nulls.unwrap().null_count()), (0, 2));
     }
 
     #[test]

@@ -131,6 +131,43 @@ fn probe_length(index: &IndexExpr) -> usize {
     usize::try_from(largest).unwrap_or(usize::MAX - 1).max(1) + 1
 }
 
+/// `plan` with each stand-in length for the dimensions that differ between rows, in the order
+/// of [`probe_lengths`]: the first plan made, or the first error (`None`: no length tried).
+/// `raises`: an integer out of bounds is an error (numpy's rule), so the stand-in is longer
+/// than every integer of the index, else any length does.
+pub(crate) fn plan_with_probes<T, E>(
+    index: &IndexExpr,
+    raises: bool,
+    mut plan: impl FnMut(usize) -> Result<T, E>,
+) -> Result<T, Option<E>> {
+    let mut first_error = None;
+    let least = if raises { probe_length(index) } else { 2 };
+    for probe in probe_lengths(index, least) {
+        match plan(probe) {
+            Ok(planned) => return Ok(planned),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error)
+}
+
+/// The stand-in lengths to plan `index` with for the dimensions that differ between rows, in
+/// order: `probe`, then each boolean mask's length past it (a mask over such a dimension fits
+/// the rows of its length).
+fn probe_lengths(index: &IndexExpr, probe: usize) -> Vec<usize> {
+    let mask_lengths = index.items.iter().flat_map(|item| match item {
+        IndexItem::BoolArray(mask) => mask.shape.clone(),
+        _ => Vec::new(),
+    });
+    let mut candidates: Vec<usize> = std::iter::once(probe)
+        .chain(mask_lengths.filter(|&len| len >= probe))
+        .collect();
+    candidates.dedup();
+    candidates
+}
+
 /// Plans a static index on a variable-shape tensor: normalised against its logical shape with
 /// the dimensions that differ between rows given a stand-in length, which says the result's
 /// number of dimensions and which of them are known (from an index array, a new axis, or a
@@ -144,44 +181,26 @@ fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<Variab
     };
     let index = parse_index(text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
     let uniform = input.logical_uniform_shape();
-    // A mask over a dimension that differs between rows fits the rows of its length: tried
-    // with each mask length as the stand-in too.
-    let probe = probe_length(&index);
-    let mask_lengths = index.items.iter().flat_map(|item| match item {
-        IndexItem::BoolArray(mask) => mask.shape.clone(),
-        _ => Vec::new(),
-    });
-    let mut candidates: Vec<usize> = std::iter::once(probe)
-        .chain(mask_lengths.filter(|&len| len >= probe))
-        .collect();
-    candidates.dedup();
-    let mut first_error = None;
-    let mut planned = None;
-    for probe in candidates {
+    let planned = plan_with_probes(&index, true, |probe| {
         let shape: Vec<usize> = uniform.iter().map(|d| d.unwrap_or(probe)).collect();
         // Only the shape is needed here, not offsets: strides of zero cannot overflow.
-        match normalize(&index, &shape, &vec![0; shape.len()]) {
-            Ok(selection) => {
-                planned = Some(selection);
-                break;
+        normalize(&index, &shape, &vec![0; shape.len()])
+    });
+    let selection = match planned {
+        Ok(selection) => selection,
+        Err(first_error) => {
+            let masks = index
+                .items
+                .iter()
+                .any(|item| matches!(item, IndexItem::BoolArray(a) if !a.shape.is_empty()));
+            if masks && uniform.contains(&None) {
+                return plan_err!(
+                    "tensor_get: the index '{text}' cannot be planned for {input}: no one length of the dimensions that differ between rows fits every boolean mask over them"
+                );
             }
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
+            let e = first_error.map_or_else(String::new, |e| e.to_string());
+            return plan_err!("tensor_get: {e}");
         }
-    }
-    let Some(selection) = planned else {
-        let masks = index
-            .items
-            .iter()
-            .any(|item| matches!(item, IndexItem::BoolArray(a) if !a.shape.is_empty()));
-        if masks && uniform.contains(&None) {
-            return plan_err!(
-                "tensor_get: the index '{text}' cannot be planned for {input}: no one length of the dimensions that differ between rows fits every boolean mask over them"
-            );
-        }
-        let e = first_error.map_or_else(String::new, |e| e.to_string());
-        return plan_err!("tensor_get: {e}");
     };
     let names = input.logical_dim_names().and_then(|names| {
         selection

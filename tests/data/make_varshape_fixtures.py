@@ -65,6 +65,14 @@ CASES = {
     "i64": (np.int64, pa.int64(), {}, [(5,), (0,), (1,), (3,), None, (2,)]),
     "b": (np.bool_, pa.bool_(), {"uniform_shape": [None, 2]}, [(2, 2), (1, 2), (3, 2), None, (0, 2), (1, 2)]),
     "f64": (np.float64, pa.float64(), {"permutation": [1, 0]}, [(2, 3), (3, 1), None, (1, 4), (2, 2), (0, 0)]),
+    # Every dim fixed by uniform_shape: results of the rows' one shape are fixed-shape tensors.
+    "u": (
+        np.int32,
+        pa.int32(),
+        {"permutation": [1, 0], "dim_names": ["r", "c"], "uniform_shape": [2, 3]},
+        [(2, 3), (2, 3), None, (2, 3), (2, 3), (2, 3)],
+    ),
+    "z": (np.float32, pa.float32(), {"uniform_shape": [0, 2]}, [(0, 2), None, (0, 2), (0, 2), (0, 2), (0, 2)]),
 }
 ROWS = 6
 
@@ -409,7 +417,12 @@ def jax_key(index, shape, mode):
     return tuple(out), dropped, tuple(probe)
 
 
-ARROW_NAMES = {np.dtype(np.uint8): "UInt8", np.dtype(np.int16): "Int16", np.dtype(np.int64): "Int64"}
+ARROW_NAMES = {
+    np.dtype(np.uint8): "UInt8",
+    np.dtype(np.int16): "Int16",
+    np.dtype(np.int32): "Int32",
+    np.dtype(np.int64): "Int64",
+}
 
 
 def jax_at(value, index, op, y, mode):
@@ -511,6 +524,261 @@ def at_cases():
     return out
 
 
+# The rest of the tensor_at_* family on variable-shape tensors: get, apply (named functions and
+# lambdas), index columns (one integer, a list or an index tensor per row) and a variable-shape
+# y. JAX is not installed: its x.at[key] is emulated on each row's logical tensor by
+# at_positions, as tests/data/make_at_fixtures.py reads it from JAX's gathers of ids.
+
+GET_MODES = {"promise_in_bounds": "clip", "clip": "clip", "fill": "drop", "drop": "drop", "raise": "raise"}
+UPDATE_MODES = {"promise_in_bounds": "drop", "clip": "clip", "fill": "drop", "drop": "drop", "raise": "raise"}
+
+
+def at_positions(value, key, rule, wrap=True):
+    """The flat positions in `value` of every element of `value.at[key]` (-1 where an integer
+    index is left out), or numpy's IndexError message under rule 'raise'. Integers and integer
+    arrays resolve element by element against their axis: negatives wrap once (unless `wrap`
+    is false), then 'clip' clamps (an empty axis has nothing to clamp to: left out), 'drop'
+    leaves the element out, 'raise' fails. Slices, None and ... are numpy's, on the axis's own
+    length; a left-out integer points at one more position past the end of its axis, which
+    holds -1."""
+    shape = value.shape
+    ids = np.full(tuple(n + 1 for n in shape), -1, dtype=np.int64)
+    ids[tuple(slice(0, n) for n in shape)] = np.arange(value.size, dtype=np.int64).reshape(shape)
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    out, axis = [], 0
+    for k in key:
+        if k is Ellipsis:
+            skip = len(shape) - consumed
+            out += [slice(0, n) for n in shape[axis:axis + skip]]
+            axis += skip
+        elif k is None:
+            out.append(None)
+        elif isinstance(k, slice):
+            n = shape[axis]
+            start, stop, step = k.indices(n)
+            if n == 0:
+                k = slice(0, 0)
+            elif step < 0 and stop < 0:
+                k = slice(start, None, step)
+            else:
+                k = slice(start, stop, step)
+            out.append(k)
+            axis += 1
+        else:
+            n = shape[axis]
+            given = np.asarray(k, dtype=np.int64)
+            wrapped = np.where(given < 0, given + n, given) if wrap else given
+            resolved = np.where((given < -n) & wrap, given, wrapped)
+            bad = (resolved < 0) | (resolved >= n)
+            if bad.any():
+                if rule == "raise":
+                    v = int(given[bad].reshape(-1)[0])
+                    return f"index {v} is out of bounds for axis {axis} with size {n}"
+                if rule == "clip" and n > 0:
+                    resolved = np.where(bad, np.clip(wrapped, 0, n - 1), resolved)
+                else:
+                    resolved = np.where(bad, n, resolved)
+            out.append(int(resolved) if given.ndim == 0 else resolved)
+            axis += 1
+    out += [slice(0, n) for n in shape[axis:]]
+    return ids[tuple(out)]
+
+
+def default_fill(dtype):
+    """JAX's fill for get(mode='fill'): NaN, the minimum (signed), the maximum (unsigned), True."""
+    if np.issubdtype(dtype, np.floating):
+        return np.nan
+    if dtype == np.bool_:
+        return True
+    return np.iinfo(dtype).min if np.issubdtype(dtype, np.signedinteger) else np.iinfo(dtype).max
+
+
+def jax_get(value, key, mode, fill, wrap):
+    pos = at_positions(value, key, GET_MODES[mode], wrap)
+    if isinstance(pos, str):
+        return pos
+    out = np.full(pos.shape, default_fill(value.dtype) if fill is None else fill, dtype=value.dtype)
+    found = pos >= 0
+    out[found] = value.reshape(-1)[pos[found]]
+    return out
+
+
+def check_int(result, dtype, lambda_result):
+    """None when `result` fits the integer `dtype`, else this crate's overflow error."""
+    info = np.iinfo(dtype)
+    if info.min <= result <= info.max:
+        return None
+    if lambda_result:
+        return (f"the lambda's result {result}{{where}} does not fit the tensor's element type "
+                f"{ARROW_NAMES[np.dtype(dtype)]} (integer overflow)")
+    return f"integer overflow in {ARROW_NAMES[np.dtype(dtype)]}{{where}} (JAX would wrap around)"
+
+
+COMBINE = {
+    "set": lambda a, b: b,
+    "add": lambda a, b: a + b,
+    "subtract": lambda a, b: a - b,
+    "multiply": lambda a, b: a * b,
+    "divide": lambda a, b: a / b,
+    "power": lambda a, b: a**b,
+    "min": min,
+    "max": max,
+}
+
+
+def jax_update(value, key, op, y, mode, fun):
+    """x.at[key].op(y) (or .apply(fun)) on one logical tensor, occurrence by occurrence in
+    x[key]'s row-major order; this crate's error where JAX wraps an integer overflow."""
+    pos = at_positions(value, key, UPDATE_MODES[mode])
+    if isinstance(pos, str):
+        return pos
+    integer = np.issubdtype(value.dtype, np.integer)
+    out = value.astype(np.float64) if op == "divide" and integer else value.copy()
+    flat = out.reshape(-1)
+    if op == "apply":
+        ys = np.zeros(pos.shape)
+    else:
+        try:
+            ys = np.broadcast_to(np.asarray(y), pos.shape)
+        except ValueError:
+            return (f"shape mismatch: value array of shape {shape_text(np.shape(y))} could not be "
+                    f"broadcast to indexing result of shape {shape_text(pos.shape)}")
+    for p, v in zip(pos.reshape(-1), ys.reshape(-1)):
+        if p < 0:
+            continue
+        a = flat[p].item()
+        result = fun(a) if op == "apply" else COMBINE[op](a, np.asarray(v).item())
+        if integer and op != "divide":
+            error = check_int(int(result), value.dtype, op == "apply")
+            if error:
+                return error
+        flat[p] = result
+    return out
+
+
+def key_of(index):
+    """An index string's key, as Python reads it."""
+    return eval(f"K[{index}]", {"K": _Key()})  # noqa: S307 (the cases below)
+
+
+def options_sql(options):
+    def lit(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return f"'{v}'" if isinstance(v, str) else str(v)
+
+    return "".join(f", {k} => {lit(v)}" for k, v in options.items())
+
+
+# tensor_at_get(column, idx [, options]): (column, idx as SQL, the row's key (a str: a literal
+# index; a function of the row: an index column, None for a NULL index), options).
+AT_GET_CASES = [
+    ("img", "'0'", "0", {}),
+    ("img", "'1, -1'", "1, -1", {"mode": "fill"}),
+    ("img", "'5'", "5", {"mode": "fill", "fill_value": 7}),  # axis 0 is 3 in every row
+    ("img", "':, 9'", ":, 9", {"mode": "fill"}),
+    ("img", "'0, 0, 0'", "0, 0, 0", {}),  # 0-d; row 4's empty axis has nothing to clamp to
+    ("img", "':, 0, 0'", ":, 0, 0", {"mode": "raise"}),  # a fixed-shape result (3,)
+    ("f32", "'[0, -1, 5]'", "[0, -1, 5]", {"mode": "fill"}),
+    ("f32", "'-1, ::-1'", "-1, ::-1", {"mode": "clip"}),
+    ("perm", "'[0, 2], 0'", "[0, 2], 0", {"mode": "drop"}),
+    ("perm", "'..., -1'", "..., -1", {"mode": "clip"}),
+    ("i64", "'-3'", "-3", {"mode": "fill", "fill_value": -1}),
+    ("i64", "'[0, 4, -6]'", "[0, 4, -6]", {"mode": "clip"}),  # a fixed-shape result (3,)
+    ("i64", "'-1'", "-1", {"mode": "fill", "wrap_negative_indices": False}),
+    ("b", "'0, 1'", "0, 1", {"mode": "fill"}),
+    ("b", "'[1, 0], 0'", "[1, 0], 0", {}),
+    ("f64", "':, 2'", ":, 2", {"mode": "fill"}),
+    ("u", "'1'", "1", {}),
+    ("u", "'[0, 2, 7], -1'", "[0, 2, 7], -1", {"mode": "fill"}),
+    ("z", "'0'", "0", {"mode": "fill"}),  # an empty axis: every row filled
+    ("f32", "'100000, -1'", "100000, -1", {"mode": "fill"}),  # past any row
+    ("z", "'0'", "0", {"mode": "raise"}),  # every row: a plan error
+    # Index columns: an integer, an index tensor [m] or [m, k] per row.
+    ("img", "id % 4", lambda r: (r % 4,), {"mode": "fill"}),
+    ("f32", "id - 3", lambda r: (r - 3,), {}),
+    ("i64", "tensor([id, -id], [2])", lambda r: (np.array([r, -r]),), {"mode": "fill"}),
+    ("perm", "tensor([0, id, 0, -1], [2, 2])", lambda r: (np.array([0, 0]), np.array([r, -1])),
+     {"mode": "fill"}),
+    ("u", "id - 2", lambda r: (r - 2,), {"mode": "raise"}),
+    ("i64", "CASE WHEN id = 1 THEN NULL ELSE id % 2 END", lambda r: None if r == 1 else (r % 2,), {}),
+]
+
+# tensor_at_<op>(column, idx, y [, options]) and tensor_at_apply(column, idx, fn [, mode]):
+# (op, column, idx as SQL, the row's key, y as SQL (apply: fn), y for the row and its logical
+# tensor (apply: the function of an element and the row), options).
+AT_MORE_CASES = [
+    ("set", "img", "id % 4", lambda r: (r % 4,), "0", lambda r, x: 0, {"mode": "drop"}),
+    ("add", "i64", "id - 4", lambda r: (r - 4,), "100", lambda r, x: 100, {}),
+    ("add", "i64", "[0, id, 0]", lambda r: (np.array([0, r, 0]),), "1", lambda r, x: 1, {}),
+    ("set", "b", "id % 3", lambda r: (r % 3,), "false", lambda r, x: False, {"mode": "clip"}),
+    ("divide", "i64", "id % 2", lambda r: (r % 2,), "2", lambda r, x: 2, {}),
+    ("power", "f32", "id % 2", lambda r: (r % 2,), "2", lambda r, x: 2, {}),
+    ("min", "u", "id - 3", lambda r: (r - 3,), "-1000", lambda r, x: -1000, {"mode": "clip"}),
+    ("add", "img", "id % 4", lambda r: (r % 4,), "200", lambda r, x: 200, {}),  # overflows
+    ("set", "f32", "'1000000, 0'", "1000000, 0", "1", lambda r, x: 1, {}),  # dropped in every row
+    # A variable-shape y: broadcast into each row's x[idx].
+    ("max", "img", "id % 4", lambda r: (r % 4,), "tensor_get(img, '0, :1')", lambda r, x: x[0, :1],
+     {"mode": "drop"}),
+    ("add", "f32", "'::-1'", "::-1", "tensor_get(f32, '0:1')", lambda r, x: x[0:1], {}),
+    ("add", "f32", "'0'", "0", "f32", lambda r, x: x, {}),  # (2, 3) into (3,): row 0
+    ("subtract", "f64", "'...'", "...", "f64", lambda r, x: x, {}),  # permuted x and y
+    ("add", "u", "'...'", "...", "u", lambda r, x: x, {}),  # a fixed-shape result
+    ("set", "perm", "'0'", "0", "tensor_get(perm, '-1')", lambda r, x: x[-1], {"mode": "clip"}),
+    # apply: a named function, a lambda (capturing a column), once per occurrence.
+    ("apply", "f32", "'0'", "0", "'abs'", lambda r: abs, {}),
+    ("apply", "i64", "'-1'", "-1", "v -> v + id", lambda r: (lambda a: a + r), {}),
+    ("apply", "img", "'...'", "...", "v -> v + id * 50", lambda r: (lambda a: a + r * 50), {}),  # overflows
+    ("apply", "img", "id % 4", lambda r: (r % 4,), "v -> v + 1", lambda r: (lambda a: a + 1),
+     {"mode": "drop"}),
+    ("apply", "u", "'[0, 0], 1'", "[0, 0], 1", "v -> v - 1", lambda r: (lambda a: a - 1), {}),
+    ("apply", "perm", "tensor([id % 2, 0], [2])", lambda r: (np.array([r % 2, 0]),), "'negative'",
+     lambda r: (lambda a: -a), {}),
+]
+
+
+def per_row(key, result):
+    """row_cases' `apply` for an index given as `key` (see AT_GET_CASES): None for a NULL
+    index, else `result(value, row, the row's key)`."""
+
+    def apply(value, row):
+        k = key_of(key) if isinstance(key, str) else key(row)
+        return None if k is None else result(value, row, k)
+
+    return apply
+
+
+def at_more_cases():
+    out = [
+        "# tensor_at_get, tensor_at_apply, index columns and variable-shape y on variable-shape",
+        "# tensors: JAX's x.at[idx] on every row's logical tensor (emulated with numpy; modes as",
+        "# JAX resolves them). Fixed-shape results where every row's result shape is known.",
+        "",
+    ]
+    for name, idx_sql, key, options in AT_GET_CASES:
+        mode = options.get("mode", "promise_in_bounds")
+        fill = options.get("fill_value")
+        wrap = options.get("wrap_negative_indices", True)
+        apply = per_row(key, lambda value, _row, k, mode=mode, fill=fill, wrap=wrap:
+                        jax_get(value, k, mode, fill, wrap))
+        call = f"tensor_at_get({name}, {idx_sql}{options_sql(options)})"
+        out += row_cases("tensor_at_get", name, call, apply)
+    for op, name, idx_sql, key, y_sql, y_of_row, options in AT_MORE_CASES:
+        mode = options.get("mode", "promise_in_bounds")
+        if op == "apply":
+            apply = per_row(key, lambda value, row, k, mode=mode, fun=y_of_row:
+                            jax_update(value, k, "apply", None, mode, fun(row)))
+            # tensor_at_apply takes its options by position.
+            mode_sql = f", '{options['mode']}'" if "mode" in options else ""
+            call = f"tensor_at_apply({name}, {idx_sql}, {y_sql}{mode_sql})"
+        else:
+            apply = per_row(key, lambda value, row, k, op=op, mode=mode, y=y_of_row:
+                            jax_update(value, k, op, y(row, value), mode, None))
+            call = f"tensor_at_{op}({name}, {idx_sql}, {y_sql}{options_sql(options)})"
+        out += row_cases(f"tensor_at_{op}", name, call, apply)
+    return out
+
+
 # tensor_choose(column, choices..., mode): (column, choices as SQL, the choices of a row as
 # numpy (None: the row is NULL), mode). A choice named as the column is the row itself.
 CHOOSE_CASES = [
@@ -587,7 +855,7 @@ def write_slt():
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
     SLT.write_text(
         "\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases() + at_cases()
-        + choose_cases())
+        + choose_cases() + at_more_cases())
     )
 
 

@@ -22,7 +22,7 @@ use datafusion::logical_expr::{
 
 use super::super::PlanArgs;
 use super::super::plan_cache::PlanCache;
-use super::{ApplyFn, AtOp, AtPlan, apply_by_name, documentation, invoke_at, plan_at};
+use super::{ApplyFn, AtCall, AtOp, apply_by_name, documentation, plan_call};
 use crate::error::TensorError;
 
 const NAME: &str = "tensor_at_apply";
@@ -32,7 +32,7 @@ const NAME: &str = "tensor_at_apply";
 pub struct TensorAtApply {
     signature: HigherOrderSignature,
     documentation: Documentation,
-    cache: PlanCache<AtPlan>,
+    cache: PlanCache<AtCall>,
     /// For a call's instance sent to another process: the (flattened) argument fields and the
     /// literals it was planned with where the query was planned, used in place of those the
     /// call arrives with (see `VariadicTensorUdf::pinned`).
@@ -86,7 +86,7 @@ impl TensorAtApply {
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
         lambda: bool,
-    ) -> Result<Arc<AtPlan>> {
+    ) -> Result<Arc<AtCall>> {
         self.cache.get_or_plan(fields, scalars, || {
             let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
             super::super::check_arity(NAME, &types, 3, AtOp::Apply.parameter_names().len())?;
@@ -95,7 +95,7 @@ impl TensorAtApply {
                 fields,
                 scalars,
             };
-            let x = args.tensor(0, "x")?;
+            let x = args.any_tensor(0, "x")?;
             let apply = if lambda {
                 let result = fields[2].data_type();
                 let element = x.element_type();
@@ -116,7 +116,7 @@ impl TensorAtApply {
             } else {
                 apply_by_name(&args)?
             };
-            plan_at(&args, AtOp::Apply, Some(apply))
+            plan_call(&args, AtOp::Apply, Some(apply))
         })
     }
 }
@@ -213,7 +213,9 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let Some(ValueOrLambda::Value(x)) = fields.first() else {
                     return plan_err!("{NAME}: argument x must come first");
                 };
-                let Some(x) = super::super::tensor_of(x)? else {
+                let Some(x) = crate::variable_shape::AnyTensorType::from_field(x)
+                    .map_err(|e| e.in_function(NAME))?
+                else {
                     return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
                 // The lambda sees one element of x; its number literals are weakly typed.
@@ -238,10 +240,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
         let plan = self
             .plan(&fields, &scalars, lambda)
             .map_err(|err| super::super::name_plan_error(NAME, err))?;
-        Ok(match &plan.output {
-            Some(tensor) => Arc::new(tensor.to_field(NAME)),
-            None => Arc::new(Field::new(NAME, plan.output_element.clone(), true)),
-        })
+        Ok(plan.return_field(NAME))
     }
 
     fn clear_null_values(&self) -> bool {
@@ -282,9 +281,9 @@ impl HigherOrderUDFImpl for TensorAtApply {
             .plan(&fields, &scalars, is_lambda)
             .map_err(|err| super::super::name_plan_error(NAME, err))?;
         match lambda {
-            None => invoke_at(&plan, &values, args.number_rows, None),
+            None => plan.invoke(&values, args.number_rows, None),
             Some(lambda) => {
-                let element = plan.output_element.clone();
+                let element = plan.output_element().clone();
                 let evaluate = |selected: ArrayRef, rows: &[usize]| {
                     let len = selected.len();
                     let param = move || Ok(Arc::clone(&selected));
@@ -299,7 +298,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                         })?;
                     narrow(value, &element, rows)
                 };
-                invoke_at(&plan, &values, args.number_rows, Some(&evaluate))
+                plan.invoke(&values, args.number_rows, Some(&evaluate))
             }
         }
     }

@@ -80,7 +80,10 @@ pub fn documentation(op: AtOp) -> Documentation {
         syntax,
     )
     .with_sql_example(format!("```sql\n> SELECT {example_call};\n{example_out}\n```"))
-    .with_argument("x", "A tensor.")
+    .with_argument(
+        "x",
+        "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList); on a variable-shape tensor the index applies to each row's own shape, and the result is fixed-shape when its shape is known when the query is planned.",
+    )
     .with_argument(
         "idx",
         "A literal index string in numpy syntax ('[0, 0, 1]', ':, 1:3', '..., 0'), a literal integer, integer list or list of [m, k] coordinate lists; or per row: an integer column (axis 0), a list column of integers (axis 0), or an integer tensor [m] or [m, k] (coordinate tuples into the first k axes).",
@@ -88,7 +91,7 @@ pub fn documentation(op: AtOp) -> Documentation {
     if op.has_y() {
         builder = builder.with_argument(
             "y",
-            "A number, numeric column or tensor, broadcast to the shape of x[idx]; a literal must fit x's element type.",
+            "A number, numeric column or tensor (variable-shape too when x is), broadcast to the shape of each row's x[idx]; a literal must fit x's element type.",
         );
     }
     if op == AtOp::Apply {

@@ -11,6 +11,7 @@ mod apply;
 mod docs;
 mod options;
 mod plan;
+mod variable;
 
 use std::sync::Arc;
 
@@ -18,22 +19,23 @@ use arrow::array::{Array, ArrayRef};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::ScalarValue;
-use datafusion::error::Result;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
 
 pub use apply::TensorAtApply;
 pub use options::{ApplyFn, AtOp};
-pub use plan::{AtPlan, ValuesPlan, VariableAtPlan};
+pub use plan::{AtPlan, ValuesPlan};
+pub use variable::VariableAtPlan;
 
-use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array, variable_of};
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_of};
 use crate::error::TensorError;
 use crate::index::ScatterPlan;
 use crate::kernels::layout;
-use crate::kernels::ragged::{self, RaggedUpdate};
 use crate::kernels::update::{self, Lambda, Update};
 use docs::documentation;
 use options::apply_by_name;
-use plan::{plan_at, plan_at_variable};
+use plan::plan_at;
+use variable::{invoke_variable, plan_at_variable};
 
 /// Runs a planned call over one batch: `args` are x, then idx when dynamic, then y when a
 /// column.
@@ -43,13 +45,28 @@ pub fn invoke_at(
     number_rows: usize,
     lambda: Option<&Lambda<'_>>,
 ) -> Result<ColumnarValue> {
+    let name = plan.op.function_name();
+    let output = match &plan.output {
+        Some(t) => t.storage_type(),
+        None => plan.output_element.clone(),
+    };
+    map_call(plan, &output, args, number_rows, |x, idx, y| {
+        run_batch(plan, x, idx, y, lambda, &|e| e.in_function(name))
+    })
+}
+
+/// Runs `kernel` on one batch of the arguments a call planned as `plan` reads: x, the index
+/// column when dynamic, y when a column. A NULL y literal makes every row NULL, of type
+/// `output`.
+fn map_call(
+    plan: &AtPlan,
+    output: &DataType,
+    args: &[ColumnarValue],
+    number_rows: usize,
+    kernel: impl FnOnce(&ArrayRef, Option<&ArrayRef>, Option<&ArrayRef>) -> Result<ArrayRef>,
+) -> Result<ColumnarValue> {
     if matches!(plan.values, ValuesPlan::Literal(None)) {
-        // A NULL y: every row NULL.
-        let field = match &plan.output {
-            Some(t) => t.storage_type(),
-            None => plan.output_element.clone(),
-        };
-        return Ok(ColumnarValue::Scalar(ScalarValue::try_from(&field)?));
+        return Ok(ColumnarValue::Scalar(ScalarValue::try_from(output)?));
     }
     let dynamic = matches!(plan.index, ScatterPlan::Dynamic { .. });
     let y_column = y_is_column(&plan.values);
@@ -63,17 +80,19 @@ pub fn invoke_at(
     map_arrays(args, &data, number_rows, |arrays| {
         let y = if y_column { arrays.last() } else { None };
         let idx = if dynamic { Some(&arrays[1]) } else { None };
-        run_batch(plan, &arrays[0], idx, y, lambda)
+        kernel(&arrays[0], idx, y)
     })
 }
 
-/// One batch of arrays: `x`, the index column when dynamic, `y` when a column.
+/// One batch of arrays: `x`, the index column when dynamic, `y` when a column. `in_function`
+/// makes the kernels' errors the function's.
 fn run_batch(
     plan: &AtPlan,
     x: &ArrayRef,
     idx: Option<&ArrayRef>,
     y: Option<&ArrayRef>,
     lambda: Option<&Lambda<'_>>,
+    in_function: &dyn Fn(TensorError) -> DataFusionError,
 ) -> Result<ArrayRef> {
     let name = plan.op.function_name();
     let x = tensor_array(name, x)?;
@@ -82,7 +101,6 @@ fn run_batch(
     if let Some(y) = y {
         nulls = NullBuffer::union(nulls.as_ref(), y.logical_nulls().as_ref());
     }
-    let in_function = |e: TensorError| e.in_function(name);
     let windows = match (&plan.index, idx) {
         (ScatterPlan::Dynamic { kind, index, .. }, Some(idx)) => {
             let (values, spans, with_idx) =
@@ -158,53 +176,6 @@ fn y_scalar(values: &ValuesPlan) -> Result<Option<ArrayRef>> {
         ValuesPlan::Literal(Some(value)) => Ok(Some(value.to_array_of_size(1)?)),
         _ => Ok(None),
     }
-}
-
-/// Runs a planned update of a variable-shape tensor over one batch: `args` are x, the index
-/// (a literal the plan has read), then y.
-fn invoke_variable(
-    plan: &VariableAtPlan,
-    args: &[ColumnarValue],
-    number_rows: usize,
-) -> Result<ColumnarValue> {
-    if matches!(plan.values, ValuesPlan::Literal(None)) {
-        // A NULL y: every row NULL.
-        let storage = plan.output.storage_type();
-        return Ok(ColumnarValue::Scalar(ScalarValue::try_from(&storage)?));
-    }
-    let name = plan.op.function_name();
-    let data = if y_is_column(&plan.values) {
-        vec![0, 2]
-    } else {
-        vec![0]
-    };
-    map_arrays(args, &data, number_rows, |arrays| {
-        let view = variable_array(name, &plan.x, &arrays[0])?;
-        let y = arrays.get(1);
-        let mut nulls = view.nulls().cloned();
-        if let Some(y) = y {
-            nulls = NullBuffer::union(nulls.as_ref(), y.logical_nulls().as_ref());
-        }
-        let y_values = y_values(name, &plan.values, &plan.work, y)?;
-        let spec = RaggedUpdate {
-            index: &plan.index,
-            rule: plan.rule,
-            combine: plan.combine,
-            work: &plan.work,
-            output_element: plan.output.element_type(),
-            y_shape: &plan.y_shape,
-        };
-        let rows = ragged::update_index(
-            &view,
-            &spec,
-            y_values.as_ref().map(|(values, _)| values),
-            y_scalar(&plan.values)?.as_ref(),
-            nulls.as_ref(),
-        )
-        .map_err(|e| e.in_function(name))?;
-        let out = ragged::from_rows(&plan.output, rows.values, &rows.lengths, rows.shapes, nulls)?;
-        Ok(Arc::new(out) as ArrayRef)
-    })
 }
 
 /// `y`'s values in the work type with their number per row (`None`: a literal).
@@ -299,26 +270,16 @@ impl TensorFunction for TensorAt {
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AtCall> {
-        if let Some(x) = variable_of(&args.fields[0])? {
-            return plan_at_variable(args, self.op, x).map(|plan| AtCall::Variable(Box::new(plan)));
-        }
         let apply = if self.op == AtOp::Apply {
             Some(apply_by_name(args)?)
         } else {
             None
         };
-        plan_at(args, self.op, apply).map(|plan| AtCall::Fixed(Box::new(plan)))
+        plan_call(args, self.op, apply)
     }
 
     fn return_field(&self, plan: &AtCall) -> FieldRef {
-        let plan = match plan {
-            AtCall::Fixed(plan) => plan,
-            AtCall::Variable(plan) => return Arc::new(plan.output.to_field(self.name())),
-        };
-        match &plan.output {
-            Some(tensor) => Arc::new(tensor.to_field(self.name())),
-            None => Arc::new(Field::new(self.name(), plan.output_element.clone(), true)),
-        }
+        plan.return_field(self.name())
     }
 
     fn invoke(
@@ -327,9 +288,50 @@ impl TensorFunction for TensorAt {
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        match plan {
-            AtCall::Fixed(plan) => invoke_at(plan, args, number_rows, None),
-            AtCall::Variable(plan) => invoke_variable(plan, args, number_rows),
+        plan.invoke(args, number_rows, None)
+    }
+}
+
+/// Compiles a `tensor_at_*` call on either kind of tensor (`apply` given by the caller, which
+/// knows lambdas).
+pub(super) fn plan_call(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<AtCall> {
+    if let Some(x) = variable_of(&args.fields[0])? {
+        return plan_at_variable(args, op, apply, x).map(|plan| AtCall::Variable(Box::new(plan)));
+    }
+    plan_at(args, op, apply).map(|plan| AtCall::Fixed(Box::new(plan)))
+}
+
+impl AtCall {
+    /// The result field of the function `name`.
+    pub(super) fn return_field(&self, name: &str) -> FieldRef {
+        let plan = match self {
+            Self::Fixed(plan) => plan,
+            Self::Variable(plan) => return plan.output.to_field(name),
+        };
+        match &plan.output {
+            Some(tensor) => Arc::new(tensor.to_field(name)),
+            None => Arc::new(Field::new(name, plan.output_element.clone(), true)),
+        }
+    }
+
+    /// Runs the call over one batch; `lambda` evaluates a `tensor_at_apply` lambda.
+    pub(super) fn invoke(
+        &self,
+        args: &[ColumnarValue],
+        number_rows: usize,
+        lambda: Option<&Lambda<'_>>,
+    ) -> Result<ColumnarValue> {
+        match self {
+            Self::Fixed(plan) => invoke_at(plan, args, number_rows, lambda),
+            Self::Variable(plan) => invoke_variable(plan, args, number_rows, lambda),
+        }
+    }
+
+    /// The element type of the result.
+    pub(super) fn output_element(&self) -> &DataType {
+        match self {
+            Self::Fixed(plan) => &plan.output_element,
+            Self::Variable(plan) => plan.output_element(),
         }
     }
 }

@@ -11,8 +11,8 @@ use super::super::{PlanArgs, is_string, literal_int_list, string_literal, tensor
 use super::options::{ApplyFn, AtOp, read_options};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
-    BoundsRule, DynamicKind, IndexArray, IndexExpr, IndexItem, ScatterPlan, check_axes,
-    normalize_with, occurrences, parse_index, too_many_indices,
+    BoundsRule, DynamicKind, IndexArray, IndexExpr, IndexItem, ScatterPlan, normalize_with,
+    occurrences, parse_index, too_many_indices,
 };
 use crate::kernels::update::{Combine, UnaryFn};
 use crate::shape::{
@@ -20,7 +20,7 @@ use crate::shape::{
     row_major_strides, strided_offsets,
 };
 use crate::tensor_type::TensorType;
-use crate::variable_shape::{VariableShapeType, has_variable_shape_extension};
+use crate::variable_shape::has_variable_shape_extension;
 
 /// How `y` is given.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -60,6 +60,8 @@ pub struct AtPlan {
     pub output_element: DataType,
     /// The shape of `x[idx]`, which `y` broadcasts into, for a literal index.
     pub y_target: Option<Vec<usize>>,
+    /// The logical axis of `x` each axis of `x[idx]` comes from (`None`: the index's own).
+    pub selected_axes: Vec<Option<usize>>,
 }
 
 /// axis 0) or a list of `[m, k]` coordinate lists (m tuples into the first k axes).
@@ -230,64 +232,7 @@ pub fn plan_at(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -> Result<
         output,
         output_element: parts.output_element,
         y_target,
-    })
-}
-
-/// A compiled `tensor_at_*` update on a variable-shape tensor: the literal index is
-/// normalised against each distinct row shape as rows arrive.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct VariableAtPlan {
-    /// The operation.
-    pub op: AtOp,
-    /// `x`'s type.
-    pub x: VariableShapeType,
-    /// The literal index.
-    pub index: IndexExpr,
-    /// Integer index handling.
-    pub rule: BoundsRule,
-    /// `y`: a literal, a numeric column or a fixed-shape tensor.
-    pub values: ValuesPlan,
-    /// `y`'s shape (empty for scalars), broadcast into each row's `x[idx]`.
-    pub y_shape: Vec<usize>,
-    /// The type the combination runs in.
-    pub work: DataType,
-    /// How `y` combines into `x`.
-    pub combine: Combine,
-    /// The output type: `x`'s logical dims, row-major, each row its own shape.
-    pub output: VariableShapeType,
-}
-
-/// Compiles a `tensor_at_*` update (`set` to `max`) on a variable-shape `x`. Each row keeps its
-/// own shape, so the index can only be checked against it when rows arrive.
-pub fn plan_at_variable(
-    args: &PlanArgs<'_>,
-    op: AtOp,
-    x: VariableShapeType,
-) -> Result<VariableAtPlan> {
-    let name = op.function_name();
-    if !op.has_y() {
-        return plan_err!(
-            "{name}: argument x is a variable-shape tensor ({x}), which {name} does not take yet"
-        );
-    }
-    let parts = plan_parts(args, op, None, x.element_type())?;
-    let Some(index) = static_index(args, op)? else {
-        return plan_err!(
-            "{name}: on a variable-shape tensor, argument idx must be a literal index (a string such as '0, 1:3', an integer or a list of integers), not a column"
-        );
-    };
-    // What the index asks of the number of dimensions is the query's error, not a row's.
-    check_axes(&index, x.ndim()).map_err(|e| e.in_function(name))?;
-    Ok(VariableAtPlan {
-        op,
-        output: x.row_major_of(parts.output_element)?,
-        x,
-        index,
-        rule: parts.rule,
-        values: parts.values,
-        y_shape: parts.y_shape,
-        work: parts.work,
-        combine: parts.combine,
+        selected_axes: source_axes,
     })
 }
 
@@ -400,7 +345,7 @@ fn plan_values(
 
 /// A literal index argument as an index expression (`None`: a column, a tensor or NULL), or
 /// the plan error saying why the literal is not an index.
-fn static_index(args: &PlanArgs<'_>, op: AtOp) -> Result<Option<IndexExpr>> {
+pub(super) fn static_index(args: &PlanArgs<'_>, op: AtOp) -> Result<Option<IndexExpr>> {
     let name = op.function_name();
     // A tensor index, literal or not, is read as a tensor (its shape says [m] or [m, k]).
     let tensor_index = matches!(args.fields[1].data_type(), DataType::FixedSizeList(..));
