@@ -697,8 +697,14 @@ pub fn choose_rows(
 ) -> Result<IndexedRows> {
     let mut tensors = vec![a];
     let mut labels = vec!["a".to_string()];
+    if u32::try_from(a.values().len()).is_err() {
+        return Err(too_many_values("a"));
+    }
     for (i, choice) in choices.iter().enumerate() {
         if let RaggedChoice::Tensor(tensor) = choice {
+            if u32::try_from(tensor.values().len()).is_err() {
+                return Err(too_many_values(&format!("choice {i}")));
+            }
             tensors.push(tensor);
             labels.push(format!("choice {i}"));
         }
@@ -806,6 +812,14 @@ pub fn choose_rows(
         shapes,
         lengths,
     })
+}
+
+/// A batch argument too large for the `u32` positions the kernels use.
+fn too_many_values(what: &str) -> TensorError {
+    TensorError::Data(format!(
+        "{what} holds more than {} values in one batch; lower datafusion.execution.batch_size",
+        u32::MAX
+    ))
 }
 
 /// The choices as [`choose`] reads them when the batch's elements run as one row: a tensor

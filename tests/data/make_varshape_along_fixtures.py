@@ -49,6 +49,8 @@ VARIABLE = {
     ),
     "b": (np.bool_, pa.bool_(), {}, [(1, 3), (2, 2), None, (3, 1), (2, 3), (1, 1)]),
     "i64v": (np.int64, pa.int64(), {}, [(4,), (1,), (0,), None, (3,), (5,)]),
+    # Every dim uniform: the put's result, and choose's with it, are fixed-shape.
+    "uni": (np.int16, pa.int16(), {"uniform_shape": [2, 2]}, [(2, 2), None, (2, 2), (2, 2), (2, 2), (2, 2)]),
     # tensor_choose: an index tensor a, in range and out of it, and choices that broadcast
     # with it row by row (c1: row 4 does not).
     "ca": (np.int8, pa.int8(), {}, [(2, 3), (1, 2), (3, 1), None, (2, 0), (1, 1)]),
@@ -123,6 +125,7 @@ INDEX = {
     "ix_u8u": ("u8u", 1, np.int16, pa.int16(), set(), None, None),
     "ix_b": ("b", 1, np.int64, pa.int64(), set(), None, None),
     "ix_i64v": ("i64v", 0, np.int32, pa.int32(), set(), None, None),
+    "ix_uni": ("uni", 0, np.int64, pa.int64(), {3}, None, None),
     "ix_bad": ("f32", 1, np.int32, pa.int32(), set(), 3, None),
     # fx is fixed-shape (2, 3): a variable-shape index into a fixed-shape tensor.
     "ix_fx": ("fx", 1, np.int64, pa.int64(), {4}, None, None),
@@ -330,6 +333,7 @@ TAKE_CASES = [
     ("u8u", "ix_u8u", 1),
     ("b", "ix_b", 1),
     ("i64v", "ix_i64v", 0),
+    ("uni", "ix_uni", 0),
     ("f32", "ix_bad", 1),
     ("fx", "ix_fx", 1),  # a fixed-shape tensor, variable-shape indices
     ("u8u", "fidx", 1),  # variable-shape tensor, fixed-shape indices: a fixed-shape result
@@ -348,6 +352,7 @@ PUT_CASES = [
     ("u8u", "fidx", "tensor([1, 2, 3], [3])", lambda r: np.array([1, 2, 3]), 1),
     ("b", "ix_b", "true", lambda r: True, 1),
     ("i64v", "ix_i64v", "tensor([100], [1])", lambda r: np.array([100]), 0),
+    ("uni", "ix_uni", "arrow_cast(id, 'Int16')", lambda r: np.int16(r), 0),  # fixed-shape result
     ("fx", "ix_fx", "id - 10", lambda r: r - 10, 1),  # fixed-shape tensor: fixed result
     ("perm", "ix_flat", "0", lambda r: 0, None),
     ("f32", "ix_f32", "tensor([1, 2], [2])", lambda r: np.array([1.0, 2.0]), 1),
@@ -437,6 +442,9 @@ CHOOSE_CASES = [
     ("fa", ["c0", "c1", "0.5"], lambda r: [variable_row("c0", r), variable_row("c1", r), 0.5], "clip"),
     ("fa", ["c1", "c1", "c1"], lambda r: [variable_row("c1", r)] * 3, "wrap"),
     ("ca", ["c1", "7", "8"], lambda r: [variable_row("c1", r), 7, 8], "wrap"),
+    # uni's rows are all (2, 2), fc (2, 1): a fixed-shape (2, 2) result.
+    ("uni", ["fc", "id", "-2"], lambda r: [fixed_row("fc", r), np.int32(r), -2], "wrap"),
+    ("uni", ["fc", "id", "-2"], lambda r: [fixed_row("fc", r), np.int32(r), -2], "clip"),
 ]
 
 
