@@ -5,6 +5,12 @@
 //! ([`crate::shape::broadcast_along_axis`]), along it `idx` says which elements. The plan
 //! compiles the offsets of every position of the broadcast index once
 //! ([`crate::kernels::along_axis::AxisOffsets`]); the kernels there run over whole batches.
+//!
+//! When `t`, `idx` or the put's values is variable-shape ([`VariableAlongPlan`]), the same
+//! offsets are compiled once per combination of row shapes in a batch
+//! ([`crate::kernels::rows`]) and every row's positions gathered into one take or put. The
+//! take's result is fixed-shape when the dimensions known in every row fix it; the put keeps
+//! `t`'s shape (fixed-shape when `t`'s `uniform_shape` fixes every dimension).
 
 use std::sync::Arc;
 

@@ -8,6 +8,11 @@
 //! `a` and every choice broadcast together (numpy's rules); the result has the choices'
 //! common element type (weak literals, checked). The plan compiles each input's offsets into
 //! the broadcast result once; the kernels in [`crate::kernels::choose`] run over whole batches.
+//!
+//! Once `a` or a choice is variable-shape ([`VariableChoosePlan`]), `a` and the tensor
+//! choices (of either kind) broadcast row by row, one plan per combination of row shapes
+//! ([`crate::kernels::ragged::choose_rows`]); the result is fixed-shape when the dimensions
+//! known in every row fix it.
 
 use std::sync::Arc;
 
