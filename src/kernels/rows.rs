@@ -399,6 +399,76 @@ pub fn take_positions(values: &ArrayRef, positions: Vec<u64>) -> Result<ArrayRef
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::ragged::from_rows;
+    use crate::variable_shape::VariableShapeType;
+    use arrow::array::{AsArray, Int32Array, Int64Array, StructArray};
+    use arrow::datatypes::{DataType, Field, Int32Type};
+
+    /// A variable-shape Int64 index: row 0 of shape (1, 1), row 1 of shape (2, 2).
+    fn index(values: Vec<i64>) -> (VariableShapeType, StructArray) {
+        let tensor = VariableShapeType::new(DataType::Int64, 2).unwrap();
+        let array = from_rows(
+            &tensor,
+            Arc::new(Int64Array::from(values)),
+            &[1, 4],
+            vec![1, 1, 2, 2],
+            None,
+        )
+        .unwrap();
+        (tensor, array)
+    }
+
+    #[test]
+    fn along_positions_follow_each_rows_shapes_and_name_the_row() {
+        // t: two fixed-shape rows [[0, 1, 2], [3, 4, 5]] and [[6, 7, 8], [9, 10, 11]].
+        let t_type = TensorType::new(DataType::Int32, vec![2, 3]).unwrap();
+        let list = FixedSizeListArray::new(
+            Arc::new(Field::new_list_field(DataType::Int32, true)),
+            3 * 2,
+            Arc::new(Int32Array::from_iter_values(0..12)),
+            None,
+        );
+        let t = RowTensor::fixed(&t_type, &list, false).unwrap();
+        let take = |values: Vec<i64>| {
+            let (i_type, array) = index(values);
+            let view = VariableShapeArray::try_new(&i_type, &array).unwrap();
+            let idx = RowTensor::variable(&view);
+            let idx_values = idx.values().as_primitive::<arrow::datatypes::Int64Type>();
+            let spec = AlongRows {
+                t: &t,
+                idx: &idx,
+                idx_values: idx_values.values(),
+                values: None,
+                axis: 1,
+            };
+            along_positions(&spec, 2, None).map(|p| {
+                let taken = take_positions(t.values(), p.positions).unwrap();
+                let taken = taken.as_primitive::<Int32Type>().values().to_vec();
+                (taken, p.shapes, p.lengths)
+            })
+        };
+        // np.take_along_axis(t[0], [[-1]], 1) == [[2], [5]];
+        // np.take_along_axis(t[1], [[0, 2], [1, 1]], 1) == [[6, 8], [10, 10]].
+        let (taken, shapes, lengths) = take(vec![-1, 0, 2, 1, 1]).unwrap();
+        assert_eq!(taken, vec![2, 5, 6, 8, 10, 10]);
+        assert_eq!(shapes, vec![2, 1, 2, 2]);
+        assert_eq!(lengths, vec![2, 4]);
+        let err = take(vec![-1, 0, 3, 1, 1]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "index 3 is out of bounds for axis 1 with size 3 at row 1 of its batch"
+        );
+    }
+
+    #[test]
+    fn null_rows_are_padded() {
+        let values: ArrayRef = Arc::new(Int32Array::from(vec![1, 2]));
+        let nulls = NullBuffer::from(vec![false, true]);
+        let padded = pad_null_rows(values, 2, 2, Some(&nulls)).unwrap();
+        let padded = padded.as_primitive::<Int32Type>();
+        assert_eq!(padded.null_count(), 2);
+        assert_eq!(&padded.values()[2..], &[1, 2]);
+    }
 
     #[test]
     fn known_dimensions_broadcast() {
