@@ -16,6 +16,7 @@ use arrow::error::ArrowError;
 use super::{from_storage, to_storage};
 use crate::error::{Result, TensorError};
 use crate::index::wrap_index;
+use crate::shape::{broadcast_along_axis, broadcast_offsets};
 
 /// Where each position of the broadcast index reads or writes, compiled from the shapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -38,6 +39,37 @@ pub struct AxisOffsets {
 }
 
 impl AxisOffsets {
+    /// The offsets of `t` (logical `t_shape` read through `t_strides`) indexed along `axis` by
+    /// `idx` (logical `i_shape` through `i_strides`), and the broadcast index shape (numpy's
+    /// `take_along_axis` result shape); numpy's error when the shapes do not broadcast off
+    /// the axis. `logical_of_stored` is left out (`None`).
+    pub fn compile(
+        t_shape: &[usize],
+        t_strides: &[usize],
+        i_shape: &[usize],
+        i_strides: &[usize],
+        axis: usize,
+    ) -> Result<(Vec<usize>, Self)> {
+        let shape = broadcast_along_axis(t_shape, i_shape, axis)?;
+        let index = broadcast_offsets(i_shape, i_strides, &shape);
+        // t read through the broadcast shape, the axis term left out (added per element).
+        let mut t_like = t_shape.to_vec();
+        t_like[axis] = 1;
+        let mut t_axis_free = t_strides.to_vec();
+        t_axis_free[axis] = 0;
+        let input = broadcast_offsets(&t_like, &t_axis_free, &shape);
+        let offsets = Self {
+            index,
+            input,
+            index_len: i_shape.iter().product(),
+            input_len: t_shape.iter().product(),
+            dim: t_shape[axis],
+            stride: t_strides[axis],
+            logical_of_stored: None,
+        };
+        Ok((shape, offsets))
+    }
+
     /// Positions per row: the broadcast index's size.
     pub fn len(&self) -> usize {
         self.index.len()
@@ -68,27 +100,42 @@ pub fn element_positions(
             continue;
         }
         let idx_row = &idx[row * plan.index_len..(row + 1) * plan.index_len];
-        let base = row * plan.input_len;
-        for (k, target) in out[row * n..(row + 1) * n].iter_mut().enumerate() {
-            let value = idx_row[plan.index[k] as usize];
-            let Some(position) = wrap_index(value, plan.dim) else {
-                // numpy: IndexError: index 3 is out of bounds for axis 1 with size 3
-                return Err(TensorError::OutOfBounds {
-                    value,
-                    axis,
-                    size: plan.dim,
-                    row: Some(row),
-                });
-            };
-            let stored = plan.input[k] as usize + position * plan.stride;
-            let logical = plan
-                .logical_of_stored
-                .as_ref()
-                .map_or(stored, |table| table[stored]);
-            *target = (base + logical) as u64;
-        }
+        let target = &mut out[row * n..(row + 1) * n];
+        row_positions(plan, idx_row, row * plan.input_len, axis, row, target)?;
     }
     Ok(out)
+}
+
+/// One row of [`element_positions`]: `idx_row` is the row's index values (read at
+/// `plan.index`), `base` the row's start in `t`'s values, `out` the row's `plan.len()`
+/// positions; an index out of bounds is numpy's error naming `row`.
+pub fn row_positions(
+    plan: &AxisOffsets,
+    idx_row: &[i64],
+    base: usize,
+    axis: usize,
+    row: usize,
+    out: &mut [u64],
+) -> Result<()> {
+    for (k, target) in out.iter_mut().enumerate() {
+        let value = idx_row[plan.index[k] as usize];
+        let Some(position) = wrap_index(value, plan.dim) else {
+            // numpy: IndexError: index 3 is out of bounds for axis 1 with size 3
+            return Err(TensorError::OutOfBounds {
+                value,
+                axis,
+                size: plan.dim,
+                row: Some(row),
+            });
+        };
+        let stored = plan.input[k] as usize + position * plan.stride;
+        let logical = plan
+            .logical_of_stored
+            .as_ref()
+            .map_or(stored, |table| table[stored]);
+        *target = (base + logical) as u64;
+    }
+    Ok(())
 }
 
 /// The take: the elements of `values` at `positions`, `n` per row, every element type, NULL

@@ -7,13 +7,15 @@
 //! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
 //! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis;
 //! - [`choose`]: `numpy.choose`; [`layout`]: permuted, flat and nested layouts of a batch;
-//! - [`ragged`]: the same for variable-shape tensor batches.
+//! - [`ragged`]: the same for variable-shape tensor batches; [`rows`]: arguments read row by
+//!   row in their own shapes (broadcast per row: `choose`, along-axis).
 
 pub mod along_axis;
 pub mod choose;
 pub mod gather;
 pub mod layout;
 pub mod ragged;
+pub mod rows;
 pub mod scatter;
 pub mod update;
 

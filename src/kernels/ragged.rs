@@ -20,7 +20,11 @@ use crate::error::{Result, TensorError};
 use crate::index::{IndexExpr, normalize, wrap_index};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::{self, with_row_nulls};
-use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
+use crate::kernels::rows::{RowPlans, RowTensor};
+use crate::shape::{
+    broadcast_labelled, broadcast_offsets, checked_size, format_shape, resolve_reshape,
+    strided_offsets,
+};
 use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
@@ -636,71 +640,113 @@ pub fn merge_groups(
     ))
 }
 
-/// One choice of numpy's `choose` on a variable-shape index tensor.
+/// One choice of numpy's `choose` read row by row.
 #[derive(Debug, Clone, Copy)]
 pub enum RaggedChoice<'a> {
-    /// A variable-shape tensor whose every row has the index row's shape.
-    Tensor(&'a VariableShapeArray<'a>),
+    /// A tensor (variable- or fixed-shape, read as stored), broadcast in each row.
+    Tensor(&'a RowTensor<'a>),
     /// One value per row (a numeric column).
     Column(&'a ArrayRef),
     /// One value for every row (a literal, already of the result type).
     Literal(&'a ArrayRef),
 }
 
-/// numpy's `choose(a, choices, mode)` on every row of a variable-shape `a`: each row's result
-/// has the row's logical shape, and reads, at each position, the choice `a` names there (a
-/// tensor choice at the same position of its own row, a column's value of the row, a
-/// literal). Rows NULL in `nulls` (a NULL in any argument) hold nothing. A tensor choice whose
-/// row has another shape, and an index `raise` rejects, are errors naming the row.
+/// One combination of row shapes of `choose`: the broadcast shape, and for `a` and each
+/// tensor choice (in order) the offset in its row of each position of it.
+#[derive(Debug)]
+struct RowChoose {
+    shape: Vec<usize>,
+    offsets: Vec<Vec<u32>>,
+}
+
+/// numpy's `choose(a, choices, mode)` on every row, `a` and the choices row tensors
+/// ([`RowTensor`], at least one variable-shape): each row's `a` and tensor choices broadcast
+/// together (numpy's rules; the row's result has that shape), and each position reads the
+/// choice `a` names there (a tensor choice at its broadcast position, a column's value of the
+/// row, a literal). Rows NULL in `nulls` (a NULL in any argument) hold nothing. Shapes that do
+/// not broadcast, and an index `raise` rejects, are numpy's errors naming the row.
 pub fn choose_rows(
-    a: &VariableShapeArray<'_>,
+    a: &RowTensor<'_>,
     choices: &[RaggedChoice<'_>],
     mode: ChooseMode,
     element: &DataType,
     nulls: Option<&NullBuffer>,
+    rows: usize,
+    out_ndim: usize,
 ) -> Result<IndexedRows> {
-    let rows = a.len();
-    let ndim = a.tensor().ndim();
-    let skip = |row: usize| a.is_null(row) || nulls.is_some_and(|n| n.is_null(row));
+    let mut tensors = vec![a];
+    let mut labels = vec!["a".to_string()];
+    if u32::try_from(a.values().len()).is_err() {
+        return Err(too_many_values("a"));
+    }
+    for (i, choice) in choices.iter().enumerate() {
+        if let RaggedChoice::Tensor(tensor) = choice {
+            if u32::try_from(tensor.values().len()).is_err() {
+                return Err(too_many_values(&format!("choice {i}")));
+            }
+            tensors.push(tensor);
+            labels.push(format!("choice {i}"));
+        }
+    }
     let mut lengths = Vec::with_capacity(rows);
-    let mut shapes = Vec::with_capacity(rows * ndim);
-    // Where each row's elements end in the batch's (to name a row), and each element's row
-    // (for per-row choices).
+    let mut shapes = Vec::with_capacity(rows * out_ndim);
+    // Where each row's elements end in the batch's (to name a row), each element's row (for
+    // per-row choices) and, for `a` and each tensor choice, each element's position in its
+    // values.
     let mut row_ends = Vec::with_capacity(rows);
     let per_row = choices.iter().any(|c| matches!(c, RaggedChoice::Column(_)));
     let mut row_of: Vec<u32> = Vec::new();
+    let mut positions: Vec<Vec<u32>> = vec![Vec::new(); tensors.len()];
+    let mut plans: RowPlans<RowChoose> = RowPlans::default();
     let mut total = 0usize;
+    // A row whose shapes do not broadcast: its error, once the rows before it are checked.
+    let mut mismatch = None;
     for row in 0..rows {
-        if skip(row) {
+        if nulls.is_some_and(|n| n.is_null(row)) {
             lengths.push(0);
-            shapes.extend(std::iter::repeat_n(0, ndim));
+            shapes.extend(std::iter::repeat_n(0, out_ndim));
             row_ends.push(total);
             continue;
         }
-        for (i, choice) in choices.iter().enumerate() {
-            if let RaggedChoice::Tensor(view) = choice
-                && !view.logical_shape(row).eq(a.logical_shape(row))
-            {
-                let shape = |v: &VariableShapeArray<'_>| {
-                    format_shape(&v.logical_shape(row).collect::<Vec<_>>())
-                };
-                return Err(TensorError::Data(format!(
-                    "shape mismatch: objects cannot be broadcast to a single shape: row {row} of its batch has choice {i} of shape {} and a of shape {}; variable-shape choices must have a's shape in every row",
-                    shape(view),
-                    shape(a)
-                )));
+        let compiled = plans.get(&tensors, row, |layouts| {
+            // numpy broadcasts the choices first, then a (its error names them so).
+            let order: Vec<usize> = (1..layouts.len()).chain([0]).collect();
+            let labelled: Vec<(&str, &[usize])> = order
+                .iter()
+                .map(|&k| (labels[k].as_str(), layouts[k].0.as_slice()))
+                .collect();
+            let shape = broadcast_labelled(&labelled)?;
+            let offsets = layouts
+                .iter()
+                .map(|(s, strides)| broadcast_offsets(s, strides, &shape))
+                .collect();
+            Ok(RowChoose { shape, offsets })
+        });
+        let plan = match compiled {
+            Ok(plan) => plan,
+            Err(e) => {
+                mismatch = Some(e);
+                break;
             }
+        };
+        for ((tensor, offsets), out) in tensors.iter().zip(&plan.offsets).zip(&mut positions) {
+            let start = tensor.span(row).0 as u32;
+            out.extend(offsets.iter().map(|&o| start + o));
         }
-        let len = a.value_range(row).len();
+        let len = plan.offsets[0].len();
         lengths.push(len);
-        shapes.extend(a.logical_shape(row).map(|d| d as i32));
+        shapes.extend(plan.shape.iter().map(|&d| d as i32));
         if per_row {
             row_of.extend(std::iter::repeat_n(row as u32, len));
         }
         total += len;
         row_ends.push(total);
     }
-    let a_values = row_major_values_except(a, nulls)?;
+    let a_values = take(
+        a.values().as_ref(),
+        &UInt32Array::from(positions.remove(0)),
+        None,
+    )?;
     let zeros = vec![
         0u32;
         if choices
@@ -712,10 +758,7 @@ pub fn choose_rows(
             0
         }
     ];
-    let inputs = choices
-        .iter()
-        .map(|choice| choice_input(choice, nulls, total, &row_of, &zeros))
-        .collect::<Result<Vec<_>>>()?;
+    let inputs = choice_inputs(choices, &positions, &row_of, &zeros);
     let batch = ChooseBatch {
         a: Input {
             valid: a_values.logical_nulls(),
@@ -740,6 +783,9 @@ pub fn choose_rows(
         }
         other => other?,
     };
+    if let Some(e) = mismatch {
+        return Err(e);
+    }
     Ok(IndexedRows {
         values,
         shapes,
@@ -747,39 +793,48 @@ pub fn choose_rows(
     })
 }
 
-/// A choice as [`choose`] reads it when the batch's `total` elements run as one row:
-/// `row_of` holds each element's row, `zeros` a zero per element.
-fn choice_input<'a>(
-    choice: &RaggedChoice<'_>,
-    nulls: Option<&NullBuffer>,
-    total: usize,
+/// A batch argument too large for the `u32` positions the kernels use.
+fn too_many_values(what: &str) -> TensorError {
+    TensorError::Data(format!(
+        "{what} holds more than {} values in one batch; lower datafusion.execution.batch_size",
+        u32::MAX
+    ))
+}
+
+/// The choices as [`choose`] reads them when the batch's elements run as one row: a tensor
+/// choice at `positions` (one list per tensor choice, in order), a column's value at its row
+/// (`row_of`), a literal at `zeros`.
+fn choice_inputs<'a>(
+    choices: &[RaggedChoice<'_>],
+    positions: &'a [Vec<u32>],
     row_of: &'a [u32],
     zeros: &'a [u32],
-) -> Result<Input<'a>> {
-    Ok(match choice {
-        RaggedChoice::Tensor(view) => {
-            let values = row_major_values_except(view, nulls)?;
-            Input {
-                valid: values.logical_nulls(),
-                values,
-                row_len: total,
-                offsets: None,
-            }
-        }
-        // A column's value is read at its row's position.
-        RaggedChoice::Column(values) => Input {
-            values: Arc::clone(values),
-            row_len: values.len(),
-            offsets: Some(row_of),
-            valid: None,
-        },
-        RaggedChoice::Literal(value) => Input {
-            values: Arc::clone(value),
-            row_len: 0,
-            offsets: Some(zeros),
-            valid: value.logical_nulls(),
-        },
-    })
+) -> Vec<Input<'a>> {
+    let mut tensor_positions = positions.iter();
+    choices
+        .iter()
+        .map(|choice| match choice {
+            RaggedChoice::Tensor(tensor) => Input {
+                values: Arc::clone(tensor.values()),
+                row_len: tensor.values().len(),
+                offsets: tensor_positions.next().map(Vec::as_slice),
+                valid: tensor.values().logical_nulls(),
+            },
+            // A column's value is read at its row's position.
+            RaggedChoice::Column(values) => Input {
+                values: Arc::clone(values),
+                row_len: values.len(),
+                offsets: Some(row_of),
+                valid: None,
+            },
+            RaggedChoice::Literal(value) => Input {
+                values: Arc::clone(value),
+                row_len: 0,
+                offsets: Some(zeros),
+                valid: value.logical_nulls(),
+            },
+        })
+        .collect()
 }
 
 /// The position of the first valid index in `a` outside `[0, count)`.
@@ -921,12 +976,15 @@ mod tests {
         let ten: ArrayRef = Arc::new(Int16Array::from(vec![10]));
         let per_row: ArrayRef = Arc::new(Int16Array::from(vec![100, 200, 300]));
         let choices = [RaggedChoice::Literal(&ten), RaggedChoice::Column(&per_row)];
+        let a = RowTensor::variable(&view);
         let rows = choose_rows(
-            &view,
+            &a,
             &choices,
             ChooseMode::Clip,
             &DataType::Int16,
             view.nulls(),
+            3,
+            2,
         )
         .unwrap();
         assert_eq!(
@@ -937,11 +995,13 @@ mod tests {
         // raise: row 0 is left out (NULL), so row 2's 6 is the first index rejected.
         let nulls = NullBuffer::from(vec![false, false, true]);
         let err = choose_rows(
-            &view,
+            &a,
             &choices,
             ChooseMode::Raise,
             &DataType::Int16,
             Some(&nulls),
+            3,
+            2,
         )
         .unwrap_err()
         .to_string();

@@ -5,6 +5,12 @@
 //! ([`crate::shape::broadcast_along_axis`]), along it `idx` says which elements. The plan
 //! compiles the offsets of every position of the broadcast index once
 //! ([`crate::kernels::along_axis::AxisOffsets`]); the kernels there run over whole batches.
+//!
+//! When `t`, `idx` or the put's values is variable-shape ([`VariableAlongPlan`]), the same
+//! offsets are compiled once per combination of row shapes in a batch
+//! ([`crate::kernels::rows`]) and every row's positions gathered into one take or put. The
+//! take's result is fixed-shape when the dimensions known in every row fix it; the put keeps
+//! `t`'s shape (fixed-shape when `t`'s `uniform_shape` fixes every dimension).
 
 use std::sync::Arc;
 
@@ -17,17 +23,21 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
 use crate::dtype::strict_cast;
 use crate::index::wrap_index;
 use crate::kernels::along_axis::{
     AxisOffsets, PutValues, element_positions, put_along_axis, take_along_axis,
 };
-use crate::kernels::layout;
-use crate::shape::{
-    assignment_offsets, broadcast_along_axis, broadcast_offsets, logical_of_stored,
+use crate::kernels::rows::{
+    AlongRows, RowTensor, along_positions, known_broadcast, pad_null_rows, take_positions,
 };
+use crate::kernels::{layout, ragged};
+use crate::shape::{assignment_offsets, logical_of_stored};
 use crate::tensor_type::TensorType;
+use crate::variable_shape::{
+    AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,
+};
 
 /// A compiled take/put along an axis.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -57,18 +67,8 @@ fn plan_along_axis(
 ) -> Result<AlongAxisPlan> {
     let stored = args.tensor(0, "t")?;
     let index = args.tensor(1, "idx")?;
-    if !index.element_type().is_integer() {
-        return plan_err!(
-            "{name}: argument idx must hold integers, got {}",
-            index.element_type()
-        );
-    }
-    // numpy's axis=None: the flattened array (logical row-major order), a 1-d index.
-    let flatten = args.literal(axis_arg).is_some_and(ScalarValue::is_null)
-        || args
-            .fields
-            .get(axis_arg)
-            .is_some_and(|f| *f.data_type() == DataType::Null);
+    check_index_type(name, index.element_type())?;
+    let flatten = axis_is_none(args, axis_arg);
     let input = if flatten {
         if index.ndim() != 1 {
             return plan_err!("{name}: when axis=None, `indices` must have a single dimension.");
@@ -92,16 +92,14 @@ fn plan_along_axis(
     };
     let t_shape = input.logical_shape();
     let t_strides = input.logical_strides();
-    let i_shape = index.logical_shape();
-    let shape = broadcast_along_axis(&t_shape, &i_shape, axis)
-        .map_err(|e| datafusion::common::plan_datafusion_err!("{name}: {e}"))?;
-    let index_offsets = broadcast_offsets(&i_shape, &index.logical_strides(), &shape);
-    // t read through the broadcast shape, the axis term left out (added per element).
-    let mut t_like = t_shape.clone();
-    t_like[axis] = 1;
-    let mut t_axis_free = t_strides.clone();
-    t_axis_free[axis] = 0;
-    let input_offsets = broadcast_offsets(&t_like, &t_axis_free, &shape);
+    let (shape, mut offsets) = AxisOffsets::compile(
+        &t_shape,
+        &t_strides,
+        &index.logical_shape(),
+        &index.logical_strides(),
+        axis,
+    )
+    .map_err(|e| datafusion::common::plan_datafusion_err!("{name}: {e}"))?;
     let values = match values_arg {
         None => None,
         Some(i) => {
@@ -118,17 +116,8 @@ fn plan_along_axis(
     };
     // The take reads t as stored (or flattened); the put writes a row-major copy, which a
     // permuted t's stored offsets are mapped into.
-    let logical_of_stored =
+    offsets.logical_of_stored =
         (values.is_some() && input.is_permuted()).then(|| logical_of_stored(&t_shape, &t_strides));
-    let offsets = AxisOffsets {
-        index: index_offsets,
-        input: input_offsets,
-        index_len: index.size(),
-        input_len: input.size(),
-        dim: t_shape[axis],
-        stride: t_strides[axis],
-        logical_of_stored,
-    };
     Ok(AlongAxisPlan {
         stored,
         input,
@@ -139,6 +128,357 @@ fn plan_along_axis(
         values,
         output,
     })
+}
+
+/// `idx` must hold integers.
+fn check_index_type(name: &str, element: &DataType) -> Result<()> {
+    if element.is_integer() {
+        Ok(())
+    } else {
+        plan_err!("{name}: argument idx must hold integers, got {element}")
+    }
+}
+
+/// Whether the axis argument is NULL: numpy's axis=None, the flattened array (logical
+/// row-major order) indexed by a 1-d index.
+fn axis_is_none(args: &PlanArgs<'_>, axis_arg: usize) -> bool {
+    args.literal(axis_arg).is_some_and(ScalarValue::is_null)
+        || args
+            .fields
+            .get(axis_arg)
+            .is_some_and(|f| *f.data_type() == DataType::Null)
+}
+
+/// A compiled take/put along an axis on either kind of tensor.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum AlongCall {
+    /// Every argument fixed-shape: one plan for every row.
+    Fixed(Box<AlongAxisPlan>),
+    /// Some argument variable-shape: one plan per combination of row shapes.
+    Variable(Box<VariableAlongPlan>),
+}
+
+/// A compiled take/put along an axis where `t`, `idx` or the put's values is variable-shape.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct VariableAlongPlan {
+    t: AnyTensorType,
+    index: AnyTensorType,
+    /// For put: the values (a number is a 0-d fixed-shape tensor).
+    values: Option<AnyTensorType>,
+    /// The axis, normalised (0 with `flatten`).
+    axis: usize,
+    /// numpy's axis=None: each row of `t` flattened.
+    flatten: bool,
+    /// Fixed-shape when every row's result shape is known when the query is planned.
+    output: AnyTensorType,
+}
+
+/// The logical dimensions of a tensor type that are the same in every row (all of a
+/// fixed-shape one's).
+pub(super) fn known_shape(tensor: &AnyTensorType) -> Vec<Option<usize>> {
+    match tensor {
+        AnyTensorType::Fixed(t) => t.logical_shape().into_iter().map(Some).collect(),
+        AnyTensorType::Variable(t) => t.logical_uniform_shape(),
+    }
+}
+
+/// A shape with `?` for the dimensions that differ between rows, as numpy writes shapes.
+pub(super) fn format_known(shape: &[Option<usize>]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or_else(|| "?".to_string(), |d| d.to_string()))
+        .collect();
+    if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    }
+}
+
+/// The result type of rows whose logical dimensions are `known` where every row has the same
+/// length: fixed-shape when all are, else variable-shape.
+pub(super) fn output_of_known(
+    element: &DataType,
+    known: &[Option<usize>],
+    dim_names: Option<Vec<String>>,
+) -> Result<AnyTensorType> {
+    Ok(
+        match known.iter().copied().collect::<Option<Vec<usize>>>() {
+            Some(shape) => AnyTensorType::Fixed(
+                TensorType::new(element.clone(), shape)?.with_dim_names(dim_names)?,
+            ),
+            None => AnyTensorType::Variable(
+                VariableShapeType::new(element.clone(), known.len())?
+                    .with_dim_names(dim_names)?
+                    .with_uniform_shape(Some(known.to_vec()))?,
+            ),
+        },
+    )
+}
+
+fn plan_call(
+    args: &PlanArgs<'_>,
+    name: &str,
+    values_arg: Option<usize>,
+    axis_arg: usize,
+) -> Result<AlongCall> {
+    let variable = [Some(0), Some(1), values_arg]
+        .into_iter()
+        .flatten()
+        .any(|i| {
+            args.fields
+                .get(i)
+                .is_some_and(|f| has_variable_shape_extension(f))
+        });
+    if variable {
+        plan_variable(args, name, values_arg, axis_arg)
+            .map(|plan| AlongCall::Variable(Box::new(plan)))
+    } else {
+        plan_along_axis(args, name, values_arg, axis_arg)
+            .map(|plan| AlongCall::Fixed(Box::new(plan)))
+    }
+}
+
+/// Plans a take/put along an axis with a variable-shape argument: the checks that need no row
+/// (types, number of dimensions, axis, the dimensions known in every row), the result type.
+fn plan_variable(
+    args: &PlanArgs<'_>,
+    name: &str,
+    values_arg: Option<usize>,
+    axis_arg: usize,
+) -> Result<VariableAlongPlan> {
+    let t = args.any_tensor(0, "t")?;
+    let index = args.any_tensor(1, "idx")?;
+    check_index_type(name, index.element_type())?;
+    let flatten = axis_is_none(args, axis_arg);
+    let t_known = known_shape(&t);
+    let i_known = known_shape(&index);
+    let input_known = if flatten {
+        if i_known.len() != 1 {
+            return plan_err!("{name}: when axis=None, `indices` must have a single dimension.");
+        }
+        let size = t_known
+            .iter()
+            .copied()
+            .collect::<Option<Vec<usize>>>()
+            .map(|dims| dims.iter().product());
+        vec![size]
+    } else {
+        t_known.clone()
+    };
+    let ndim = input_known.len();
+    if i_known.len() != ndim {
+        return plan_err!(
+            "{name}: `indices` and `arr` must have the same number of dimensions (idx has {}, t has {ndim})",
+            i_known.len()
+        );
+    }
+    let axis = if flatten {
+        0
+    } else {
+        plan_axis(args.literal(axis_arg), name, ndim)?
+    };
+    let element = t.element_type().clone();
+    let values = match values_arg {
+        None => None,
+        Some(i) => Some(match super::variable_of(&args.fields[i])? {
+            Some(values) => AnyTensorType::Variable(values),
+            None => AnyTensorType::Fixed(plan_values(&args.fields[i], name, &element)?),
+        }),
+    };
+    let output = if values.is_some() {
+        // The put keeps t's shape.
+        match &t {
+            AnyTensorType::Fixed(t) => AnyTensorType::Fixed(t.to_row_major()),
+            AnyTensorType::Variable(v) => {
+                output_of_known(&element, &t_known, v.logical_dim_names())?
+            }
+        }
+    } else {
+        let mut known = Vec::with_capacity(ndim);
+        for (d, (&t_dim, &i_dim)) in input_known.iter().zip(&i_known).enumerate() {
+            if d == axis {
+                known.push(i_dim);
+                continue;
+            }
+            match known_broadcast(&[&[t_dim], &[i_dim]]) {
+                Some(dim) => known.extend(dim),
+                None => {
+                    return plan_err!(
+                        "{name}: shape mismatch: indexing arrays could not be broadcast together with shapes {} {}",
+                        format_known(&input_known),
+                        format_known(&i_known)
+                    );
+                }
+            }
+        }
+        output_of_known(&element, &known, None)?
+    };
+    Ok(VariableAlongPlan {
+        t,
+        index,
+        values,
+        axis,
+        flatten,
+        output,
+    })
+}
+
+/// A tensor argument's batch viewed as variable-shape rows (`None` for a fixed-shape one).
+pub(super) fn view_of<'a>(
+    name: &str,
+    tensor: &AnyTensorType,
+    array: &'a ArrayRef,
+) -> Result<Option<VariableShapeArray<'a>>> {
+    match tensor {
+        AnyTensorType::Variable(t) => variable_array(name, t, array).map(Some),
+        AnyTensorType::Fixed(_) => Ok(None),
+    }
+}
+
+/// A tensor argument's batch read row by row (`view` from [`view_of`]), as stored or as a
+/// row-major copy; a 0-d type of a non-tensor array is one number per row.
+pub(super) fn row_tensor<'a>(
+    name: &str,
+    tensor: &AnyTensorType,
+    array: &'a ArrayRef,
+    view: Option<&'a VariableShapeArray<'a>>,
+    row_major: bool,
+) -> Result<RowTensor<'a>> {
+    Ok(match (tensor, view) {
+        (_, Some(view)) if row_major => RowTensor::variable_row_major(view)?,
+        (_, Some(view)) => RowTensor::variable(view),
+        (AnyTensorType::Fixed(t), None)
+            if t.ndim() == 0 && !matches!(array.data_type(), DataType::FixedSizeList(..)) =>
+        {
+            RowTensor::scalars(Arc::clone(array))
+        }
+        (AnyTensorType::Fixed(t), None) => {
+            RowTensor::fixed(t, tensor_array(name, array)?, row_major)?
+        }
+        (AnyTensorType::Variable(_), None) => {
+            return exec_err!("{name}: a variable-shape argument was not viewed");
+        }
+    })
+}
+
+/// `idx`'s values as `Int64`: a `UInt64` index past `i64::MAX` is out of bounds for any axis (of
+/// length `dim` when every row has the same), an error, not a NULL.
+fn index_values(
+    name: &str,
+    values: &ArrayRef,
+    axis: usize,
+    dim: Option<usize>,
+) -> Result<ArrayRef> {
+    let size = dim.map_or_else(String::new, |dim| format!(" with size {dim}"));
+    cast_with_options(values, &DataType::Int64, &strict_cast()).map_err(|_| {
+        datafusion::common::exec_datafusion_err!(
+            "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {axis}{size}"
+        )
+    })
+}
+
+/// `values` cast to `t`'s element type `element`, which they must fit (no silent wraparound).
+fn put_values(name: &str, values: &ArrayRef, element: &DataType) -> Result<ArrayRef> {
+    let strict = strict_cast();
+    if *element == DataType::Boolean {
+        return Ok(cast_with_options(values, element, &strict)?);
+    }
+    cast_with_options(values, element, &strict).map_err(|e| {
+        datafusion::common::exec_datafusion_err!("{name}: values do not fit {element}: {e}")
+    })
+}
+
+/// One batch of a take (`values` absent) or put along an axis with a variable-shape argument.
+fn along_variable(name: &str, plan: &VariableAlongPlan, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+    let rows = arrays[0].len();
+    let put = plan.values.is_some();
+    let t_view = view_of(name, &plan.t, &arrays[0])?;
+    let i_view = view_of(name, &plan.index, &arrays[1])?;
+    // The take reads t as stored; the put writes a row-major copy; axis=None reads it flat.
+    let mut t = row_tensor(
+        name,
+        &plan.t,
+        &arrays[0],
+        t_view.as_ref(),
+        put || plan.flatten,
+    )?;
+    if plan.flatten {
+        t = t.flattened();
+    }
+    let idx = row_tensor(name, &plan.index, &arrays[1], i_view.as_ref(), false)?;
+    let v_view = match &plan.values {
+        Some(values) => view_of(name, values, &arrays[2])?,
+        None => None,
+    };
+    let values = match &plan.values {
+        Some(values) => Some(row_tensor(name, values, &arrays[2], v_view.as_ref(), true)?),
+        None => None,
+    };
+    let mut nulls = NullBuffer::union(t.nulls(), idx.nulls());
+    if let Some(values) = &values {
+        nulls = NullBuffer::union(nulls.as_ref(), values.nulls());
+    }
+    // An index row with a NULL element names no position: a NULL row.
+    let nulls = layout::null_rows_of_elements(nulls, idx.values().as_ref(), rows, |r| idx.span(r));
+    let idx_values = index_values(name, idx.values(), plan.axis, None)?;
+    let spec = AlongRows {
+        t: &t,
+        idx: &idx,
+        idx_values: idx_values.as_primitive::<Int64Type>().values(),
+        values: values.as_ref(),
+        axis: plan.axis,
+    };
+    let found = along_positions(&spec, rows, nulls.as_ref()).map_err(|e| e.in_function(name))?;
+    let out = match &values {
+        None => take_positions(t.values(), found.positions)?,
+        Some(values) => {
+            let cast = put_values(name, values.values(), plan.t.element_type())?;
+            let values = PutValues {
+                values: &cast,
+                value_len: 0,
+                offsets: &found.value_positions,
+            };
+            let n = found.positions.len();
+            put_along_axis(t.values(), &found.positions, n, 1, None, values)?
+        }
+    };
+    match (&plan.output, &t_view) {
+        (AnyTensorType::Fixed(output), _) => {
+            // The take's NULL rows hold nothing; so do the put's where t's row is NULL.
+            let (out, skipped) = match (put, &t_view) {
+                (false, _) => (out, nulls.as_ref()),
+                (true, Some(view)) => (out, view.nulls()),
+                (true, None) => (out, None),
+            };
+            let out = pad_null_rows(out, output.size(), rows, skipped)?;
+            Ok(Arc::new(layout::tensor_array(output, out, nulls, rows)?))
+        }
+        (AnyTensorType::Variable(output), Some(view)) if put => {
+            // Each row keeps t's shape (a row NULL in another argument keeps its values).
+            let mut shapes = Vec::with_capacity(rows * output.ndim());
+            let mut lengths = Vec::with_capacity(rows);
+            for row in 0..rows {
+                if view.is_null(row) {
+                    shapes.extend(std::iter::repeat_n(0, output.ndim()));
+                    lengths.push(0);
+                } else {
+                    shapes.extend(view.logical_shape(row).map(|d| d as i32));
+                    lengths.push(view.value_range(row).len());
+                }
+            }
+            Ok(Arc::new(ragged::from_rows(
+                output, out, &lengths, shapes, nulls,
+            )?))
+        }
+        (AnyTensorType::Variable(output), _) => Ok(Arc::new(ragged::from_rows(
+            output,
+            out,
+            &found.lengths,
+            found.shapes,
+            nulls,
+        )?)),
+    }
 }
 
 /// The axis argument, a literal integer normalised against `ndim` (negative from the end).
@@ -193,13 +533,7 @@ fn element_offsets(
     let nulls =
         layout::null_rows_of_elements(nulls, idx_list.values(), rows, |r| (r * idx_len, idx_len));
     let dim = plan.offsets.dim;
-    // A UInt64 index past i64::MAX is out of bounds for any axis: an error, not a NULL.
-    let values = cast_with_options(idx_list.values(), &DataType::Int64, &strict_cast()).map_err(|_| {
-        datafusion::common::exec_datafusion_err!(
-            "{name}: argument idx holds an index too large for a 64-bit signed integer: out of bounds for axis {} with size {dim}",
-            plan.axis
-        )
-    })?;
+    let values = index_values(name, idx_list.values(), plan.axis, Some(dim))?;
     let values = values.as_primitive::<Int64Type>().values();
     let positions = element_positions(&plan.offsets, values, rows, nulls.as_ref(), plan.axis)
         .map_err(|e| e.in_function(name))?;
@@ -237,7 +571,7 @@ pub struct TensorTakeAlongAxis {
 registered_function!(TensorTakeAlongAxis, ["t", "idx", "axis"]);
 
 impl TensorFunction for TensorTakeAlongAxis {
-    type Plan = AlongAxisPlan;
+    type Plan = AlongCall;
 
     function_metadata!("tensor_take_along_axis");
 
@@ -250,20 +584,31 @@ impl TensorFunction for TensorTakeAlongAxis {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongAxisPlan> {
-        plan_along_axis(args, self.name(), None, 2)
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongCall> {
+        plan_call(args, self.name(), None, 2)
     }
 
-    fn return_field(&self, plan: &AlongAxisPlan) -> FieldRef {
-        Arc::new(plan.output.to_field(self.name()))
+    fn return_field(&self, plan: &AlongCall) -> FieldRef {
+        Arc::new(match plan {
+            AlongCall::Fixed(plan) => plan.output.to_field(self.name()),
+            AlongCall::Variable(plan) => plan.output.to_field(self.name()),
+        })
     }
 
     fn invoke(
         &self,
-        plan: &AlongAxisPlan,
+        plan: &AlongCall,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
+        let plan = match plan {
+            AlongCall::Fixed(plan) => plan,
+            AlongCall::Variable(plan) => {
+                return map_arrays(args, &[0, 1], number_rows, |arrays| {
+                    along_variable(self.name(), plan, arrays)
+                });
+            }
+        };
         map_arrays(args, &[0, 1], number_rows, |arrays| {
             let input = tensor_array(self.name(), &arrays[0])?;
             let rows = input.len();
@@ -321,7 +666,7 @@ pub struct TensorPutAlongAxis {
 registered_function!(TensorPutAlongAxis, ["t", "idx", "values", "axis"]);
 
 impl TensorFunction for TensorPutAlongAxis {
-    type Plan = AlongAxisPlan;
+    type Plan = AlongCall;
 
     function_metadata!("tensor_put_along_axis");
 
@@ -329,9 +674,9 @@ impl TensorFunction for TensorPutAlongAxis {
         vec![0, 1, 2]
     }
 
-    fn list_column_length(&self, plan: &AlongAxisPlan, i: usize) -> Option<usize> {
+    fn list_column_length(&self, plan: &AlongCall, i: usize) -> Option<usize> {
         // values broadcast into the index's shape.
-        if i == 2 {
+        if let (2, AlongCall::Fixed(plan)) = (i, plan) {
             plan.shape.last().copied()
         } else {
             None
@@ -343,20 +688,31 @@ impl TensorFunction for TensorPutAlongAxis {
         Ok(arg_types.to_vec())
     }
 
-    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongAxisPlan> {
-        plan_along_axis(args, self.name(), Some(2), 3)
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongCall> {
+        plan_call(args, self.name(), Some(2), 3)
     }
 
-    fn return_field(&self, plan: &AlongAxisPlan) -> FieldRef {
-        Arc::new(plan.output.to_field(self.name()))
+    fn return_field(&self, plan: &AlongCall) -> FieldRef {
+        Arc::new(match plan {
+            AlongCall::Fixed(plan) => plan.output.to_field(self.name()),
+            AlongCall::Variable(plan) => plan.output.to_field(self.name()),
+        })
     }
 
     fn invoke(
         &self,
-        plan: &AlongAxisPlan,
+        plan: &AlongCall,
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
+        let plan = match plan {
+            AlongCall::Fixed(plan) => plan,
+            AlongCall::Variable(plan) => {
+                return map_arrays(args, &[0, 1, 2], number_rows, |arrays| {
+                    along_variable(self.name(), plan, arrays)
+                });
+            }
+        };
         map_arrays(args, &[0, 1, 2], number_rows, |arrays| {
             let input = tensor_array(self.name(), &arrays[0])?;
             let rows = input.len();
@@ -380,19 +736,7 @@ impl TensorFunction for TensorPutAlongAxis {
                     value_type.size(),
                 )
             };
-            let element = plan.input.element_type();
-            // Values must fit t's type (no silent wraparound).
-            let strict = strict_cast();
-            let value_values = if *element == DataType::Boolean {
-                cast_with_options(&value_values, element, &strict)?
-            } else {
-                cast_with_options(&value_values, element, &strict).map_err(|e| {
-                    datafusion::common::exec_datafusion_err!(
-                        "{}: values do not fit {element}: {e}",
-                        self.name()
-                    )
-                })?
-            };
+            let value_values = put_values(self.name(), &value_values, plan.input.element_type())?;
             let base = layout::row_major_values(&plan.stored, input)?;
             let values = PutValues {
                 values: &value_values,

@@ -8,6 +8,11 @@
 //! `a` and every choice broadcast together (numpy's rules); the result has the choices'
 //! common element type (weak literals, checked). The plan compiles each input's offsets into
 //! the broadcast result once; the kernels in [`crate::kernels::choose`] run over whole batches.
+//!
+//! Once `a` or a choice is variable-shape ([`VariableChoosePlan`]), `a` and the tensor
+//! choices (of either kind) broadcast row by row, one plan per combination of row shapes
+//! ([`crate::kernels::ragged::choose_rows`]); the result is fixed-shape when the dimensions
+//! known in every row fix it.
 
 use std::sync::Arc;
 
@@ -19,15 +24,17 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
+use super::along_axis::{format_known, known_shape, output_of_known, row_tensor, view_of};
 use super::options::match_option;
-use super::{PlanArgs, TensorFunction, variable_array};
+use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
 use crate::kernels::ragged::{self, RaggedChoice};
+use crate::kernels::rows::{known_broadcast, pad_null_rows};
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
-use crate::variable_shape::VariableShapeType;
+use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
 
 /// `tensor_choose`.
 #[user_doc(
@@ -279,11 +286,11 @@ fn cast_choice(value: &ScalarValue, element: &DataType) -> Result<ScalarValue> {
     }
 }
 
-/// A choice of `tensor_choose` on a variable-shape `a`.
+/// A choice of `tensor_choose` once `a` or a choice is variable-shape.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum VariableChoice {
-    /// A variable-shape tensor of `a`'s row shapes.
-    Tensor(VariableShapeType),
+    /// A tensor (variable- or fixed-shape), broadcast with `a` and the others in each row.
+    Tensor(AnyTensorType),
     /// A numeric or boolean column: one value per row.
     Column,
     /// A literal, cast to the result type.
@@ -292,53 +299,85 @@ enum VariableChoice {
     Null,
 }
 
-/// A compiled `tensor_choose` call on a variable-shape `a`: each row's result has the row's
-/// shape.
+/// A compiled `tensor_choose` call where `a` or a choice is variable-shape: each row's `a` and
+/// tensor choices broadcast together (numpy's rules), one plan per combination of row shapes.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct VariableChoosePlan {
     mode: ChooseMode,
-    a: VariableShapeType,
+    /// `a`: a tensor, or a scalar (0-d fixed-shape) column; `None`: a NULL literal.
+    a: Option<AnyTensorType>,
     choices: Vec<VariableChoice>,
     element: DataType,
-    output: VariableShapeType,
+    /// Fixed-shape when every row's broadcast shape is known when the query is planned.
+    output: AnyTensorType,
     data_args: usize,
 }
 
-/// A compiled `tensor_choose` call on either kind of `a`.
+impl VariableChoosePlan {
+    /// The result field: a tensor, or a plain value when every row's result is 0-d.
+    fn output_field(&self, name: &str) -> Field {
+        match &self.output {
+            AnyTensorType::Fixed(t) if t.ndim() == 0 => {
+                Field::new(name, self.element.clone(), true)
+            }
+            output => output.to_field(name),
+        }
+    }
+}
+
+/// A compiled `tensor_choose` call.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub enum ChooseCall {
-    /// A fixed-shape `a` (or a scalar one).
+    /// Fixed-shape (or scalar) arguments only.
     Fixed(ChoosePlan),
-    /// A variable-shape `a`.
+    /// A variable-shape `a` or choice.
     Variable(VariableChoosePlan),
 }
 
-/// Plans `tensor_choose` on a variable-shape `a`: the choices given one by one (variable-shape
-/// tensors of `a`'s row shapes, numeric columns, literals) or as a list literal of scalars.
+/// Plans `tensor_choose` with a variable-shape `a` or choice: the choices given one by one
+/// (tensors of either kind, numeric columns, literals), or, with a variable-shape `a`, one
+/// list literal of scalars.
 fn plan_variable(
     args: &PlanArgs<'_>,
-    a: VariableShapeType,
     data_args: usize,
     mode: ChooseMode,
 ) -> Result<VariableChoosePlan> {
-    check_index_element(a.element_type(), args.fields[0].data_type())?;
-    let refuse = || {
-        plan_err!(
-            "tensor_choose: with a variable-shape a ({a}), the choices must be given one by one (variable-shape tensors of a's row shapes, numeric columns or literals) or as one list literal of scalars"
-        )
+    let a = match super::variable_of(&args.fields[0])? {
+        Some(a) => {
+            check_index_element(a.element_type(), args.fields[0].data_type())?;
+            Some(AnyTensorType::Variable(a))
+        }
+        None => match TensorChoose::plan_index(args)? {
+            Operand::Tensor(a) => Some(AnyTensorType::Fixed(a)),
+            Operand::Column(data_type) => {
+                Some(AnyTensorType::Fixed(TensorType::new(data_type, vec![])?))
+            }
+            _ => None,
+        },
     };
-    // Variable-shape choices enter the result type as their element type.
-    let mut variable = vec![None; data_args];
+    let refuse = || match &a {
+        Some(AnyTensorType::Variable(a)) => plan_err!(
+            "tensor_choose: with a variable-shape a ({a}), the choices must be given one by one (tensors, numeric columns or literals) or as one list literal of scalars"
+        ),
+        _ => plan_err!(
+            "tensor_choose: a variable-shape tensor cannot enumerate the choices by its outer dimension; give the choices one by one"
+        ),
+    };
+    // Tensor choices enter the result type as their element type.
+    let mut tensors = vec![None; data_args];
     let form = if data_args > 2 {
         let mut operands = Vec::new();
-        for (i, slot) in variable.iter_mut().enumerate().skip(1) {
+        for (i, slot) in tensors.iter_mut().enumerate().skip(1) {
             if let Some(tensor) = super::variable_of(&args.fields[i])? {
                 operands.push(Operand::Column(tensor.element_type().clone()));
-                *slot = Some(tensor);
+                *slot = Some(AnyTensorType::Variable(tensor));
                 continue;
             }
             match TensorChoose::plan_choice(args, i)? {
-                Operand::Tensor(_) => return refuse(),
+                Operand::Tensor(tensor) => {
+                    operands.push(Operand::Column(tensor.element_type().clone()));
+                    *slot = Some(AnyTensorType::Fixed(tensor));
+                }
                 operand => operands.push(operand),
             }
         }
@@ -352,7 +391,7 @@ fn plan_variable(
     let choices = match form {
         Form::Each(operands) => operands
             .into_iter()
-            .zip(variable.into_iter().skip(1))
+            .zip(tensors.into_iter().skip(1))
             .map(|(operand, tensor)| {
                 Ok(match (operand, tensor) {
                     (_, Some(tensor)) => VariableChoice::Tensor(tensor),
@@ -376,7 +415,31 @@ fn plan_variable(
         }
         Form::Stacked(_) | Form::ListColumn(_) => return refuse(),
     };
-    let output = a.row_major_of(element.clone())?;
+    // The dimensions every row's broadcast shape has, known when the query is planned.
+    let mut known = Vec::new();
+    if let Some(a) = &a {
+        known.push(known_shape(a));
+    }
+    for choice in &choices {
+        if let VariableChoice::Tensor(tensor) = choice {
+            known.push(known_shape(tensor));
+        }
+    }
+    let refs: Vec<&[Option<usize>]> = known.iter().map(Vec::as_slice).collect();
+    let Some(shape) = known_broadcast(&refs) else {
+        let shapes: Vec<String> = known.iter().map(|s| format_known(s)).collect();
+        return plan_err!(
+            "tensor_choose: shape mismatch: objects cannot be broadcast to a single shape: the dimensions every row has, {}, do not broadcast",
+            shapes.join(", ")
+        );
+    };
+    // a's dim names survive when its dims are the result's.
+    let dim_names = match &a {
+        Some(AnyTensorType::Variable(a)) if a.ndim() == shape.len() => a.logical_dim_names(),
+        Some(AnyTensorType::Fixed(a)) if a.ndim() == shape.len() => a.logical_dim_names(),
+        _ => None,
+    };
+    let output = output_of_known(&element, &shape, dim_names)?;
     Ok(VariableChoosePlan {
         mode,
         a,
@@ -387,62 +450,96 @@ fn plan_variable(
     })
 }
 
-/// One batch of `tensor_choose` on a variable-shape `a`.
+/// One batch of `tensor_choose` with a variable-shape `a` or choice.
 fn choose_variable(
     plan: &VariableChoosePlan,
     data: &[ColumnarValue],
     rows: usize,
 ) -> Result<ArrayRef> {
     const NAME: &str = "tensor_choose";
+    let Some(a_type) = &plan.a else {
+        return Ok(new_null_array(plan.output_field(NAME).data_type(), rows));
+    };
     if plan.choices.contains(&VariableChoice::Null) {
-        return Ok(new_null_array(&plan.output.storage_type(), rows));
+        return Ok(new_null_array(plan.output_field(NAME).data_type(), rows));
     }
     let arrays = data
         .iter()
         .map(|value| value.to_array(rows))
         .collect::<Result<Vec<_>>>()?;
-    let a = variable_array(NAME, &plan.a, &arrays[0])?;
-    let mut nulls = a.nulls().cloned();
-    let mut views = Vec::with_capacity(plan.choices.len());
-    let mut literals = Vec::with_capacity(plan.choices.len());
     // A list literal's choices come from the plan: only the choices given one by one are
     // arguments (choice i is argument i + 1).
+    let tensor_type = |i: usize| match plan.choices.get(i) {
+        Some(VariableChoice::Tensor(tensor)) => Some(tensor),
+        _ => None,
+    };
+    let views = (0..plan.choices.len())
+        .map(|i| match tensor_type(i) {
+            Some(tensor) => view_of(NAME, tensor, &arrays[i + 1]),
+            None => Ok(None),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let a_view = view_of(NAME, a_type, &arrays[0])?;
+    let a = row_tensor(NAME, a_type, &arrays[0], a_view.as_ref(), false)?;
+    let mut nulls = a.nulls().cloned();
+    let mut tensors = Vec::with_capacity(plan.choices.len());
+    let mut literals = Vec::with_capacity(plan.choices.len());
     for (i, choice) in plan.choices.iter().enumerate() {
-        let (view, literal) = match choice {
-            VariableChoice::Tensor(tensor) => {
-                let view = variable_array(NAME, tensor, &arrays[i + 1])?;
-                nulls = NullBuffer::union(nulls.as_ref(), view.nulls());
-                (Some(view), None)
+        let (tensor, literal) = match (choice, tensor_type(i)) {
+            (_, Some(tensor_type)) => {
+                let tensor =
+                    row_tensor(NAME, tensor_type, &arrays[i + 1], views[i].as_ref(), false)?;
+                nulls = NullBuffer::union(nulls.as_ref(), tensor.nulls());
+                (Some(tensor), None)
             }
-            VariableChoice::Literal(value) => (None, Some(value.to_array_of_size(1)?)),
+            (VariableChoice::Literal(value), _) => (None, Some(value.to_array_of_size(1)?)),
             _ => {
                 let array = &arrays[i + 1];
                 nulls = NullBuffer::union(nulls.as_ref(), array.logical_nulls().as_ref());
                 (None, None)
             }
         };
-        views.push(view);
+        tensors.push(tensor);
         literals.push(literal);
     }
-    let choices: Vec<RaggedChoice<'_>> = views
+    let choices: Vec<RaggedChoice<'_>> = tensors
         .iter()
         .zip(&literals)
         .enumerate()
-        .map(|(i, (view, literal))| match (view, literal) {
-            (Some(view), _) => RaggedChoice::Tensor(view),
+        .map(|(i, (tensor, literal))| match (tensor, literal) {
+            (Some(tensor), _) => RaggedChoice::Tensor(tensor),
             (None, Some(literal)) => RaggedChoice::Literal(literal),
             (None, None) => RaggedChoice::Column(&arrays[i + 1]),
         })
         .collect();
-    let out = ragged::choose_rows(&a, &choices, plan.mode, &plan.element, nulls.as_ref())
-        .map_err(|e| e.in_function(NAME))?;
-    Ok(Arc::new(ragged::from_rows(
-        &plan.output,
-        out.values,
-        &out.lengths,
-        out.shapes,
-        nulls,
-    )?))
+    let out_ndim = match &plan.output {
+        AnyTensorType::Fixed(output) => output.ndim(),
+        AnyTensorType::Variable(output) => output.ndim(),
+    };
+    let out = ragged::choose_rows(
+        &a,
+        &choices,
+        plan.mode,
+        &plan.element,
+        nulls.as_ref(),
+        rows,
+        out_ndim,
+    )
+    .map_err(|e| e.in_function(NAME))?;
+    match &plan.output {
+        AnyTensorType::Fixed(output) => {
+            let values = pad_null_rows(out.values, output.size(), rows, nulls.as_ref())?;
+            let output = (output.ndim() > 0).then_some(output);
+            Ok(output_rows(output, values, nulls, rows)?)
+        }
+        AnyTensorType::Variable(output) => Ok(Arc::new(ragged::from_rows(
+            output,
+            out.values,
+            &out.lengths,
+            out.shapes,
+            nulls,
+        )?)),
+    }
 }
 
 impl TensorChoose {
@@ -579,8 +676,9 @@ impl TensorFunction for TensorChoose {
         if data_args < 2 {
             return plan_err!("tensor_choose: at least one choice is needed after a");
         }
-        if let Some(a) = super::variable_of(&args.fields[0])? {
-            return plan_variable(args, a, data_args, mode).map(ChooseCall::Variable);
+        let variable = (0..data_args).any(|i| has_variable_shape_extension(&args.fields[i]));
+        if variable {
+            return plan_variable(args, data_args, mode).map(ChooseCall::Variable);
         }
         let a = Self::plan_index(args)?;
         let form = Self::plan_form(args, data_args)?;
@@ -672,7 +770,7 @@ impl TensorFunction for TensorChoose {
     fn return_field(&self, plan: &ChooseCall) -> FieldRef {
         let plan = match plan {
             ChooseCall::Fixed(plan) => plan,
-            ChooseCall::Variable(plan) => return Arc::new(plan.output.to_field(self.name())),
+            ChooseCall::Variable(plan) => return Arc::new(plan.output_field(self.name())),
         };
         match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(self.name())),

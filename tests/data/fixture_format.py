@@ -53,3 +53,24 @@ def tensor_sql(arr, perm=None):
     perm_sql = "" if perm is None else f", NULL, [{', '.join(str(p) for p in perm)}]"
     values = "[" + ", ".join(fmt_scalar(x, arr.dtype) for x in flat) + "]"
     return f"tensor(arrow_cast({values}, 'List({ARROW[arr.dtype]})'), {shape}{perm_sql})"
+
+
+def re_escape(text):
+    return "".join("\\" + c if c in "\\^$.|?*+()[]{}" else c for c in text)
+
+
+def error_regex(message, where):
+    """An expected error as an slt regex: `message` escaped, `where` (the row, or "") put at
+    its `{where}` or else at its end, runs of spaces (numpy writes two) matched as one or
+    more, as sqllogictest reads them."""
+    if "{where}" not in message:
+        message += "{where}"
+    message = where.join(re_escape(part) for part in message.split("{where}"))
+    return message.replace("  ", "\\s+")
+
+
+def split_outcomes(outcomes):
+    """(results, errors) of `{row: outcome}`: an outcome that is a str is an error message."""
+    errors = {row: o for row, o in outcomes.items() if isinstance(o, str)}
+    results = {row: o for row, o in outcomes.items() if not isinstance(o, str)}
+    return results, errors

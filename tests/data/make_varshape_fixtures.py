@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.ipc  # noqa: F401  (pa.ipc)
 import pyarrow.parquet as pq
 
-from fixture_format import fmt
+from fixture_format import error_regex, fmt, re_escape, split_outcomes
 
 HERE = Path(__file__).resolve().parent
 SLT = HERE.parents[1] / "sql" / "varshape_generated.slt"
@@ -220,8 +220,6 @@ def to_fixed_cases(name, rows):
     return out
 
 
-def re_escape(text):
-    return "".join("\\" + c if c in "\\^$.|?*+()[]{}" else c for c in text)
 
 
 # tensor_get(column, index): numpy's x[index] on every row's logical tensor.
@@ -278,23 +276,16 @@ def row_cases(function, name, call, apply):
     every row is rejected (an index wrong for the dims every row shares), the error comes
     when the query is planned, naming no row."""
     rows = [logical(name, row) for row in range(ROWS)]
-    results, errors = {}, {}
-    for row, value in enumerate(rows):
-        result = None if value is None else apply(value, row)
-        if isinstance(result, str):
-            errors[row] = result
-        else:
-            results[row] = result
+    results, errors = split_outcomes(
+        {row: None if value is None else apply(value, row) for row, value in enumerate(rows)}
+    )
     out = []
     if errors:
         first = min(errors)
         planned = all(v is None for v in results.values())
         where = "" if planned else f" at row {first} of its batch"
         # A message may place the row itself ("{where}"); else it ends the message.
-        message = errors[first]
-        if "{where}" not in message:
-            message += "{where}"
-        message = where.join(re_escape(part) for part in message.split("{where}"))
+        message = error_regex(errors[first], where)
         out += [
             f"query error {function}: {message}",
             f"SELECT {call} FROM '{FILE}';",

@@ -225,6 +225,11 @@ suites!(
     // pyarrow's columns (varshape_generated).
     varshape,
     varshape_generated,
+    // Variable-shape tensors broadcast row by row: along-axis and choose (errors, and numpy's
+    // values on pyarrow's columns).
+    varshape_along_axis,
+    varshape_choose,
+    varshape_along_generated,
     // Across functions: Parquet files, resource limits, cases found by fuzzing.
     files,
     parquet,
