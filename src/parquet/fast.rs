@@ -1995,12 +1995,15 @@ fn read_pages<T: Copy + Default>(
                     batches.push(&page);
                     continue;
                 }
-                // A dictionary-encoded page with a selection: the wanted values alone looked
-                // up (every index still checked).
+                // A dictionary-encoded page of wide indices (more than 2^16 entries) with a
+                // selection: the wanted values alone looked up (every index still checked).
+                // Narrower ones are decoded whole, 8 at a time, then the wanted kept: for
+                // uint8 images a lookup per wanted value made a 10% filter 25% slower.
                 if matches!(
                     encoding,
                     Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY
                 ) && chunk.selection.is_some()
+                    && buf.first().is_some_and(|&width| width > 16)
                 {
                     let wanted = batches.advance(n);
                     let read = dictionary.as_ref().is_some_and(|entries| {
