@@ -85,6 +85,16 @@ impl VariableShapeType {
         Ok(self)
     }
 
+    /// The variable-shape type of `fixed`'s tensors: its element type, dim names and
+    /// permutation, and its one physical shape as the `uniform_shape` of every row.
+    pub fn of_fixed(fixed: &TensorType) -> Result<Self, TensorError> {
+        let uniform = fixed.physical_shape().iter().copied().map(Some).collect();
+        Self::new(fixed.element_type().clone(), fixed.ndim())?
+            .with_dim_names(fixed.dim_names().map(<[String]>::to_vec))?
+            .with_permutation(fixed.permutation().map(<[usize]>::to_vec))?
+            .with_uniform_shape(Some(uniform))
+    }
+
     /// The same type with the physical dimensions every row shares (`None` entries vary;
     /// `None` or all-`None` removes them).
     pub fn with_uniform_shape(

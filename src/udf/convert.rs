@@ -73,12 +73,7 @@ impl TensorFunction for TensorToVariable {
         Ok(match args.any_tensor(0, "t")? {
             AnyTensorType::Variable(tensor) => ToVariablePlan::Unchanged(tensor),
             AnyTensorType::Fixed(tensor) => {
-                let uniform = tensor.physical_shape().iter().copied().map(Some).collect();
-                let variable =
-                    VariableShapeType::new(tensor.element_type().clone(), tensor.ndim())?
-                        .with_dim_names(tensor.dim_names().map(<[String]>::to_vec))?
-                        .with_permutation(tensor.permutation().map(<[usize]>::to_vec))?
-                        .with_uniform_shape(Some(uniform))?;
+                let variable = VariableShapeType::of_fixed(&tensor)?;
                 ToVariablePlan::Convert(tensor, variable)
             }
         })
@@ -99,18 +94,29 @@ impl TensorFunction for TensorToVariable {
             return Ok(args[0].clone());
         };
         map_arrays(args, &[0], number_rows, |arrays| {
-            let input = tensor_array(self.name(), &arrays[0])?;
-            let out = ragged::fixed_to_variable(
-                variable,
-                input.values(),
-                fixed.physical_shape(),
-                input.len(),
-                input.nulls().cloned(),
-            )
-            .map_err(|e| e.in_function(self.name()))?;
-            Ok(Arc::new(out) as ArrayRef)
+            widen(self.name(), fixed, variable, &arrays[0])
         })
     }
+}
+
+/// A batch of fixed-shape tensors (`fixed`) as the variable-shape tensors of `variable` (its
+/// `VariableShapeType::of_fixed`), for the function `name`.
+pub(super) fn widen(
+    name: &str,
+    fixed: &TensorType,
+    variable: &VariableShapeType,
+    array: &ArrayRef,
+) -> Result<ArrayRef> {
+    let input = tensor_array(name, array)?;
+    let out = ragged::fixed_to_variable(
+        variable,
+        input.values(),
+        fixed.physical_shape(),
+        input.len(),
+        input.nulls().cloned(),
+    )
+    .map_err(|e| e.in_function(name))?;
+    Ok(Arc::new(out))
 }
 
 /// `tensor_to_fixed(t [, shape])`.

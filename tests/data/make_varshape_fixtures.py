@@ -728,6 +728,43 @@ AT_MORE_CASES = [
 ]
 
 
+# A fixed-shape x with a variable-shape y: the rows of `u` (every one (3, 2) logically, and
+# permuted) as `tensor_to_fixed` makes them, y broadcast into each row's x[idx]. (op, idx as
+# SQL, key, y as SQL, y of a row (None: NULL)).
+FIXED_X_CASES = [
+    ("add", "'...'", "...", "u", lambda r: logical("u", r)),
+    # (1,) into (2,); row 1's (0,) does not broadcast.
+    ("set", "'0'", "0", "tensor_get(i64, '-1:')", lambda r: none_or(logical("i64", r), lambda v: v[-1:])),
+    # (1, 1) into (3, 1); row 2's (0, 1) meets a NULL x.
+    ("subtract", "':, :1'", ":, :1", "tensor_get(f32, ':1, :1')",
+     lambda r: none_or(logical("f32", r), lambda v: v[:1, :1])),
+]
+
+
+def none_or(value, f):
+    return None if value is None else f(value)
+
+
+def fixed_x_cases():
+    header = [
+        "# A fixed-shape x and a variable-shape y (JAX's x.at[idx].op(y), numpy broadcasting per",
+        "# row): the result is fixed-shape.",
+        "",
+    ]
+    return header + [line for case in FIXED_X_CASES for line in fixed_x_case(*case)]
+
+
+def fixed_x_case(op, idx_sql, key, y_sql, y_of_row):
+    """The cases of one FIXED_X_CASES entry: a NULL y row gives NULL."""
+
+    def apply(value, row):
+        y = y_of_row(row)
+        return None if y is None else jax_update(value, key_of(key), op, y, "promise_in_bounds", None)
+
+    call = f"tensor_at_{op}(tensor_to_fixed(u), {idx_sql}, {y_sql})"
+    return row_cases(f"tensor_at_{op}", "u", call, apply)
+
+
 def per_row(key, result):
     """row_cases' `apply` for an index given as `key` (see AT_GET_CASES): None for a NULL
     index, else `result(value, row, the row's key)`."""
@@ -846,7 +883,7 @@ def write_slt():
         out += ["", *constructor_cases(name, rows), *to_fixed_cases(name, rows)]
     SLT.write_text(
         "\n".join(out + get_cases() + dynamic_get_cases() + reshape_cases() + at_cases()
-        + choose_cases() + at_more_cases())
+        + choose_cases() + at_more_cases() + fixed_x_cases())
     )
 
 

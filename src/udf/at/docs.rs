@@ -91,7 +91,7 @@ pub fn documentation(op: AtOp) -> Documentation {
     if op.has_y() {
         builder = builder.with_argument(
             "y",
-            "A number, numeric column or tensor (variable-shape too when x is), broadcast to the shape of each row's x[idx]; a literal must fit x's element type.",
+            "A number, numeric column or tensor (fixed- or variable-shape), broadcast to the shape of each row's x[idx]; a literal must fit x's element type.",
         );
     }
     if op == AtOp::Apply {

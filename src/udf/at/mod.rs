@@ -27,11 +27,14 @@ pub use options::{ApplyFn, AtOp};
 pub use plan::{AtPlan, ValuesPlan};
 pub use variable::VariableAtPlan;
 
-use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_of};
+use super::convert::widen;
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, tensor_of, variable_of};
 use crate::error::TensorError;
 use crate::index::ScatterPlan;
 use crate::kernels::layout;
 use crate::kernels::update::{self, Lambda, Update};
+use crate::tensor_type::TensorType;
+use crate::variable_shape::{VariableShapeType, has_variable_shape_extension};
 use docs::documentation;
 use options::apply_by_name;
 use plan::plan_at;
@@ -224,6 +227,19 @@ pub enum AtCall {
     Fixed(Box<AtPlan>),
     /// On a variable-shape tensor: the index normalised per distinct row shape.
     Variable(Box<VariableAtPlan>),
+    /// On a fixed-shape tensor with a variable-shape `y`: `x` read as a variable-shape tensor
+    /// whose every dimension is uniform, so that `y` broadcasts row by row and the result is
+    /// fixed-shape.
+    Widened(Box<WidenedAt>),
+}
+
+/// A `tensor_at_*` call on a fixed-shape `x` of type `fixed` planned as on `widened`, its
+/// variable-shape type.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct WidenedAt {
+    plan: VariableAtPlan,
+    fixed: TensorType,
+    widened: VariableShapeType,
 }
 
 impl TensorFunction for TensorAt {
@@ -298,6 +314,26 @@ pub(super) fn plan_call(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -
     if let Some(x) = variable_of(&args.fields[0])? {
         return plan_at_variable(args, op, apply, x).map(|plan| AtCall::Variable(Box::new(plan)));
     }
+    if op.has_y()
+        && let Some(y) = args.fields.get(2)
+        && has_variable_shape_extension(y)
+        && let Some(fixed) = tensor_of(&args.fields[0])?
+    {
+        let widened = VariableShapeType::of_fixed(&fixed)?;
+        let mut fields = args.fields.to_vec();
+        fields[0] = Arc::new(widened.to_field(args.fields[0].name()));
+        let args = PlanArgs {
+            fields: &fields,
+            ..*args
+        };
+        return plan_at_variable(&args, op, apply, widened.clone()).map(|plan| {
+            AtCall::Widened(Box::new(WidenedAt {
+                plan,
+                fixed,
+                widened,
+            }))
+        });
+    }
     plan_at(args, op, apply).map(|plan| AtCall::Fixed(Box::new(plan)))
 }
 
@@ -307,6 +343,7 @@ impl AtCall {
         let plan = match self {
             Self::Fixed(plan) => plan,
             Self::Variable(plan) => return plan.output.to_field(name),
+            Self::Widened(call) => return call.plan.output.to_field(name),
         };
         match &plan.output {
             Some(tensor) => Arc::new(tensor.to_field(name)),
@@ -324,6 +361,18 @@ impl AtCall {
         match self {
             Self::Fixed(plan) => invoke_at(plan, args, number_rows, lambda),
             Self::Variable(plan) => invoke_variable(plan, args, number_rows, lambda),
+            Self::Widened(call) => {
+                let name = call.plan.function_name();
+                let x = widen(
+                    name,
+                    &call.fixed,
+                    &call.widened,
+                    &args[0].to_array(number_rows)?,
+                )?;
+                let mut args = args.to_vec();
+                args[0] = ColumnarValue::Array(x);
+                invoke_variable(&call.plan, &args, number_rows, lambda)
+            }
         }
     }
 
@@ -332,6 +381,7 @@ impl AtCall {
         match self {
             Self::Fixed(plan) => &plan.output_element,
             Self::Variable(plan) => plan.output_element(),
+            Self::Widened(call) => call.plan.output_element(),
         }
     }
 }

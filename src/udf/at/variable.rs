@@ -50,6 +50,11 @@ pub struct VariableAtPlan {
 }
 
 impl VariableAtPlan {
+    /// The SQL name of the function.
+    pub fn function_name(&self) -> &'static str {
+        self.op.function_name()
+    }
+
     /// The element type of the result.
     pub fn output_element(&self) -> &DataType {
         &self.probe.output_element
