@@ -31,6 +31,38 @@ fn pyarrow_file_prints_as_numpy_does() {
     assert_eq!(column_cells(&stdout), want, "{stdout}");
 }
 
+/// A reader that stops early (`| head`) ends the CLI by SIGPIPE, as it ends other Unix tools,
+/// not with a panic while the result prints.
+#[cfg(unix)]
+#[test]
+fn closed_stdout_ends_the_cli_without_a_panic() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    let sql = "SELECT * FROM generate_series(1, 5000000)";
+    let mut child = cli()
+        .args(["-q", "--format", "csv", "-c", sql])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0u8; 16];
+    stdout.read_exact(&mut head).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // 13: SIGPIPE.
+    assert_eq!(
+        output.status.signal(),
+        Some(13),
+        "{:?}: {stderr}",
+        output.status
+    );
+}
+
 /// The cells of a one-column table, after the header: `| [[-4, -3, -2], [-1, 0, 1]]   |`.
 fn column_cells(stdout: &str) -> Vec<&str> {
     stdout
