@@ -233,13 +233,12 @@ pub enum AtCall {
     Widened(Box<WidenedAt>),
 }
 
-/// A `tensor_at_*` call on a fixed-shape `x` of type `fixed` planned as on `widened`, its
-/// variable-shape type.
+/// A `tensor_at_*` call on a fixed-shape `x` of type `fixed`, planned as on its variable-shape
+/// type (`plan.x()`).
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct WidenedAt {
     plan: VariableAtPlan,
     fixed: TensorType,
-    widened: VariableShapeType,
 }
 
 impl TensorFunction for TensorAt {
@@ -326,13 +325,8 @@ pub(super) fn plan_call(args: &PlanArgs<'_>, op: AtOp, apply: Option<ApplyFn>) -
             fields: &fields,
             ..*args
         };
-        return plan_at_variable(&args, op, apply, widened.clone()).map(|plan| {
-            AtCall::Widened(Box::new(WidenedAt {
-                plan,
-                fixed,
-                widened,
-            }))
-        });
+        return plan_at_variable(&args, op, apply, widened)
+            .map(|plan| AtCall::Widened(Box::new(WidenedAt { plan, fixed })));
     }
     plan_at(args, op, apply).map(|plan| AtCall::Fixed(Box::new(plan)))
 }
@@ -366,7 +360,7 @@ impl AtCall {
                 let x = widen(
                     name,
                     &call.fixed,
-                    &call.widened,
+                    call.plan.x(),
                     &args[0].to_array(number_rows)?,
                 )?;
                 let mut args = args.to_vec();

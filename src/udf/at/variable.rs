@@ -50,6 +50,11 @@ pub struct VariableAtPlan {
 }
 
 impl VariableAtPlan {
+    /// The type `x` is read as.
+    pub fn x(&self) -> &VariableShapeType {
+        &self.x
+    }
+
     /// The SQL name of the function.
     pub fn function_name(&self) -> &'static str {
         self.op.function_name()
