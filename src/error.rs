@@ -123,7 +123,7 @@ fn at_row(row: Option<usize>) -> String {
 fn invalid_choice(row: usize, value: &str, count: usize) -> String {
     if count == 0 {
         // numpy: ValueError: 0-length sequence.
-        format!("0-length sequence: row {row} of its batch has no choices")
+        format!("0-length sequence: there are no choices at row {row} of its batch")
     } else {
         // numpy: ValueError: invalid entry in choice array
         format!(

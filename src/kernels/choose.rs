@@ -29,6 +29,26 @@ use arrow::error::ArrowError;
 use super::{from_storage, layout, storage_type, to_storage};
 use crate::error::{Result, TensorError};
 
+/// Expands `$run!(P)` with `P` the arrow primitive type of the index type `$data_type` (every
+/// integer type), or gives an error for any other type.
+macro_rules! with_index_type {
+    ($data_type:expr, $run:ident) => {
+        match $data_type {
+            DataType::Int8 => $run!(Int8Type),
+            DataType::Int16 => $run!(Int16Type),
+            DataType::Int32 => $run!(Int32Type),
+            DataType::Int64 => $run!(Int64Type),
+            DataType::UInt8 => $run!(UInt8Type),
+            DataType::UInt16 => $run!(UInt16Type),
+            DataType::UInt32 => $run!(UInt32Type),
+            DataType::UInt64 => $run!(UInt64Type),
+            other => Err(TensorError::Data(format!(
+                "unexpected index type {other} at run time"
+            ))),
+        }
+    };
+}
+
 /// How `choose` treats an index outside `[0, n)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChooseMode {
@@ -164,50 +184,124 @@ fn indices_mode<I: IndexNative, const MODE: u8>(
             ChoiceCount::PerRow(counts) => counts[checked_row],
         };
         let start = row * chunk;
-        let values = &a[start..start + chunk];
-        let targets = &mut out[start..start + chunk];
-        let invalid = |value: &I| TensorError::InvalidChoice {
-            row: checked_row,
-            value: value.to_string(),
-            count: n,
-        };
-        if n == 0 {
-            // No choices: every index is out of range, in every mode.
-            if let Some((k, value)) = values
-                .iter()
-                .enumerate()
-                .find(|(k, _)| a_valid.is_none_or(|v| v.is_valid(start + k)))
-            {
-                let _ = k;
-                return Err(invalid(value));
-            }
-            continue;
-        }
-        let n = n as u64;
-        match a_valid {
-            None => {
-                for (target, value) in targets.iter_mut().zip(values) {
-                    match value.choice::<MODE>(n) {
-                        // n <= u32::MAX is checked when the call is planned.
-                        Some(i) => *target = i as u32,
-                        None => return Err(invalid(value)),
-                    }
+        row_choices::<I, MODE>(
+            &a[start..start + chunk],
+            &mut out[start..start + chunk],
+            start,
+            n,
+            a_valid,
+            checked_row,
+        )?;
+    }
+    Ok(out)
+}
+
+/// Pass 1 of one row: the choice numbers of its indices `values` (at `start` in the batch's
+/// `a`) among `n` choices, into `targets`; an index `a_valid` marks NULL is left at 0 unchecked.
+/// Errors name `row`.
+#[inline]
+fn row_choices<I: IndexNative, const MODE: u8>(
+    values: &[I],
+    targets: &mut [u32],
+    start: usize,
+    n: usize,
+    a_valid: Option<&NullBuffer>,
+    row: usize,
+) -> Result<()> {
+    let invalid = |value: &I| TensorError::InvalidChoice {
+        row,
+        value: value.to_string(),
+        count: n,
+    };
+    if n == 0 {
+        // numpy: `0-length sequence`, whatever the row's indices hold (even nothing).
+        return Err(TensorError::InvalidChoice {
+            row,
+            value: String::new(),
+            count: 0,
+        });
+    }
+    let n = n as u64;
+    match a_valid {
+        None => {
+            for (target, value) in targets.iter_mut().zip(values) {
+                match value.choice::<MODE>(n) {
+                    // n <= u32::MAX is checked when the call is planned.
+                    Some(i) => *target = i as u32,
+                    None => return Err(invalid(value)),
                 }
             }
-            Some(valid) => {
-                for (k, (target, value)) in targets.iter_mut().zip(values).enumerate() {
-                    if !valid.is_valid(start + k) {
-                        continue;
-                    }
-                    match value.choice::<MODE>(n) {
-                        Some(i) => *target = i as u32,
-                        None => return Err(invalid(value)),
-                    }
+        }
+        Some(valid) => {
+            for (k, (target, value)) in targets.iter_mut().zip(values).enumerate() {
+                if !valid.is_valid(start + k) {
+                    continue;
+                }
+                match value.choice::<MODE>(n) {
+                    Some(i) => *target = i as u32,
+                    None => return Err(invalid(value)),
                 }
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// One row of [`ragged_choice_indices`]: its indices end at `end` in `a` (they start where the
+/// previous row's end), and it has `count` choices.
+#[derive(Debug, Clone, Copy)]
+pub struct ChoiceSpan {
+    /// The row of the batch (errors name it).
+    pub row: usize,
+    /// Where the row's indices end in `a`.
+    pub end: usize,
+    /// The row's number of choices (at most `u32::MAX`).
+    pub count: usize,
+}
+
+/// Pass 1 where rows have indices of different lengths and their own numbers of choices (numpy's
+/// `choose` on variable-shape rows with per-row choices): the choice number of every element of
+/// `a` (integers; booleans as 0/1 `UInt8`), row by row as `spans` lay them out; an element
+/// `a_valid` marks NULL is left at 0 unchecked. Errors name the span's row.
+pub fn ragged_choice_indices(
+    a: &ArrayRef,
+    spans: &[ChoiceSpan],
+    mode: ChooseMode,
+    a_valid: Option<&NullBuffer>,
+) -> Result<Vec<u32>> {
+    fn run<I: IndexNative, const MODE: u8>(
+        a: &[I],
+        spans: &[ChoiceSpan],
+        a_valid: Option<&NullBuffer>,
+    ) -> Result<Vec<u32>> {
+        let mut out = vec![0u32; a.len()];
+        let mut start = 0;
+        for span in spans {
+            let (Some(values), Some(targets)) =
+                (a.get(start..span.end), out.get_mut(start..span.end))
+            else {
+                return Err(TensorError::Internal(format!(
+                    "choice span {start}..{} outside {} indices",
+                    span.end,
+                    a.len()
+                )));
+            };
+            row_choices::<I, MODE>(values, targets, start, span.count, a_valid, span.row)?;
+            start = span.end;
+        }
+        Ok(out)
+    }
+    macro_rules! run {
+        ($P:ty) => {{
+            let a = a.as_primitive::<$P>().values();
+            match mode {
+                ChooseMode::Raise => run::<_, 0>(a, spans, a_valid),
+                ChooseMode::Wrap => run::<_, 1>(a, spans, a_valid),
+                ChooseMode::Clip => run::<_, 2>(a, spans, a_valid),
+            }
+        }};
+    }
+    with_index_type!(a.data_type(), run)
 }
 
 /// Both passes in one loop, for the common case: `a` and every choice have the output's
@@ -512,7 +606,18 @@ pub fn choose(batch: &ChooseBatch<'_>) -> Result<ArrayRef> {
         ChoiceInputs::List(list) => BatchChoices::List(ListChoices::new(list)?),
     };
     let indices = if batch.out_row_len == 0 || batch.rows == 0 {
-        // An empty broadcast selects nothing, so nothing is checked (numpy).
+        // An empty broadcast selects nothing, so no index is checked (numpy); a row with no
+        // choices is still numpy's `0-length sequence`.
+        if let ChoiceCount::PerRow(counts) = choices.count() {
+            let valid = |r: usize| batch.row_nulls.is_none_or(|n| n.is_valid(r));
+            if let Some(row) = (0..batch.rows).find(|&r| counts.get(r) == Some(&0) && valid(r)) {
+                return Err(TensorError::InvalidChoice {
+                    row,
+                    value: String::new(),
+                    count: 0,
+                });
+            }
+        }
         vec![0; a_values.len()]
     } else {
         indices_of(batch, &a_values, choices.count())?
@@ -601,19 +706,7 @@ fn indices_of(batch: &ChooseBatch<'_>, a: &ArrayRef, count: ChoiceCount<'_>) -> 
             )
         };
     }
-    match a.data_type() {
-        DataType::Int8 => run!(Int8Type),
-        DataType::Int16 => run!(Int16Type),
-        DataType::Int32 => run!(Int32Type),
-        DataType::Int64 => run!(Int64Type),
-        DataType::UInt8 => run!(UInt8Type),
-        DataType::UInt16 => run!(UInt16Type),
-        DataType::UInt32 => run!(UInt32Type),
-        DataType::UInt64 => run!(UInt64Type),
-        other => Err(TensorError::Data(format!(
-            "unexpected index type {other} at run time"
-        ))),
-    }
+    with_index_type!(a.data_type(), run)
 }
 
 /// The choices of a batch, a list column's parts read once for both passes.

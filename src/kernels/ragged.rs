@@ -18,9 +18,12 @@ use arrow::datatypes::{DataType, Field};
 
 use crate::error::{Result, TensorError};
 use crate::index::{IndexExpr, normalize, wrap_index};
-use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
+use crate::kernels::choose::{
+    ChoiceInputs, ChoiceSpan, ChooseBatch, ChooseMode, Input, choose, ragged_choice_indices,
+};
 use crate::kernels::layout::{self, with_row_nulls};
 use crate::kernels::rows::{RowPlans, RowTensor};
+use crate::kernels::to_storage;
 use crate::shape::{
     broadcast_labelled, broadcast_offsets, checked_size, format_shape, resolve_reshape,
     strided_offsets,
@@ -786,6 +789,197 @@ pub fn choose_rows(
     if let Some(e) = mismatch {
         return Err(e);
     }
+    Ok(IndexedRows {
+        values,
+        shapes,
+        lengths,
+    })
+}
+
+/// The choices of numpy's `choose` when each row enumerates its own: their number may differ
+/// between rows.
+#[derive(Debug, Clone, Copy)]
+pub enum EnumeratedChoices<'a> {
+    /// One tensor per row (variable- or fixed-shape, read as stored) whose outer logical axis
+    /// enumerates the row's choices, as numpy's `choose(a, c)` reads an array `c`: choice `k`
+    /// is `c[k]`, broadcast with `a`.
+    Stacked(&'a RowTensor<'a>),
+    /// A `List` or `LargeList` column: each row's scalar choices.
+    List(&'a ArrayRef),
+}
+
+/// One combination of row shapes of [`choose_enumerated`]: the broadcast shape, `a`'s offset
+/// in its row of each position, and one choice's (a stacked tensor's `c[0]`: choice `k` lies
+/// `k * stride` further on).
+#[derive(Debug)]
+struct RowEnumerated {
+    shape: Vec<usize>,
+    a_offsets: Vec<u32>,
+    choice_offsets: Vec<u32>,
+    count: usize,
+    stride: usize,
+}
+
+/// The plan of one combination of row shapes of [`choose_enumerated`], from `a`'s logical
+/// shape and strides and (a stacked tensor) the choices'.
+fn plan_enumerated(layouts: &[(Vec<usize>, Vec<usize>)]) -> Result<RowEnumerated> {
+    let (a_shape, a_strides) = &layouts[0];
+    let Some((c_shape, c_strides)) = layouts.get(1) else {
+        return Ok(RowEnumerated {
+            a_offsets: broadcast_offsets(a_shape, a_strides, a_shape),
+            choice_offsets: Vec::new(),
+            shape: a_shape.clone(),
+            count: 0,
+            stride: 1,
+        });
+    };
+    let (Some((&count, rest)), Some((&stride, rest_strides))) =
+        (c_shape.split_first(), c_strides.split_first())
+    else {
+        return Err(TensorError::Internal(
+            "a 0-d tensor cannot enumerate choices".to_string(),
+        ));
+    };
+    if count == 0 {
+        // numpy rejects no choices before it broadcasts them.
+        return Ok(RowEnumerated {
+            shape: Vec::new(),
+            a_offsets: Vec::new(),
+            choice_offsets: Vec::new(),
+            count,
+            stride,
+        });
+    }
+    // numpy broadcasts the choices first, then a.
+    let shape = broadcast_labelled(&[("choices[i]", rest), ("a", a_shape)])?;
+    Ok(RowEnumerated {
+        a_offsets: broadcast_offsets(a_shape, a_strides, &shape),
+        choice_offsets: broadcast_offsets(rest, rest_strides, &shape),
+        shape,
+        count,
+        stride,
+    })
+}
+
+/// numpy's `choose(a, choices, mode)` on every row where each row enumerates its own choices
+/// ([`EnumeratedChoices`]): a stacked tensor's `c[1:]` shape broadcasts with `a` in each row
+/// (a list's scalars take `a`'s shape), and each position reads the choice `a` names there
+/// among the row's own number of them. Rows NULL in `nulls` (a NULL in any argument) hold
+/// nothing; an element NULL in `a` is NULL in the result. Rows are checked in order: shapes
+/// that do not broadcast, a row with no choices (numpy's `0-length sequence`, whatever `a`
+/// holds) and an index `raise` rejects are numpy's errors naming the first row with one.
+pub fn choose_enumerated(
+    a: &RowTensor<'_>,
+    choices: EnumeratedChoices<'_>,
+    mode: ChooseMode,
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+    out_ndim: usize,
+) -> Result<IndexedRows> {
+    let (choice_values, list_starts) = match choices {
+        EnumeratedChoices::Stacked(tensor) => (Arc::clone(tensor.values()), None),
+        EnumeratedChoices::List(list) => match layout::list_parts(list.as_ref()) {
+            Some((values, starts)) => (values, Some(starts)),
+            None => {
+                return Err(TensorError::Data(format!(
+                    "expected a list of choices at run time, got {}",
+                    list.data_type()
+                )));
+            }
+        },
+    };
+    if u32::try_from(a.values().len()).is_err() {
+        return Err(too_many_values("a"));
+    }
+    if u32::try_from(choice_values.len()).is_err() {
+        return Err(too_many_values("the choices"));
+    }
+    let tensors = match choices {
+        EnumeratedChoices::Stacked(tensor) => vec![a, tensor],
+        EnumeratedChoices::List(_) => vec![a],
+    };
+    let mut lengths = Vec::with_capacity(rows);
+    let mut shapes = Vec::with_capacity(rows * out_ndim);
+    // For each element: where its `a` lies, and where its row's choice 0 lies (the chosen
+    // one's position once pass 1 has numbered them). For each row: its span and stride.
+    let mut a_positions: Vec<u32> = Vec::new();
+    let mut positions: Vec<u32> = Vec::new();
+    let mut spans = Vec::with_capacity(rows);
+    let mut strides = Vec::with_capacity(rows);
+    let mut plans: RowPlans<RowEnumerated> = RowPlans::default();
+    // The first row whose shapes do not broadcast or that has no choices: its error, once
+    // the rows before it are checked.
+    let mut pending = None;
+    for row in 0..rows {
+        if nulls.is_some_and(|n| n.is_null(row)) {
+            lengths.push(0);
+            shapes.extend(std::iter::repeat_n(0, out_ndim));
+            continue;
+        }
+        let compiled = plans.get(&tensors, row, plan_enumerated);
+        let plan = match compiled {
+            Ok(plan) => plan,
+            Err(e) => {
+                pending = Some(e);
+                break;
+            }
+        };
+        let (count, base, stride) = match (&list_starts, choices) {
+            (Some(starts), _) => (starts[row + 1] - starts[row], starts[row], 1),
+            (None, EnumeratedChoices::Stacked(tensor)) => {
+                (plan.count, tensor.span(row).0, plan.stride)
+            }
+            (None, EnumeratedChoices::List(_)) => {
+                return Err(TensorError::Internal("a list without offsets".to_string()));
+            }
+        };
+        if count == 0 {
+            pending = Some(TensorError::InvalidChoice {
+                row,
+                value: String::new(),
+                count,
+            });
+            break;
+        }
+        let a_start = a.span(row).0 as u32;
+        a_positions.extend(plan.a_offsets.iter().map(|&o| a_start + o));
+        // Below u32::MAX: checked above, and every position lies in the row's values.
+        let base = base as u32;
+        if list_starts.is_some() {
+            positions.extend(std::iter::repeat_n(base, plan.a_offsets.len()));
+        } else {
+            positions.extend(plan.choice_offsets.iter().map(|&o| base + o));
+        }
+        lengths.push(plan.a_offsets.len());
+        shapes.extend(plan.shape.iter().map(|&d| d as i32));
+        spans.push(ChoiceSpan {
+            row,
+            end: a_positions.len(),
+            count,
+        });
+        strides.push(stride as u32);
+    }
+    let a_values = take(a.values().as_ref(), &UInt32Array::from(a_positions), None)?;
+    let a_valid = a_values.logical_nulls();
+    // Booleans index as 0/1 (numpy reads them as integers).
+    let numbers = ragged_choice_indices(&to_storage(&a_values)?, &spans, mode, a_valid.as_ref())?;
+    if let Some(e) = pending {
+        return Err(e);
+    }
+    let mut start = 0;
+    for (span, &stride) in spans.iter().zip(&strides) {
+        for (position, &k) in positions[start..span.end]
+            .iter_mut()
+            .zip(&numbers[start..span.end])
+        {
+            // Choice k of the row lies k strides on, inside the row's values (k < count).
+            *position += k * stride;
+        }
+        start = span.end;
+    }
+    // An index NULL in `a` names no choice: its (unchecked) position is not read.
+    let positions = UInt32Array::new(positions.into(), a_valid);
+    let values = take(choice_values.as_ref(), &positions, None)?;
     Ok(IndexedRows {
         values,
         shapes,

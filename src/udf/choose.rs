@@ -30,8 +30,8 @@ use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
-use crate::kernels::ragged::{self, RaggedChoice};
-use crate::kernels::rows::{known_broadcast, pad_null_rows};
+use crate::kernels::ragged::{self, EnumeratedChoices, IndexedRows, RaggedChoice};
+use crate::kernels::rows::{RowTensor, known_broadcast, pad_null_rows};
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
@@ -69,6 +69,9 @@ pub struct TensorChoose {
 }
 
 registered_function!(TensorChoose, ["a", "choices", "mode"]);
+
+/// The function's name, in errors.
+const NAME: &str = "tensor_choose";
 
 /// A data argument as the plan sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -299,6 +302,18 @@ enum VariableChoice {
     Null,
 }
 
+/// The choices of `tensor_choose` once `a` or a choice is variable-shape, in numpy's three
+/// forms.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum VariableChoices {
+    /// Given one by one (or as one list literal of scalars).
+    Each(Vec<VariableChoice>),
+    /// One tensor (variable- or fixed-shape) whose outer axis enumerates each row's choices.
+    Stacked(AnyTensorType),
+    /// A list column: each row's scalar choices.
+    ListColumn,
+}
+
 /// A compiled `tensor_choose` call where `a` or a choice is variable-shape: each row's `a` and
 /// tensor choices broadcast together (numpy's rules), one plan per combination of row shapes.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -306,7 +321,7 @@ pub struct VariableChoosePlan {
     mode: ChooseMode,
     /// `a`: a tensor, or a scalar (0-d fixed-shape) column; `None`: a NULL literal.
     a: Option<AnyTensorType>,
-    choices: Vec<VariableChoice>,
+    choices: VariableChoices,
     element: DataType,
     /// Fixed-shape when every row's broadcast shape is known when the query is planned.
     output: AnyTensorType,
@@ -334,9 +349,10 @@ pub enum ChooseCall {
     Variable(VariableChoosePlan),
 }
 
-/// Plans `tensor_choose` with a variable-shape `a` or choice: the choices given one by one
-/// (tensors of either kind, numeric columns, literals), or, with a variable-shape `a`, one
-/// list literal of scalars.
+/// Plans `tensor_choose` with a variable-shape `a` or choice, the choices in any of numpy's
+/// forms: one by one (tensors of either kind, numeric columns, literals), one tensor of either
+/// kind enumerating each row's choices by its outer dimension, or one list (a literal, or a
+/// column of each row's scalar choices).
 fn plan_variable(
     args: &PlanArgs<'_>,
     data_args: usize,
@@ -354,14 +370,6 @@ fn plan_variable(
             }
             _ => None,
         },
-    };
-    let refuse = || match &a {
-        Some(AnyTensorType::Variable(a)) => plan_err!(
-            "tensor_choose: with a variable-shape a ({a}), the choices must be given one by one (tensors, numeric columns or literals) or as one list literal of scalars"
-        ),
-        _ => plan_err!(
-            "tensor_choose: a variable-shape tensor cannot enumerate the choices by its outer dimension; give the choices one by one"
-        ),
     };
     // Tensor choices enter the result type as their element type.
     let mut tensors = vec![None; data_args];
@@ -382,8 +390,8 @@ fn plan_variable(
             }
         }
         Form::Each(operands)
-    } else if super::variable_of(&args.fields[1])?.is_some() {
-        return refuse();
+    } else if let Some(tensor) = super::variable_of(&args.fields[1])? {
+        return plan_variable_stacked(a, AnyTensorType::Variable(tensor), mode, data_args);
     } else {
         TensorChoose::plan_form(args, data_args)?
     };
@@ -413,7 +421,21 @@ fn plan_variable(
                 .map(|v| cast_choice(v, &element).map(VariableChoice::Literal))
                 .collect::<Result<Vec<_>>>()?
         }
-        Form::Stacked(_) | Form::ListColumn(_) => return refuse(),
+        Form::Stacked(tensor) => {
+            return plan_variable_stacked(a, AnyTensorType::Fixed(tensor), mode, data_args);
+        }
+        Form::ListColumn(_) => {
+            // Each row's scalars take the shape of its a.
+            let known = a.as_ref().map(known_shape).unwrap_or_default();
+            return variable_plan(
+                a,
+                VariableChoices::ListColumn,
+                element,
+                &known,
+                mode,
+                data_args,
+            );
+        }
     };
     // The dimensions every row's broadcast shape has, known when the query is planned.
     let mut known = Vec::new();
@@ -425,21 +447,85 @@ fn plan_variable(
             known.push(known_shape(tensor));
         }
     }
-    let refs: Vec<&[Option<usize>]> = known.iter().map(Vec::as_slice).collect();
-    let Some(shape) = known_broadcast(&refs) else {
-        let shapes: Vec<String> = known.iter().map(|s| format_known(s)).collect();
+    let shape = broadcast_known(&known)?;
+    variable_plan(
+        a,
+        VariableChoices::Each(choices),
+        element,
+        &shape,
+        mode,
+        data_args,
+    )
+}
+
+/// Plans `tensor_choose(a, c)` with `c` one tensor whose outer dimension enumerates the choices
+/// (numpy's `choose(a, c)` of an array `c`), `a` or `c` variable-shape: in each row `c[k]`
+/// broadcasts with `a`, and the row has `c`'s outer length of choices.
+fn plan_variable_stacked(
+    a: Option<AnyTensorType>,
+    tensor: AnyTensorType,
+    mode: ChooseMode,
+    data_args: usize,
+) -> Result<VariableChoosePlan> {
+    let known = known_shape(&tensor);
+    let Some((&count, rest)) = known.split_first() else {
         return plan_err!(
-            "tensor_choose: shape mismatch: objects cannot be broadcast to a single shape: the dimensions every row has, {}, do not broadcast",
-            shapes.join(", ")
+            "tensor_choose: a 0-d tensor cannot enumerate choices; give a tensor whose outer dimension lists them"
         );
     };
-    // a's dim names survive when its dims are the result's.
+    if count == Some(0) {
+        // numpy: ValueError: 0-length sequence.
+        return plan_err!("tensor_choose: 0-length sequence: there are no choices");
+    }
+    let mut shapes = vec![rest.to_vec()];
+    if let Some(a) = &a {
+        shapes.push(known_shape(a));
+    }
+    let shape = broadcast_known(&shapes)?;
+    let element = tensor.element_type().clone();
+    variable_plan(
+        a,
+        VariableChoices::Stacked(tensor),
+        element,
+        &shape,
+        mode,
+        data_args,
+    )
+}
+
+/// numpy's broadcast of the dimensions every row has (`None`: differs between rows), or the
+/// plan error when two of them cannot broadcast.
+fn broadcast_known(known: &[Vec<Option<usize>>]) -> Result<Vec<Option<usize>>> {
+    let refs: Vec<&[Option<usize>]> = known.iter().map(Vec::as_slice).collect();
+    match known_broadcast(&refs) {
+        Some(shape) => Ok(shape),
+        None => {
+            let shapes: Vec<String> = known.iter().map(|s| format_known(s)).collect();
+            plan_err!(
+                "tensor_choose: shape mismatch: objects cannot be broadcast to a single shape: the dimensions every row has, {}, do not broadcast",
+                shapes.join(", ")
+            )
+        }
+    }
+}
+
+/// The plan of a variable-shape call whose rows broadcast to `shape` (dimensions known at
+/// planning; `None` where rows differ): fixed-shape output when every one is known. a's dim
+/// names survive when its dims are the result's.
+fn variable_plan(
+    a: Option<AnyTensorType>,
+    choices: VariableChoices,
+    element: DataType,
+    shape: &[Option<usize>],
+    mode: ChooseMode,
+    data_args: usize,
+) -> Result<VariableChoosePlan> {
     let dim_names = match &a {
         Some(AnyTensorType::Variable(a)) if a.ndim() == shape.len() => a.logical_dim_names(),
         Some(AnyTensorType::Fixed(a)) if a.ndim() == shape.len() => a.logical_dim_names(),
         _ => None,
     };
-    let output = output_of_known(&element, &shape, dim_names)?;
+    let output = output_of_known(&element, shape, dim_names)?;
     Ok(VariableChoosePlan {
         mode,
         a,
@@ -456,35 +542,88 @@ fn choose_variable(
     data: &[ColumnarValue],
     rows: usize,
 ) -> Result<ArrayRef> {
-    const NAME: &str = "tensor_choose";
     let Some(a_type) = &plan.a else {
         return Ok(new_null_array(plan.output_field(NAME).data_type(), rows));
     };
-    if plan.choices.contains(&VariableChoice::Null) {
-        return Ok(new_null_array(plan.output_field(NAME).data_type(), rows));
-    }
+    let each = match &plan.choices {
+        VariableChoices::Each(each) if each.contains(&VariableChoice::Null) => {
+            return Ok(new_null_array(plan.output_field(NAME).data_type(), rows));
+        }
+        VariableChoices::Each(each) => Some(each),
+        _ => None,
+    };
     let arrays = data
         .iter()
         .map(|value| value.to_array(rows))
         .collect::<Result<Vec<_>>>()?;
+    let a_view = view_of(NAME, a_type, &arrays[0])?;
+    let a = row_tensor(NAME, a_type, &arrays[0], a_view.as_ref(), false)?;
+    let out_ndim = match &plan.output {
+        AnyTensorType::Fixed(output) => output.ndim(),
+        AnyTensorType::Variable(output) => output.ndim(),
+    };
+    let (out, nulls) = match (each, &plan.choices) {
+        (Some(each), _) => choose_each(plan, each, &a, &arrays, rows, out_ndim)?,
+        (None, VariableChoices::Stacked(tensor_type)) => {
+            let view = view_of(NAME, tensor_type, &arrays[1])?;
+            let tensor = row_tensor(NAME, tensor_type, &arrays[1], view.as_ref(), false)?;
+            let nulls = NullBuffer::union(a.nulls(), tensor.nulls());
+            let choices = EnumeratedChoices::Stacked(&tensor);
+            let out =
+                ragged::choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
+            (out.map_err(|e| e.in_function(NAME))?, nulls)
+        }
+        (None, _) => {
+            let list = &arrays[1];
+            let nulls = NullBuffer::union(a.nulls(), list.logical_nulls().as_ref());
+            let choices = EnumeratedChoices::List(list);
+            let out =
+                ragged::choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
+            (out.map_err(|e| e.in_function(NAME))?, nulls)
+        }
+    };
+    match &plan.output {
+        AnyTensorType::Fixed(output) => {
+            let values = pad_null_rows(out.values, output.size(), rows, nulls.as_ref())?;
+            let output = (output.ndim() > 0).then_some(output);
+            Ok(output_rows(output, values, nulls, rows)?)
+        }
+        AnyTensorType::Variable(output) => Ok(Arc::new(ragged::from_rows(
+            output,
+            out.values,
+            &out.lengths,
+            out.shapes,
+            nulls,
+        )?)),
+    }
+}
+
+/// [`choose_variable`] with the choices given one by one (`each`, choice `i` argument `i + 1`
+/// unless a list literal's): the rows' results and NULL rows.
+fn choose_each(
+    plan: &VariableChoosePlan,
+    each: &[VariableChoice],
+    a: &RowTensor<'_>,
+    arrays: &[ArrayRef],
+    rows: usize,
+    out_ndim: usize,
+) -> Result<(IndexedRows, Option<NullBuffer>)> {
     // A list literal's choices come from the plan: only the choices given one by one are
     // arguments (choice i is argument i + 1).
-    let tensor_type = |i: usize| match plan.choices.get(i) {
+    let tensor_type = |i: usize| match each.get(i) {
         Some(VariableChoice::Tensor(tensor)) => Some(tensor),
         _ => None,
     };
-    let views = (0..plan.choices.len())
+    let views = (0..each.len())
         .map(|i| match tensor_type(i) {
             Some(tensor) => view_of(NAME, tensor, &arrays[i + 1]),
             None => Ok(None),
         })
         .collect::<Result<Vec<_>>>()?;
-    let a_view = view_of(NAME, a_type, &arrays[0])?;
-    let a = row_tensor(NAME, a_type, &arrays[0], a_view.as_ref(), false)?;
     let mut nulls = a.nulls().cloned();
-    let mut tensors = Vec::with_capacity(plan.choices.len());
-    let mut literals = Vec::with_capacity(plan.choices.len());
-    for (i, choice) in plan.choices.iter().enumerate() {
+    let mut tensors = Vec::with_capacity(each.len());
+    let mut literals = Vec::with_capacity(each.len());
+    for (i, choice) in each.iter().enumerate() {
         let (tensor, literal) = match (choice, tensor_type(i)) {
             (_, Some(tensor_type)) => {
                 let tensor =
@@ -512,12 +651,8 @@ fn choose_variable(
             (None, None) => RaggedChoice::Column(&arrays[i + 1]),
         })
         .collect();
-    let out_ndim = match &plan.output {
-        AnyTensorType::Fixed(output) => output.ndim(),
-        AnyTensorType::Variable(output) => output.ndim(),
-    };
     let out = ragged::choose_rows(
-        &a,
+        a,
         &choices,
         plan.mode,
         &plan.element,
@@ -526,20 +661,7 @@ fn choose_variable(
         out_ndim,
     )
     .map_err(|e| e.in_function(NAME))?;
-    match &plan.output {
-        AnyTensorType::Fixed(output) => {
-            let values = pad_null_rows(out.values, output.size(), rows, nulls.as_ref())?;
-            let output = (output.ndim() > 0).then_some(output);
-            Ok(output_rows(output, values, nulls, rows)?)
-        }
-        AnyTensorType::Variable(output) => Ok(Arc::new(ragged::from_rows(
-            output,
-            out.values,
-            &out.lengths,
-            out.shapes,
-            nulls,
-        )?)),
-    }
+    Ok((out, nulls))
 }
 
 impl TensorChoose {

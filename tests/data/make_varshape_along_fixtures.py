@@ -62,6 +62,19 @@ VARIABLE = {
         {"permutation": [1, 0]},
         [(3, 1), (2, 1), (1, 1), (2, 1), (3, 3), None],
     ),
+    # tensor_choose(a, c) with one tensor whose outer dimension enumerates each row's choices
+    # (numpy's choose of an array): 3, 2, 1, 4, 1 and 2 of them, c[k] broadcast with a (ca).
+    "cs": (np.int32, pa.int32(), {}, [(3, 2, 3), (2, 1, 2), (1, 3, 1), (4, 2, 2), (1, 2, 0), (2, 1, 1)]),
+    # Stored (H, W, n) and read as (n, H, W) (permutation [2, 0, 1]): the choices are not
+    # the stored outer axis. Row 4 has none; with cw, row 1 broadcasts (1, 1) to (1, 2).
+    "csp": (
+        np.float32,
+        pa.float32(),
+        {"permutation": [2, 0, 1]},
+        [(2, 3, 4), (1, 1, 2), (3, 1, 3), (2, 2, 1), (1, 0, 0), None],
+    ),
+    # Two choices in every row (uniform_shape [2, None]), c[k] 1-d against a 2-d a (b).
+    "csu": (np.uint8, pa.uint8(), {"uniform_shape": [2, None]}, [(2, 3), (2, 1), (2, 1), (2, 5), (2, 1), (2, 1)]),
 }
 
 # Fixed-shape columns: name -> (numpy dtype, arrow type, logical shape, NULL rows).
@@ -70,6 +83,15 @@ FIXED = {
     "fidx": (np.int64, pa.int64(), (2, 3), {0}),
     "fc": (np.float32, pa.float32(), (2, 1), set()),
     "fa": (np.uint8, pa.uint8(), (2, 1), {5}),
+    # A fixed-shape tensor enumerating 3 choices of shape (1, 1) for a variable-shape a.
+    "fst": (np.int64, pa.int64(), (3, 1, 1), {1}),
+}
+
+# List columns of scalar choices: name -> (numpy dtype, arrow type, each row's choices (None:
+# NULL)). Row 2 of lc has none (numpy: 0-length sequence).
+LISTS = {
+    "lc": (np.int16, pa.int16(), [[10, 20, 30], [5], [], None, [1, 2], [7, 8, 9, 10]]),
+    "lcf": (np.float64, pa.float64(), [[0.5, -1.5], [2.0], [1.0, 2.0, 3.0], [4.0], None, [9.0, 8.0]]),
 }
 
 
@@ -136,6 +158,12 @@ INDEX = {
 
 def tensor_row(name, row):
     return fixed_row(name, row) if name in FIXED else variable_row(name, row)
+
+
+def list_row(name, row):
+    """A list column's row as a numpy array (None: NULL)."""
+    dtype, _, rows = LISTS[name]
+    return None if rows[row] is None else np.array(rows[row], dtype=dtype)
 
 
 def index_row(name, row):
@@ -264,6 +292,8 @@ def write_file():
         ]
         ndim = next(len(r[1]) for r in rows if r is not None)
         columns[name] = variable_column(dtype, arrow_type, {}, rows, ndim)
+    for name, (_, arrow_type, rows) in LISTS.items():
+        columns[name] = pa.array(rows, type=pa.list_(arrow_type))
     table = pa.table(columns)
     pq.write_table(table, HERE / "varshape_along.parquet")
     back = pq.read_table(HERE / "varshape_along.parquet")
@@ -500,6 +530,75 @@ def choose_cases():
     return out
 
 
+# choose of one argument enumerating each row's choices: (a as SQL, the choices as SQL, the
+# row's choices as numpy: an array whose outer axis enumerates them, or a list's scalars;
+# None: NULL), mode).
+ENUMERATED_CASES = [
+    ("ca", "cs", lambda r: variable_row("cs", r), "raise"),
+    ("ca", "cs", lambda r: variable_row("cs", r), "wrap"),
+    ("ca", "cs", lambda r: variable_row("cs", r), "clip"),
+    ("cw", "csp", lambda r: variable_row("csp", r), "raise"),
+    ("cw", "csp", lambda r: variable_row("csp", r), "wrap"),
+    ("cw", "csp", lambda r: variable_row("csp", r), "clip"),
+    ("b", "csu", lambda r: variable_row("csu", r), "raise"),
+    ("ca", "fst", lambda r: fixed_row("fst", r), "raise"),  # fixed-shape choices
+    ("cw", "fst", lambda r: fixed_row("fst", r), "wrap"),
+    ("ca", "lc", lambda r: list_row("lc", r), "raise"),
+    ("ca", "lc", lambda r: list_row("lc", r), "wrap"),
+    ("cw", "lcf", lambda r: list_row("lcf", r), "clip"),
+    ("cw", "lcf", lambda r: list_row("lcf", r), "wrap"),
+    ("fa", "lcf", lambda r: list_row("lcf", r), "raise"),  # a fixed-shape a, listed choices
+    ("b", "cs", lambda r: variable_row("cs", r), "wrap"),  # row 3 does not broadcast
+    ("fa", "cs", lambda r: variable_row("cs", r), "clip"),  # a fixed-shape a
+    ("fa", "csu", lambda r: variable_row("csu", r), "wrap"),
+    ("id", "cs", lambda r: variable_row("cs", r), "clip"),  # a number per row
+]
+
+
+def enumerated_cases():
+    out = [
+        "# tensor_choose(a, c, mode) with one argument enumerating each row's choices (a",
+        "# tensor's outer dimension, a list's scalars), a or c variable-shape: numpy's choose",
+        "# on every row.",
+        "",
+    ]
+    for a_sql, choices_sql, choices_of_row, mode in ENUMERATED_CASES:
+
+        def apply(row, a_sql=a_sql, choices_of_row=choices_of_row, mode=mode):
+            a = np.array(row, dtype=np.int32) if a_sql == "id" else tensor_row(a_sql, row)
+            choices = choices_of_row(row)
+            if a is None or choices is None:
+                return None
+            if len(choices) == 0:
+                return "0-length sequence: there are no choices{where}"
+            # numpy broadcasts the choices c[k] (labelled as this crate labels them), then a.
+            rest = np.shape(choices)[1:]
+            try:
+                shape = np.broadcast_shapes(rest, a.shape)
+            except ValueError:
+                return (
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch"
+                    f" is between choices[i] with shape {shape_text(rest)} and a with shape"
+                    f" {shape_text(a.shape)}."
+                )
+            try:
+                return np.choose(a.astype(np.int64), choices, mode=mode)
+            except ValueError:
+                bad = next(
+                    int(v)
+                    for v in np.broadcast_to(a, shape).reshape(-1)
+                    if not 0 <= v < len(choices)
+                )
+                return (
+                    f"invalid entry in choice array: a = {bad}{{where}} is not in "
+                    f"[0, {len(choices) - 1}] (mode 'raise'; there are {len(choices)} choices)"
+                )
+
+        call = f"tensor_choose({a_sql}, {choices_sql}, '{mode}')"
+        out += row_cases("tensor_choose", call, apply)
+    return out
+
+
 def write_slt():
     out = [
         "# Generated by tests/data/make_varshape_along_fixtures.py: do not edit. Expected values",
@@ -507,7 +606,9 @@ def write_slt():
         "# logical tensor of tests/data/varshape_along.parquet (pyarrow's).",
         "",
     ]
-    SLT.write_text("\n".join(out + take_cases() + put_cases() + choose_cases()))
+    SLT.write_text(
+        "\n".join(out + take_cases() + put_cases() + choose_cases() + enumerated_cases())
+    )
 
 
 def main():

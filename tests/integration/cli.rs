@@ -158,9 +158,13 @@ fn run_every_way(sql: &str) -> Vec<String> {
     outputs
 }
 
-/// The REPL's standard output for `lines` typed in, then `\q`.
+/// The REPL's standard output for `lines` typed in, then `\q`. It runs in a directory of its
+/// own: the REPL keeps its history in `.history` in the current directory (as datafusion-cli
+/// does), which must not land in the checkout.
 fn run_repl(args: &[&str], lines: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
     let mut repl = cli()
+        .current_dir(dir.path())
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -178,6 +182,10 @@ fn run_repl(args: &[&str], lines: &[&str]) -> String {
     let output = repl.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "REPL: {stdout}");
+    assert!(
+        dir.path().join(".history").exists(),
+        "the REPL keeps its history where it runs"
+    );
     stdout
 }
 
