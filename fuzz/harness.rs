@@ -437,7 +437,7 @@ pub fn queries(b: &mut Bytes, family: Family) -> Vec<String> {
         .map(|_| {
             let call = match family {
                 Family::Choose => {
-                    let a = b.pick(&["a", "a", "x", "i", "idx", "2", "NULL", "c", "[0, 1]"]);
+                    let a = b.pick(&["a", "a", "x", "i", "idx", "2", "NULL", "c", "[0, 1]", "v"]);
                     let n = if b.byte() == 255 { 300 } else { 1 + b.below(4) };
                     let choices: Vec<String> = (0..n)
                         .map(|_| match b.below(3) {
