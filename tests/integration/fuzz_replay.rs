@@ -92,8 +92,14 @@ fn seeded_random_inputs() {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 harness::run_sql(&data, family);
             }));
-            let hex: String = data.iter().map(|b| format!("{b:02x}")).collect();
-            assert!(outcome.is_ok(), "{family:?} panics on input {hex}");
+            if outcome.is_err() {
+                let hex = data.iter().fold(String::new(), |mut hex, b| {
+                    use std::fmt::Write;
+                    let _ = write!(hex, "{b:02x}");
+                    hex
+                });
+                panic!("{family:?} panics on input {hex}");
+            }
         }
     }
 }
