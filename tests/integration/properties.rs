@@ -1028,13 +1028,26 @@ fn any_dim() -> impl Strategy<Value = usize> + Clone {
     prop_oneof![1 => Just(0usize), 8 => 1usize..4]
 }
 
-/// 0 to 4 rows' shapes of `ndim` dimensions, each row its own (or all one shape).
+/// 0 to 4 rows' shapes of `ndim` dimensions (mostly some), each row its own (or all one
+/// shape).
 fn row_shapes(ndim: usize) -> impl Strategy<Value = Vec<Vec<usize>>> {
     let shape = prop::collection::vec(any_dim(), ndim);
+    let rows = prop_oneof![1 => Just(0usize), 8 => 1usize..=4];
     prop_oneof![
-        3 => prop::collection::vec(shape.clone(), 0..=4),
-        1 => (shape, 0usize..=4).prop_map(|(s, n)| vec![s; n]),
+        3 => rows.clone().prop_flat_map(move |n| prop::collection::vec(shape.clone(), n)),
+        1 => (prop::collection::vec(any_dim(), ndim), rows).prop_map(|(s, n)| vec![s; n]),
     ]
+}
+
+/// A fixed-shape column of `element` and `shape` with `rows` rows (its own at least one,
+/// repeated), some NULL.
+fn fixed_rows(element: DataType, shape: Vec<usize>, rows: usize) -> impl Strategy<Value = Column> {
+    column(element, shape)
+        .prop_filter("some rows", |c| !c.rows.is_empty())
+        .prop_map(move |mut c| {
+            fit_rows(&mut c, rows);
+            c
+        })
 }
 
 /// A shape of `ndim` dimensions related to `target`: aligned with its trailing dimensions,
@@ -1050,7 +1063,7 @@ fn shape_like(target: &[usize], ndim: usize) -> BoxedStrategy<Vec<usize>> {
 }
 
 /// A variable-shape column of `element` and `ndim` dimensions whose row r has a shape drawn by
-/// `shapes[r]` (or is NULL), values in the element's range (some NULL), maybe permuted.
+/// `shapes[r]` (or, now and then, is NULL), values in the element's range (some NULL), maybe permuted.
 fn ragged_with(
     element: DataType,
     ndim: usize,
@@ -1063,7 +1076,7 @@ fn ragged_with(
             let value = prop_oneof![1 => Just(None), 12 => (lo..=hi).prop_map(Some)];
             prop_oneof![
                 1 => Just(None),
-                6 => shape.prop_flat_map(move |shape| {
+                10 => shape.prop_flat_map(move |shape| {
                     let size = reference::size(&shape);
                     prop::collection::vec(value.clone(), size)
                         .prop_map(move |v| Some((shape.clone(), v)))
@@ -1104,11 +1117,7 @@ fn fixed_like(element: DataType, first: &[usize], rows: usize) -> BoxedStrategy<
         1 => any_shape(2),
     ];
     shape
-        .prop_flat_map(move |s| column(element.clone(), s))
-        .prop_map(move |mut c| {
-            fit_rows(&mut c, rows);
-            c
-        })
+        .prop_flat_map(move |s| fixed_rows(element.clone(), s, rows))
         .boxed()
 }
 
@@ -1333,9 +1342,8 @@ fn at_index(rows: usize) -> impl Strategy<Value = AtIndex> {
     ];
     let element = prop::sample::select(vec![DataType::Int32, DataType::Int64]);
     let column = (element, shape)
-        .prop_flat_map(|(e, s)| column(e, s))
+        .prop_flat_map(move |(e, s)| fixed_rows(e, s, rows))
         .prop_map(move |mut c| {
-            fit_rows(&mut c, rows);
             for v in c.rows.iter_mut().flatten().flat_map(|r| r.iter_mut()) {
                 v.get_or_insert(0);
             }
@@ -1409,7 +1417,9 @@ fn ragged_along_args() -> impl Strategy<Value = (Arg, Arg, Option<i64>)> {
             let shape = prop::collection::vec(any_dim(), n);
             let bases = if form == 2 {
                 // A fixed-shape t: every row one shape.
-                (shape, 0usize..=4).prop_map(|(s, rows)| (s.clone(), vec![s; rows])).boxed()
+                (shape, prop_oneof![1 => Just(0usize), 8 => 1usize..=4])
+                    .prop_map(|(s, rows)| (s.clone(), vec![s; rows]))
+                    .boxed()
             } else {
                 (shape, row_shapes(n))
                     .prop_map(|(s, rows)| (rows.first().cloned().unwrap_or(s), rows))
@@ -1428,11 +1438,8 @@ fn ragged_along_args() -> impl Strategy<Value = (Arg, Arg, Option<i64>)> {
             let rows = bases.len();
             let n = first.len();
             let t = if form == 2 {
-                column(element.clone(), first.clone())
-                    .prop_map(move |mut c| {
-                        fit_rows(&mut c, rows);
-                        Arg::Fixed(c)
-                    })
+                fixed_rows(element.clone(), first.clone(), rows)
+                    .prop_map(Arg::Fixed)
                     .boxed()
             } else {
                 ragged_with(element, n, bases.iter().map(|b| Just(b.clone()).boxed()).collect())
@@ -1472,11 +1479,8 @@ fn ragged_along_args() -> impl Strategy<Value = (Arg, Arg, Option<i64>)> {
             let idx = idx_element.prop_flat_map(move |e| {
                 if form == 1 {
                     idx_shape(&first)
-                        .prop_flat_map(move |s| column(e.clone(), s))
-                        .prop_map(move |mut c| {
-                            fit_rows(&mut c, rows);
-                            Arg::Fixed(c)
-                        })
+                        .prop_flat_map(move |s| fixed_rows(e.clone(), s, rows))
+                        .prop_map(Arg::Fixed)
                         .boxed()
                 } else {
                     ragged_with(e, idx_ndim, bases.iter().map(|b| idx_shape(b)).collect())
@@ -1552,7 +1556,7 @@ fn arg_ndim(arg: &Arg) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// tensor_choose(a, c0, c1, ..., mode) with a variable-shape a and/or variable-shape
     /// choices (fixed-shape choices and literals mixed in) is numpy's choose on each row's own
@@ -1636,6 +1640,21 @@ proptest! {
             return Ok(());
         }
         let bounds = update_bounds(mode);
+        // An x of no dimensions: every row's shape, so x[idx]'s, is known when the query is
+        // planned, and a fixed-shape y's fit with it.
+        let static_y = match &y {
+            Arg::Fixed(c) => Some(c.shape.clone()),
+            Arg::Literal(_) => Some(vec![]),
+            Arg::Ragged(_) => None,
+        };
+        if x.ndim == 0
+            && let (AtIndex::Static(items), Some(y_shape)) = (&index, static_y)
+            && let Ok((out_shape, _)) = reference::index(&[], items, bounds, wrap)
+            && reference::broadcast(&[y_shape, out_shape.clone()]).as_ref() != Some(&out_shape)
+        {
+            assert_row_error(&got, &[Error::BroadcastMismatch], None, &sql);
+            return Ok(());
+        }
         let (min, max) = int_range(&x.element);
         let float = x.element.is_floating();
         let single = x.element == DataType::Float32;
