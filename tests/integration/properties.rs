@@ -1102,7 +1102,11 @@ fn ragged_with(
 }
 
 /// A variable-shape column of `ndim` dimensions, row r's shape like `bases[r]`.
-fn ragged_like(element: DataType, bases: &[Vec<usize>], ndim: usize) -> BoxedStrategy<RaggedColumn> {
+fn ragged_like(
+    element: DataType,
+    bases: &[Vec<usize>],
+    ndim: usize,
+) -> BoxedStrategy<RaggedColumn> {
     let shapes = bases.iter().map(|b| shape_like(b, ndim)).collect();
     ragged_with(element, ndim, shapes)
 }
@@ -1149,7 +1153,12 @@ impl Arg {
                 .flatten()
                 .flat_map(|(_, v)| v.iter_mut())
                 .collect(),
-            Arg::Fixed(c) => c.rows.iter_mut().flatten().flat_map(|v| v.iter_mut()).collect(),
+            Arg::Fixed(c) => c
+                .rows
+                .iter_mut()
+                .flatten()
+                .flat_map(|v| v.iter_mut())
+                .collect(),
             Arg::Literal(_) => vec![],
         }
     }
@@ -1182,7 +1191,9 @@ fn assert_row_error(
 }
 
 /// A 0-d row is a plain value: a NULL element and a NULL row are one NULL.
-fn zero_d_rows<T>(rows: Vec<Option<(Vec<usize>, Vec<Option<T>>)>>) -> Vec<Option<(Vec<usize>, Vec<Option<T>>)>> {
+fn zero_d_rows<T>(
+    rows: Vec<Option<(Vec<usize>, Vec<Option<T>>)>>,
+) -> Vec<Option<(Vec<usize>, Vec<Option<T>>)>> {
     rows.into_iter()
         .map(|r| r.filter(|(shape, v)| !shape.is_empty() || v[0].is_some()))
         .collect()
@@ -1236,7 +1247,11 @@ fn ragged_choose_args() -> impl Strategy<Value = (Arg, Vec<Arg>, &'static str)> 
                     a
                 });
             let choices = prop::collection::vec(arg(element, true), n);
-            (a, choices, prop::sample::select(vec!["raise", "wrap", "clip"]))
+            (
+                a,
+                choices,
+                prop::sample::select(vec!["raise", "wrap", "clip"]),
+            )
         })
         .prop_filter("a variable-shape argument", |(a, choices, _)| {
             std::iter::once(a)
@@ -1291,7 +1306,7 @@ impl AtIndex {
     }
 
     /// Whether the crate refused to plan boolean masks over dimensions that differ between
-    /// rows because no one length fits them all (a documented limitation, as for tensor_get).
+    /// rows because no one length fits them all (a documented limitation, as for `tensor_get`).
     fn unplannable_masks(&self, got: &Result<(Field, ArrayRef), String>) -> bool {
         let masks = matches!(self, AtIndex::Static(items) if items.iter().any(|i| matches!(i, Item::Bools(_))));
         masks && got.as_ref().is_err_and(|e| e.contains("cannot be planned"))
@@ -1303,7 +1318,10 @@ impl AtIndex {
     fn static_errors(&self, ndim: usize, raises: bool, wrap: bool) -> Option<Vec<Error>> {
         let (items, wrap) = match self {
             AtIndex::Static(items) => (items.clone(), wrap),
-            AtIndex::Column(c) => (Self::column_items(&c.shape, &vec![0; reference::size(&c.shape)]), true),
+            AtIndex::Column(c) => (
+                Self::column_items(&c.shape, &vec![0; reference::size(&c.shape)]),
+                true,
+            ),
         };
         reference::index(&vec![64; ndim], &items, Bounds::Raise, wrap)
             .err()
@@ -1325,8 +1343,15 @@ impl AtIndex {
         match self {
             AtIndex::Static(items) => (format!("'{}'", reference::render(items)), None),
             AtIndex::Column(c) if c.shape.is_empty() => {
-                let values: Int64Array = c.rows.iter().map(|r| r.as_ref().map(|v| v[0].unwrap())).collect();
-                ("i".to_string(), Some((Field::new("i", DataType::Int64, true), Arc::new(values))))
+                let values: Int64Array = c
+                    .rows
+                    .iter()
+                    .map(|r| r.as_ref().map(|v| v[0].unwrap()))
+                    .collect();
+                (
+                    "i".to_string(),
+                    Some((Field::new("i", DataType::Int64, true), Arc::new(values))),
+                )
             }
             AtIndex::Column(c) => ("i".to_string(), Some(c.arrow("i"))),
         }
@@ -1376,7 +1401,7 @@ fn at_out_shapes(x: &RaggedColumn, index: &AtIndex, bounds: Bounds, wrap: bool) 
         .collect()
 }
 
-/// x, the index, the mode, wrap_negative_indices and y of an at-update on variable shapes: y a
+/// x, the index, the mode, `wrap_negative_indices` and y of an at-update on variable shapes: y a
 /// literal, a fixed-shape tensor or a variable-shape one whose row r is shaped like row r's
 /// `x[idx]` (as it is, a trailing part, with 1s, or another length).
 fn ragged_at_args() -> impl Strategy<Value = (RaggedColumn, AtIndex, &'static str, bool, Arg)> {
@@ -1387,7 +1412,11 @@ fn ragged_at_args() -> impl Strategy<Value = (RaggedColumn, AtIndex, &'static st
         })
         .prop_flat_map(|(x, index, mode, wrap)| {
             let shapes = at_out_shapes(&x, &index, update_bounds(mode), wrap);
-            let first = shapes.iter().find(|s| !s.is_empty()).cloned().unwrap_or_default();
+            let first = shapes
+                .iter()
+                .find(|s| !s.is_empty())
+                .cloned()
+                .unwrap_or_default();
             let out_ndim = first.len();
             let element = x.element.clone();
             let rows = x.rows.len();
@@ -1442,9 +1471,13 @@ fn ragged_along_args() -> impl Strategy<Value = (Arg, Arg, Option<i64>)> {
                     .prop_map(Arg::Fixed)
                     .boxed()
             } else {
-                ragged_with(element, n, bases.iter().map(|b| Just(b.clone()).boxed()).collect())
-                    .prop_map(Arg::Ragged)
-                    .boxed()
+                ragged_with(
+                    element,
+                    n,
+                    bases.iter().map(|b| Just(b.clone()).boxed()).collect(),
+                )
+                .prop_map(Arg::Ragged)
+                .boxed()
             };
             let along = axis.map(|a| if a < 0 { a + n as i64 } else { a });
             let expected_ndim = if axis.is_none() { 1 } else { n };
@@ -1518,7 +1551,9 @@ fn tame_ragged_index(idx: &mut Arg, t: &Arg, axis: Option<i64>, wild: bool) {
     }
     let unsigned = arg_element(idx) == DataType::UInt8;
     for r in 0..arg_rows(t) {
-        let Some((t_shape, _)) = t.row(r) else { continue };
+        let Some((t_shape, _)) = t.row(r) else {
+            continue;
+        };
         let dim = match axis {
             None => reference::size(&t_shape),
             Some(a) => {
@@ -1531,7 +1566,10 @@ fn tame_ragged_index(idx: &mut Arg, t: &Arg, axis: Option<i64>, wild: bool) {
             }
         } as i64;
         let values: Vec<&mut Option<i64>> = match idx {
-            Arg::Ragged(c) => c.rows[r].iter_mut().flat_map(|(_, v)| v.iter_mut()).collect(),
+            Arg::Ragged(c) => c.rows[r]
+                .iter_mut()
+                .flat_map(|(_, v)| v.iter_mut())
+                .collect(),
             Arg::Fixed(c) => c.rows[r].iter_mut().flat_map(|v| v.iter_mut()).collect(),
             Arg::Literal(_) => vec![],
         };
