@@ -1199,6 +1199,20 @@ fn zero_d_rows<T>(
         .collect()
 }
 
+/// Float rows of either kind as comparable shapes and bits (a 0-d NULL element a NULL row).
+fn float_rows_key(
+    rows: Vec<Option<(Vec<usize>, Vec<Option<f64>>)>>,
+) -> (Vec<Option<Vec<usize>>>, Vec<Option<Vec<Option<u64>>>>) {
+    let (shapes, values): (Vec<_>, Vec<_>) = zero_d_rows(rows)
+        .into_iter()
+        .map(|r| match r {
+            Some((s, v)) => (Some(s), Some(v)),
+            None => (None, None),
+        })
+        .unzip();
+    (shapes, bits(values))
+}
+
 /// `a`, the choices and the mode of a choose on variable shapes: `a` and each choice
 /// variable-shape (each row's shape like a shared one), fixed-shape or (choices) a literal; at
 /// least one variable-shape; `a` around [0, n).
@@ -1744,6 +1758,60 @@ proptest! {
         }
         let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
         prop_assert_eq!(zero_d_rows(ragged_rows_of(&column)), zero_d_rows(expected), "{}", sql);
+    }
+
+    /// tensor_at_divide / _power / _apply(x, idx, ...) on a variable-shape x are JAX's
+    /// x.at[idx].divide(y) / .power(y) / .apply(f) on each row's own shape (as in
+    /// `tensor_at_divide_power_apply_match_jax`), idx a literal index string or an index
+    /// column; the first row rejected (an index, an overflow, a negative integer power) is the
+    /// error.
+    #[test]
+    fn tensor_at_divide_power_apply_match_jax_on_variable_shapes(
+        (x, index) in ragged_at_x().prop_flat_map(|x| { let rows = x.rows.len(); (Just(x), at_index(rows)) }),
+        op in prop::sample::select(vec!["divide", "power", "negative", "square", "abs"]),
+        y in -3i64..=3,
+        mode in update_mode(),
+        wrap in any::<bool>(),
+    ) {
+        let y = if x.element == DataType::UInt8 { y.abs() } else { y };
+        let (index_sql, index_column) = index.sql();
+        let mut columns = vec![("x", x.arrow("x"))];
+        columns.extend(index_column.map(|c| ("i", c)));
+        let sql = match op {
+            "divide" | "power" => format!("SELECT tensor_at_{op}(x, {index_sql}, {y}, '{mode}', {wrap}) FROM t"),
+            f => format!("SELECT tensor_at_apply(x, {index_sql}, '{f}', '{mode}', {wrap}) FROM t"),
+        };
+        let got = run(&columns, &sql);
+        if index.unplannable_masks(&got) {
+            return Ok(());
+        }
+        if let Some(errors) = index.static_errors(x.ndim, mode == "raise", wrap) {
+            assert_row_error(&got, &errors, None, &sql);
+            return Ok(());
+        }
+        let float = x.element.is_floating();
+        let single = x.element == DataType::Float32;
+        let (min, max) = int_range(&x.element);
+        let round = |v: f64| if single { f64::from(v as f32) } else { v };
+        let mut expected = Vec::new();
+        for (r, row) in x.rows.iter().enumerate() {
+            let (Some((shape, values)), Some(items)) = (row, index.items(r)) else {
+                expected.push(None);
+                continue;
+            };
+            let found = reference::index(shape, &items, update_bounds(mode), wrap).and_then(|(_, positions)| {
+                reference::at_arith(values, &positions, op, y, float, single, (min, max)).map_err(|e| vec![e])
+            });
+            match found {
+                Ok(out) => expected.push(Some((shape.clone(), out.into_iter().map(|v| v.map(round)).collect::<Vec<_>>()))),
+                Err(errors) => {
+                    assert_row_error(&got, &errors, Some(r), &sql);
+                    return Ok(());
+                }
+            }
+        }
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        prop_assert_eq!(float_rows_key(ragged_rows_in::<Float64Type>(&column)), float_rows_key(expected), "{}", sql);
     }
 
     /// tensor_at_get(x, idx, mode, fill_value, wrap_negative_indices) on a variable-shape x is
