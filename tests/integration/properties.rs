@@ -1871,17 +1871,7 @@ proptest! {
             }
         }
         let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        let key = |rows: Vec<Option<(Vec<usize>, Vec<Option<f64>>)>>| {
-            let (shapes, values): (Vec<_>, Vec<_>) = zero_d_rows(rows)
-                .into_iter()
-                .map(|r| match r {
-                    Some((s, v)) => (Some(s), Some(v)),
-                    None => (None, None),
-                })
-                .unzip();
-            (shapes, bits(values))
-        };
-        prop_assert_eq!(key(ragged_rows_in::<Float64Type>(&column)), key(expected), "{}", sql);
+        prop_assert_eq!(float_rows_key(ragged_rows_in::<Float64Type>(&column)), float_rows_key(expected), "{}", sql);
     }
 
     /// tensor_take_along_axis(t, idx, axis) with a variable-shape t and/or idx is numpy's
