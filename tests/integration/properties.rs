@@ -1215,7 +1215,7 @@ fn float_rows_key(
 
 /// `a`, the choices and the mode of a choose on variable shapes: `a` and each choice
 /// variable-shape (each row's shape like a shared one), fixed-shape or (choices) a literal; at
-/// least one variable-shape; `a` around [0, n).
+/// least one variable-shape; `a` integers around [0, n), or booleans.
 fn ragged_choose_args() -> impl Strategy<Value = (Arg, Vec<Arg>, &'static str)> {
     (0usize..=3, 2usize..=4, any_element())
         .prop_flat_map(|(ndim, n, element)| {
@@ -1248,6 +1248,7 @@ fn ragged_choose_args() -> impl Strategy<Value = (Arg, Vec<Arg>, &'static str)> 
                 DataType::Int32,
                 DataType::Int64,
                 DataType::UInt8,
+                DataType::Boolean,
             ]);
             let arg_a = arg.clone();
             let a = a_element
