@@ -82,6 +82,12 @@ pub enum TensorError {
         /// The row, within its batch.
         row: usize,
     },
+    /// An integer raised to a negative integer power (numpy's `ValueError`).
+    #[error("Integers to negative integer powers are not allowed. at row {row} of its batch")]
+    NegativePower {
+        /// The row, within its batch.
+        row: usize,
+    },
     /// `y` given with `n` rows over the windows of an index list that names another number
     /// of windows in one row (numpy's broadcast error).
     #[error(
@@ -144,6 +150,7 @@ impl TensorError {
             Self::OutOfBounds { row: Some(_), .. }
                 | Self::InvalidChoice { .. }
                 | Self::Overflow { .. }
+                | Self::NegativePower { .. }
                 | Self::WindowMismatch { .. }
                 | Self::Data(_)
         )
@@ -155,6 +162,7 @@ impl TensorError {
             Self::OutOfBounds { row, .. } => *row,
             Self::InvalidChoice { row, .. }
             | Self::Overflow { row, .. }
+            | Self::NegativePower { row }
             | Self::WindowMismatch { row, .. } => Some(*row),
             _ => None,
         }
@@ -167,6 +175,7 @@ impl TensorError {
         let (Self::OutOfBounds { row: Some(row), .. }
         | Self::InvalidChoice { row, .. }
         | Self::Overflow { row, .. }
+        | Self::NegativePower { row }
         | Self::WindowMismatch { row, .. }) = &mut self
         else {
             return self;

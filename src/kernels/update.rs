@@ -347,9 +347,9 @@ pub fn update(
                 // Integer true division gives Float64.
                 let x64 = cast(&x_own, &DataType::Float64)?;
                 let f64s = cast(&factors, &DataType::Float64)?;
-                finish::<Float64Type>(&x64, &f64s, spec.combine, valid.as_deref())?
+                finish::<Float64Type>(&x64, &f64s, spec.combine, in_len, valid.as_deref())?
             } else {
-                super::with_primitive_type!(&x_type, P => finish::<P>(&x_own, &factors, spec.combine, valid.as_deref())?,
+                super::with_primitive_type!(&x_type, P => finish::<P>(&x_own, &factors, spec.combine, in_len, valid.as_deref())?,
                     _ => return Err(unsupported(&x_type)))
             }
         }
@@ -380,11 +380,13 @@ where
     ))
 }
 
-/// `x / factors` or `x ** factors`, elementwise (factors of 1 leave x as it is).
+/// `x / factors` or `x ** factors`, elementwise (factors of 1 leave x as it is); rows of
+/// `in_len` elements, named by an error.
 fn finish<P: ArrowPrimitiveType>(
     x: &ArrayRef,
     factors: &ArrayRef,
     combine: Combine,
+    in_len: usize,
     valid: Option<&[bool]>,
 ) -> Result<ArrayRef>
 where
@@ -406,11 +408,14 @@ where
             match <P::Native as Element>::pow(a, f) {
                 Some(v) => v,
                 None if f < P::Native::default() => {
-                    return Err(TensorError::Data(
-                        "Integers to negative integer powers are not allowed.".to_string(),
-                    ));
+                    return Err(TensorError::NegativePower { row: i / in_len });
                 }
-                None => return Err(TensorError::Data("integer overflow in power".to_string())),
+                None => {
+                    return Err(TensorError::Overflow {
+                        data_type: P::DATA_TYPE.to_string(),
+                        row: i / in_len,
+                    });
+                }
             }
         };
         out.push(v);

@@ -154,17 +154,24 @@ pub(crate) fn plan_with_probes<T, E>(
 }
 
 /// The stand-in lengths to plan `index` with for the dimensions that differ between rows, in
-/// order: `probe`, then each boolean mask's length past it (a mask over such a dimension fits
-/// the rows of its length).
+/// order: `probe`, then each boolean mask's length past it, then the masks' shorter lengths (a
+/// mask over such a dimension fits the rows of its length; a length short of an integer of
+/// the index fails to plan where that integer raises, and is then not the one taken).
 fn probe_lengths(index: &IndexExpr, probe: usize) -> Vec<usize> {
-    let mask_lengths = index.items.iter().flat_map(|item| match item {
-        IndexItem::BoolArray(mask) => mask.shape.clone(),
-        _ => Vec::new(),
-    });
-    let mut candidates: Vec<usize> = std::iter::once(probe)
-        .chain(mask_lengths.filter(|&len| len >= probe))
+    let mask_lengths: Vec<usize> = index
+        .items
+        .iter()
+        .flat_map(|item| match item {
+            IndexItem::BoolArray(mask) => mask.shape.clone(),
+            _ => Vec::new(),
+        })
         .collect();
-    candidates.dedup();
+    let mut candidates: Vec<usize> = std::iter::once(probe)
+        .chain(mask_lengths.iter().copied().filter(|&len| len >= probe))
+        .chain(mask_lengths.iter().copied().filter(|&len| len < probe))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    candidates.retain(|len| seen.insert(*len));
     candidates
 }
 

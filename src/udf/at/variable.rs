@@ -15,7 +15,7 @@ use arrow::array::{Array, ArrayRef, AsArray, UInt32Array};
 use arrow::buffer::NullBuffer;
 use arrow::compute::take;
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ScalarValue, exec_datafusion_err, internal_err};
+use datafusion::common::{ScalarValue, exec_datafusion_err, internal_err, plan_datafusion_err};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::ColumnarValue;
 
@@ -25,6 +25,7 @@ use super::options::{ApplyFn, AtOp, Mode, read_options};
 use super::plan::{AtPlan, ValuesPlan, plan_at, static_index};
 use super::{map_call, run_batch};
 use crate::error::TensorError;
+use crate::index::IndexItem;
 use crate::kernels::layout;
 use crate::kernels::ragged::{self, GroupRows, ShapePlans};
 use crate::kernels::update::Lambda;
@@ -143,9 +144,24 @@ pub fn plan_at_variable(
     let raises = read_options(args, op)?.mode == Mode::Raise;
     let probe = match static_index(args, op)? {
         Some(index) => plan_with_probes(&index, raises, &plan_probe).map_err(|e| {
-            e.unwrap_or_else(|| {
+            let e = e.unwrap_or_else(|| {
                 DataFusionError::Internal(format!("{name}: no stand-in shape planned"))
-            })
+            });
+            // No one stand-in length fits every boolean mask over the dimensions that differ
+            // between rows: the mismatch is the stand-in's, not a row's (tensor_get's words).
+            let masks = index
+                .items
+                .iter()
+                .any(|item| matches!(item, IndexItem::BoolArray(a) if !a.shape.is_empty()));
+            if masks
+                && uniform.contains(&None)
+                && e.to_string().contains("boolean index did not match")
+            {
+                return plan_datafusion_err!(
+                    "{name}: the index '{index}' cannot be planned for {x}: no one length of the dimensions that differ between rows fits every boolean mask over them"
+                );
+            }
+            e
         })?,
         None => plan_probe(2)?,
     };
