@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, ListArray, StructArray,
-    UInt32Array,
+    Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, ListArray, PrimitiveArray,
+    StructArray, UInt32Array,
 };
 use arrow::array::{AsArray, BooleanBufferBuilder};
 use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::compute::take;
-use arrow::datatypes::{DataType, Field};
+use arrow::datatypes::{ArrowPrimitiveType, DataType, Field};
 
 use crate::error::{Result, TensorError};
 use crate::index::{IndexExpr, normalize, wrap_index};
@@ -383,7 +383,7 @@ pub fn get_index(
     out_ndim: usize,
     pad: Option<usize>,
 ) -> Result<IndexedRows> {
-    let mut out = RowsBuilder::new(pad, out_ndim, view.nulls().is_some());
+    let mut out = RowsBuilder::new(view.values(), pad, out_ndim, view.nulls().is_some());
     let mut plans: ShapePlans<RowGather> = ShapePlans::default();
     for row in 0..view.len() {
         if view.is_null(row) {
@@ -399,15 +399,15 @@ pub fn get_index(
                 shape: selection.shape,
             })
         })?;
-        out.push(view.value_range(row).start, &plan.offsets, &plan.shape);
+        out.push(view.value_range(row).start, &plan.offsets, &plan.shape)?;
     }
-    out.finish(view.values())
+    out.finish()
 }
 
-/// Builds [`IndexedRows`]: each row's positions in the batch's values, output shape and
-/// number of elements.
-struct RowsBuilder {
-    positions: Vec<u32>,
+/// Builds [`IndexedRows`]: each row's values (read from the batch's values at positions the
+/// row's plan gives), output shape and number of elements.
+struct RowsBuilder<'v> {
+    values: RowValues<'v>,
     /// Element validity, when NULL rows are padded with NULLs.
     validity: Option<BooleanBufferBuilder>,
     shapes: Vec<i32>,
@@ -416,10 +416,73 @@ struct RowsBuilder {
     out_ndim: usize,
 }
 
-impl RowsBuilder {
-    fn new(pad: Option<usize>, out_ndim: usize, some_null: bool) -> Self {
+/// How [`RowsBuilder`] reads the rows' values.
+enum RowValues<'v> {
+    /// Copied as each row is pushed, in the values' primitive type: no position per element
+    /// (with a `u32` position per element and arrow's `take`, a flip of 100,000 uint8 images
+    /// wrote and read four bytes of positions for each byte it copied).
+    Copied(Box<dyn CopyRows + 'v>),
+    /// Each element's position, applied with arrow's `take` at the end: booleans, and values
+    /// with NULL elements (whose validity `take` carries).
+    Positions(Vec<u32>, &'v ArrayRef),
+}
+
+/// A row-by-row copy of a batch's primitive values.
+trait CopyRows {
+    /// The values at `base` plus each of `offsets`.
+    fn push(&mut self, base: usize, offsets: &[u32]) -> Result<()>;
+    /// `n` placeholders (a NULL row's padding).
+    fn push_default(&mut self, n: usize);
+    fn finish(self: Box<Self>, nulls: Option<NullBuffer>) -> Result<ArrayRef>;
+}
+
+struct Copied<'v, P: ArrowPrimitiveType> {
+    values: &'v PrimitiveArray<P>,
+    out: Vec<P::Native>,
+}
+
+impl<P: ArrowPrimitiveType> CopyRows for Copied<'_, P> {
+    fn push(&mut self, base: usize, offsets: &[u32]) -> Result<()> {
+        let row = self.values.values().get(base..).unwrap_or_default();
+        let end = offsets.iter().map(|&o| o as usize + 1).max().unwrap_or(0);
+        let Some(row) = row.get(..end) else {
+            return Err(TensorError::Internal(format!(
+                "a row's plan reads past its values ({end} from {base})"
+            )));
+        };
+        // In bounds: every offset is below `end`.
+        self.out.extend(offsets.iter().map(|&o| row[o as usize]));
+        Ok(())
+    }
+
+    fn push_default(&mut self, n: usize) {
+        self.out
+            .extend(std::iter::repeat_n(P::Native::default(), n));
+    }
+
+    fn finish(self: Box<Self>, nulls: Option<NullBuffer>) -> Result<ArrayRef> {
+        let out = PrimitiveArray::<P>::new(self.out.into(), nulls)
+            .with_data_type(self.values.data_type().clone());
+        Ok(Arc::new(out))
+    }
+}
+
+impl<'v> RowsBuilder<'v> {
+    fn new(values: &'v ArrayRef, pad: Option<usize>, out_ndim: usize, some_null: bool) -> Self {
+        let copied: Option<Box<dyn CopyRows + 'v>> = if values.null_count() > 0 {
+            None
+        } else {
+            crate::kernels::with_primitive_type!(values.data_type(), P => {
+                values.as_primitive_opt::<P>().map(|values| {
+                    Box::new(Copied { values, out: Vec::new() }) as Box<dyn CopyRows + 'v>
+                })
+            }, _ => None)
+        };
         Self {
-            positions: Vec::new(),
+            values: match copied {
+                Some(copied) => RowValues::Copied(copied),
+                None => RowValues::Positions(Vec::new(), values),
+            },
             validity: pad
                 .filter(|_| some_null)
                 .map(|_| BooleanBufferBuilder::new(0)),
@@ -433,7 +496,12 @@ impl RowsBuilder {
     /// A NULL row: `pad` NULL elements, or none.
     fn push_null(&mut self) {
         let len = self.pad.unwrap_or(0);
-        self.positions.extend(std::iter::repeat_n(0, len));
+        match &mut self.values {
+            RowValues::Copied(copied) => copied.push_default(len),
+            RowValues::Positions(positions, _) => {
+                positions.extend(std::iter::repeat_n(0, len));
+            }
+        }
         if let Some(valid) = self.validity.as_mut() {
             valid.append_n(len, false);
         }
@@ -442,21 +510,33 @@ impl RowsBuilder {
     }
 
     /// A row reading the values at `base` plus each of `offsets`, of output `shape`.
-    fn push(&mut self, base: usize, offsets: &[u32], shape: &[usize]) {
-        let base = base as u32;
-        self.positions.extend(offsets.iter().map(|&o| base + o));
+    fn push(&mut self, base: usize, offsets: &[u32], shape: &[usize]) -> Result<()> {
+        match &mut self.values {
+            RowValues::Copied(copied) => copied.push(base, offsets)?,
+            RowValues::Positions(positions, _) => {
+                let base = base as u32;
+                positions.extend(offsets.iter().map(|&o| base + o));
+            }
+        }
         if let Some(valid) = self.validity.as_mut() {
             valid.append_n(offsets.len(), true);
         }
         self.shapes.extend(shape.iter().map(|&d| d as i32));
         self.lengths.push(offsets.len());
+        Ok(())
     }
 
-    fn finish(mut self, values: &ArrayRef) -> Result<IndexedRows> {
+    fn finish(mut self) -> Result<IndexedRows> {
         let nulls = self.validity.as_mut().map(|v| NullBuffer::new(v.finish()));
-        let positions = UInt32Array::new(self.positions.into(), nulls);
+        let values = match self.values {
+            RowValues::Copied(copied) => copied.finish(nulls)?,
+            RowValues::Positions(positions, values) => {
+                let positions = UInt32Array::new(positions.into(), nulls);
+                take(values.as_ref(), &positions, None)?
+            }
+        };
         Ok(IndexedRows {
-            values: take(values.as_ref(), &positions, None)?,
+            values,
             shapes: self.shapes,
             lengths: self.lengths,
         })
@@ -508,7 +588,7 @@ pub fn get_at_integers(
 ) -> Result<IndexedRows> {
     let k = indices.len();
     let out_ndim = view.tensor().ndim() - k;
-    let mut out = RowsBuilder::new(pad, out_ndim, nulls.is_some());
+    let mut out = RowsBuilder::new(view.values(), pad, out_ndim, nulls.is_some());
     let mut plans: ShapePlans<LeadingAxes> = ShapePlans::default();
     for row in 0..view.len() {
         if nulls.is_some_and(|n| n.is_null(row)) {
@@ -538,9 +618,9 @@ pub fn get_at_integers(
             };
             base += position * plan.strides[axis];
         }
-        out.push(base, &plan.rest, &plan.shape[k..]);
+        out.push(base, &plan.rest, &plan.shape[k..])?;
     }
-    out.finish(view.values())
+    out.finish()
 }
 
 /// The rows `rows` of `view`, every one of physical shape `tensor`'s, as fixed-shape tensors

@@ -1608,6 +1608,114 @@ fn arg_ndim(arg: &Arg) -> usize {
     }
 }
 
+/// The one argument of `tensor_choose(a, c, mode)` that enumerates each row's choices.
+#[derive(Debug, Clone)]
+enum Enumerated {
+    /// A tensor (variable- or fixed-shape) whose outer dimension lists them.
+    Stacked(Arg),
+    /// A list column of Int64 scalars (`None`: a NULL row or element).
+    List(Vec<Option<Vec<Option<i64>>>>),
+}
+
+impl Enumerated {
+    /// Row r's choices as the reference takes them (`None`: NULL): `c[k]` of a tensor, or
+    /// each scalar of a list as a 0-d tensor.
+    fn row(&self, r: usize) -> Option<Vec<(Vec<usize>, Vec<Option<i64>>)>> {
+        match self {
+            Enumerated::Stacked(c) => {
+                let (shape, values) = c.row(r)?;
+                let rest = shape[1..].to_vec();
+                let size = reference::size(&rest);
+                Some(
+                    (0..shape[0])
+                        .map(|k| (rest.clone(), values[k * size..(k + 1) * size].to_vec()))
+                        .collect(),
+                )
+            }
+            Enumerated::List(rows) => rows
+                .get(r)
+                .cloned()
+                .flatten()
+                .map(|v| v.into_iter().map(|x| (vec![], vec![x])).collect()),
+        }
+    }
+
+    /// Its column, named `c`.
+    fn arrow(&self) -> (Field, ArrayRef) {
+        match self {
+            Enumerated::Stacked(c) => c.sql("c", &DataType::Int64).1.expect("a column"),
+            Enumerated::List(rows) => {
+                let list =
+                    arrow::array::ListArray::from_iter_primitive::<Int64Type, _, _>(rows.clone());
+                (
+                    Field::new("c", list.data_type().clone(), true),
+                    Arc::new(list),
+                )
+            }
+        }
+    }
+}
+
+/// `tensor_choose(a, c, mode)` with `c` enumerating each row's choices (a tensor of 1 to 3
+/// dimensions, its outer one 0 to 4 long per row, or a list column of 0 to 4 scalars) and a
+/// variable-shape argument; `a` shaped like `c[k]` (varied per row as the other properties
+/// vary shapes), its values around the choices' count.
+fn ragged_enumerated_args() -> impl Strategy<Value = (Arg, Enumerated, &'static str)> {
+    (1usize..=3, any_element())
+        .prop_flat_map(|(ndim, element)| (row_shapes(ndim), Just(element), any_shape(2)))
+        .prop_flat_map(|(bases, element, fallback)| {
+            let rows = bases.len();
+            let first = bases.first().cloned().unwrap_or(fallback);
+            let ndim = first.len().max(1);
+            let rests: Vec<Vec<usize>> = bases.iter().map(|b| b[1..].to_vec()).collect();
+            let first_rest = first.get(1..).unwrap_or_default().to_vec();
+            let stacked = prop_oneof![
+                3 => ragged_like(element.clone(), &bases, ndim).prop_map(Arg::Ragged),
+                1 => fixed_like(element, &first, rows)
+                    .prop_filter("a dimension to enumerate", |c| !c.shape.is_empty())
+                    .prop_map(Arg::Fixed),
+            ]
+            .prop_map(Enumerated::Stacked);
+            let value = prop_oneof![1 => Just(None), 8 => (-100i64..100).prop_map(Some)];
+            let list_row = prop_oneof![
+                1 => Just(None),
+                8 => prop::collection::vec(value, 0..=4).prop_map(Some),
+            ];
+            let list = prop::collection::vec(list_row, rows).prop_map(Enumerated::List);
+            let a_element = prop::sample::select(vec![
+                DataType::Int8,
+                DataType::Int32,
+                DataType::Int64,
+                DataType::UInt8,
+                DataType::Boolean,
+            ]);
+            let a_ndim = ndim - 1;
+            let a = a_element.prop_flat_map(move |e| {
+                let a = prop_oneof![
+                    3 => ragged_like(e.clone(), &rests, a_ndim).prop_map(Arg::Ragged),
+                    1 => fixed_like(e.clone(), &first_rest, rows).prop_map(Arg::Fixed),
+                ];
+                (a, Just(e))
+            });
+            (
+                a.prop_map(|(mut a, e)| {
+                    // Indices around [0, n) for counts of 0 to 4: some out of range.
+                    let lo = if e == DataType::UInt8 { 0 } else { -1 };
+                    for v in a.values_mut().into_iter().flatten() {
+                        *v = (*v).clamp(lo, 4);
+                    }
+                    a
+                }),
+                prop_oneof![2 => stacked, 1 => list],
+                prop::sample::select(vec!["raise", "wrap", "clip"]),
+            )
+        })
+        .prop_filter("a variable-shape argument", |(a, c, _)| match c {
+            Enumerated::Stacked(Arg::Ragged(_)) => true,
+            _ => matches!(a, Arg::Ragged(_)),
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -1657,6 +1765,52 @@ proptest! {
                 continue;
             };
             match reference::choose((&a_shape, &a_values), &cs, mode) {
+                Ok(found) => expected.push(Some(found)),
+                Err(e) => {
+                    assert_row_error(&got, &[e], Some(r), &sql);
+                    return Ok(());
+                }
+            }
+        }
+        let column = got.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        prop_assert_eq!(zero_d_rows(ragged_rows_of(&column)), zero_d_rows(expected), "{}", sql);
+    }
+
+    /// tensor_choose(a, c, mode) with one argument enumerating each row's choices (a tensor's
+    /// outer dimension or a list column's scalars) and a variable-shape a or c: numpy's choose
+    /// of each row's a and choices; the first row numpy rejects is the error.
+    #[test]
+    fn tensor_choose_enumerated_matches_numpy_on_variable_shapes(
+        (a, c, mode) in ragged_enumerated_args(),
+    ) {
+        let rows = arg_rows(&a).max(match &c {
+            Enumerated::Stacked(c) => arg_rows(c),
+            Enumerated::List(rows) => rows.len(),
+        });
+        let (_, a_column) = a.sql("a", &DataType::Int64);
+        let mut columns: Vec<(&str, (Field, ArrayRef))> = vec![("c", c.arrow())];
+        columns.extend(a_column.map(|column| ("a", column)));
+        let sql = format!("SELECT tensor_choose(a, c, '{mode}') FROM t");
+        let got = run(&columns, &sql);
+        // A fixed-shape c's outer dimension is every row's: none is numpy's error when the
+        // query is planned.
+        if let Enumerated::Stacked(Arg::Fixed(fixed)) = &c && fixed.shape[0] == 0 {
+            assert_row_error(&got, &[Error::NoChoices], None, &sql);
+            return Ok(());
+        }
+        let mut expected = Vec::new();
+        for r in 0..rows {
+            let (Some((a_shape, a_values)), Some(choices)) = (a.row(r), c.row(r)) else {
+                expected.push(None);
+                continue;
+            };
+            // numpy rejects no choices before it broadcasts them.
+            let found = if choices.is_empty() {
+                Err(Error::NoChoices)
+            } else {
+                reference::choose((&a_shape, &a_values), &choices, mode)
+            };
+            match found {
                 Ok(found) => expected.push(Some(found)),
                 Err(e) => {
                     assert_row_error(&got, &[e], Some(r), &sql);

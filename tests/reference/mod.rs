@@ -81,6 +81,8 @@ pub enum Error {
     NdimMismatch,
     AxisNoneNdim,
     NegativePower,
+    /// numpy's `choose` with no choices.
+    NoChoices,
 }
 
 impl Error {
@@ -98,6 +100,7 @@ impl Error {
             Error::NdimMismatch => "must have the same number of dimensions",
             Error::NegativePower => "Integers to negative integer powers are not allowed",
             Error::AxisNoneNdim => "when axis=None, `indices` must have a single dimension",
+            Error::NoChoices => "0-length sequence",
         }
     }
 }
