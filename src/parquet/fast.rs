@@ -1696,7 +1696,7 @@ impl RowGroupMorsel {
             else {
                 return Ok(None);
             };
-            // `offsets` rise from 0 (`ListsFound::offsets`), so this does not panic.
+            // `offsets` rise from 0 (checked by `ListsFound::offsets`): this does not panic.
             let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
             let len = (starts[end] - base) as usize;
             let data = ListArray::try_new(
@@ -1872,8 +1872,11 @@ impl ListsFound {
     /// the `values`, and list `rows` starts in them when they go on past the last.)
     fn offsets(mut self, rows: usize, whole: bool, values: usize) -> Option<Vec<u64>> {
         let end = values as u64;
+        // Rising: `list_starts` finds them so, but a list offset that does not rise would
+        // panic in arrow-rs (`OffsetBuffer::new`): checked, not assumed.
         let fits = self.starts.len() >= rows
             && (rows == 0 || self.starts.first() == Some(&0))
+            && self.starts[..rows].windows(2).all(|pair| pair[0] < pair[1])
             && self
                 .starts
                 .get(rows.wrapping_sub(1))
