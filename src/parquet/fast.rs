@@ -69,9 +69,12 @@
 //! runs); its values are decoded as a fixed-shape tensor's are, into one buffer per row group
 //! that the batches' lists slice, and the `shape` chunk is read as a fixed-shape tensor of
 //! `ndim` Int32s. The struct is assembled with the table's types (field metadata, the
-//! extension's, is the schema's). A row group where any tensor is NULL, its `data` or `shape`
-//! list NULL, an element NULL or a tensor of no elements (an empty list) is DataFusion's, as
-//! above. What differs from fixed-shape columns:
+//! extension's, is the schema's). Measured on `benches/compare/varshape.py`'s file (100,000
+//! uint8 images 3 x (16..64) x (16..64), one 480 MB row group written by pyarrow; CLI, the
+//! 2-core machine under other builds' load): `count(img)` in 1.45 s instead of 11.52 s with
+//! DataFusion's reader (pyarrow's read 7.60 s). A row group where any tensor is NULL, its
+//! `data` or `shape` list NULL, an element NULL or a tensor of no elements (an empty list) is
+//! DataFusion's, as above. What differs from fixed-shape columns:
 //!
 //! - With a predicate and a fixed-shape tensor column that it does not read, a variable-shape
 //!   column is read whole with the columns it reads and then filtered to its rows (not

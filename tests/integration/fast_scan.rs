@@ -923,14 +923,7 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
                 ),
             )]),
         ),
-        (
-            "variable",
-            variable_table(vec![{
-                let shapes = row_shapes(2, &[]);
-                let values = Float32Array::from_iter_values((0..total(&shapes)).map(|v| v as f32));
-                variable_column("x", Arc::new(values), &shapes, &[], &[])
-            }]),
-        ),
+        ("variable", variable_f32_table()),
         (
             "filtered",
             table(vec![
@@ -1284,8 +1277,11 @@ fn variable_column(
         unreachable!()
     };
     let nulls = |rows: &[usize]| {
-        (!rows.is_empty())
-            .then(|| NullBuffer::from_iter((0..shapes.len()).map(|r| !rows.contains(&r))))
+        (!rows.is_empty()).then(|| {
+            (0..shapes.len())
+                .map(|r| !rows.contains(&r))
+                .collect::<NullBuffer>()
+        })
     };
     let data = ListArray::new(
         item,
@@ -1336,6 +1332,19 @@ fn row_shapes(ndim: usize, empty: &[usize]) -> Vec<Vec<i32>> {
         .collect()
 }
 
+/// One variable-shape float32 column `x` of 2-d tensors.
+fn variable_f32_table() -> RecordBatch {
+    let shapes = row_shapes(2, &[]);
+    let values = Float32Array::from_iter_values((0..total(&shapes)).map(|v| v as f32));
+    variable_table(vec![variable_column(
+        "x",
+        Arc::new(values),
+        &shapes,
+        &[],
+        &[],
+    )])
+}
+
 fn total(shapes: &[Vec<i32>]) -> usize {
     shapes
         .iter()
@@ -1343,11 +1352,9 @@ fn total(shapes: &[Vec<i32>]) -> usize {
         .sum()
 }
 
-/// Files arrow-rs wrote (as `COPY ... TO` writes them; page formats v1 and v2, dictionary and
-/// plain, small pages) of every element type: read here, as DataFusion's reader reads them.
-#[tokio::test]
-async fn variable_shape_columns_of_every_element_type() {
-    let dir = tempfile::tempdir().unwrap();
+/// `id` and a variable-shape tensor column of each element type (named after it), 2-d but
+/// `u8` (3-d), of `ROWS` rows.
+fn every_type_columns() -> RecordBatch {
     let shapes2 = row_shapes(2, &[]);
     let shapes3 = row_shapes(3, &[]);
     let (n2, n3) = (total(&shapes2), total(&shapes3));
@@ -1421,7 +1428,7 @@ async fn variable_shape_columns_of_every_element_type() {
         ),
         (
             "b",
-            Arc::new(BooleanArray::from_iter(v(n2).map(|v| Some(v % 3 == 0)))),
+            Arc::new(v(n2).map(|v| Some(v % 3 == 0)).collect::<BooleanArray>()),
         ),
     ]
     .into_iter()
@@ -1433,7 +1440,15 @@ async fn variable_shape_columns_of_every_element_type() {
         variable_column(name, values, shapes, &[], &[])
     })
     .collect();
-    let batch = variable_table(columns);
+    variable_table(columns)
+}
+
+/// Files arrow-rs wrote (as `COPY ... TO` writes them; page formats v1 and v2, dictionary and
+/// plain, small pages) of every element type: read here, as DataFusion's reader reads them.
+#[tokio::test]
+async fn variable_shape_columns_of_every_element_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = every_type_columns();
     let all = "SELECT id, u8, i8, i16, u16, i32, u32, i64, u64, f16, f32, f64, b FROM {t}";
     let cases = [
         (all.to_string(), (4, 0)),
