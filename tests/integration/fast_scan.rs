@@ -857,6 +857,16 @@ async fn datafusion_query(
     df.collect().await.map_err(|e| e.to_string())
 }
 
+/// [`datafusion_query`] over one partition, a panic of DataFusion's own reader taken as its
+/// failure (arrow-rs's level decoder panics on a run header of too many bytes; this crate's
+/// scan reports such a panic as the file's error).
+async fn datafusion_query_unwound(path: &str, sql: &str) -> Result<Vec<RecordBatch>, String> {
+    std::panic::AssertUnwindSafe(datafusion_query(path, 1, sql))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| Err("DataFusion's reader panicked".to_string()))
+}
+
 /// `SELECT x` over the file by this crate's context (its format, so its reader where the scan
 /// allows), over `partitions` partitions, or its error.
 async fn tensor_read(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
@@ -985,12 +995,7 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
             let path = dir.path().join(format!("corrupt_{kind}_{case}.parquet"));
             std::fs::write(&path, &corrupt).unwrap();
             let path = path.to_str().unwrap().to_string();
-            // DataFusion's own reader panics on some corrupt levels (arrow-rs's level decoder
-            // on a run header of too many bytes): a failure, as this crate's scan reports it.
-            let expected = std::panic::AssertUnwindSafe(datafusion_query(&path, 1, sql))
-                .catch_unwind()
-                .await
-                .unwrap_or_else(|_| Err("DataFusion's reader panicked".to_string()));
+            let expected = datafusion_query_unwound(&path, sql).await;
             let got = tensor_query(&path, 1, sql).await;
             match (got, expected) {
                 (Ok(batches), Ok(expected)) => {
