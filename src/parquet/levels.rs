@@ -6,6 +6,10 @@
 //! 0 exactly at the start of every `size` levels (every list has the tensor's length). A run of
 //! the maximum definition level is one comparison; bit-packed repetition levels are compared
 //! with the mask of list starts 64 at a time.
+//!
+//! A variable-shape tensor's `data` column is a list of another length in each row: there the
+//! lists' starts are found in the repetition levels run by run ([`list_starts`]), to become the
+//! list offsets.
 
 /// Whether `levels` levels at chunk positions `start..` (repetition levels `rep`, one bit each;
 /// definition levels `def`) are those of full tensors of `size` elements: every definition
@@ -18,15 +22,7 @@ pub(super) fn full_tensor_levels(
     size: u64,
     max_def: i16,
 ) -> bool {
-    let def_width = (16 - max_def.leading_zeros()) as u8;
-    let max_def = max_def as u64;
-    let def_ok = runs(def, levels, def_width, |run| match run {
-        Run::Repeated { value, .. } => value == max_def,
-        Run::Packed { bytes, count, .. } => {
-            (0..count).all(|i| unpack(bytes, i, def_width) == max_def)
-        }
-    });
-    if !def_ok {
+    if !all_max_def(def, levels, max_def) {
         return false;
     }
     // The position within its list of the next level (0: it must start a list). Kept by
@@ -60,6 +56,86 @@ pub(super) fn full_tensor_levels(
                 next % size
             };
             ok
+        }
+    })
+}
+
+/// Whether the first `levels` definition levels of `def` are all `max_def` (no NULL and no
+/// empty list at any level of the column's nesting).
+fn all_max_def(def: &[u8], levels: usize, max_def: i16) -> bool {
+    let def_width = (16 - max_def.leading_zeros()) as u8;
+    let max_def = max_def as u64;
+    runs(def, levels, def_width, |run| match run {
+        Run::Repeated { value, .. } => value == max_def,
+        Run::Packed { bytes, count, .. } => {
+            (0..count).all(|i| unpack(bytes, i, def_width) == max_def)
+        }
+    })
+}
+
+/// Whether `levels` levels at chunk positions `start..` (repetition levels `rep`, one bit each;
+/// definition levels `def`) are those of lists of one or more non-NULL elements (every
+/// definition level `max_def`): the positions of the lists' starts (repetition level 0)
+/// appended to `starts`; `false` too when there would be more than `max_starts` of them.
+/// (Whether the chunk's first level starts a list is the caller's to check.)
+///
+/// Decoded run by run, never level by level: a run of 1s lengthens the current list by its
+/// count, a run of 0s starts that many lists, and a bit-packed run's 0s are found 64 levels
+/// at a time (the set bits of the complemented word). A variable-shape image's levels are a
+/// bit-packed group holding its 0 and a long run of 1s.
+pub(super) fn list_starts(
+    rep: &[u8],
+    def: &[u8],
+    levels: usize,
+    start: u64,
+    max_def: i16,
+    starts: &mut Vec<u64>,
+    max_starts: usize,
+) -> bool {
+    if !all_max_def(def, levels, max_def) {
+        return false;
+    }
+    let mut at = start;
+    runs(rep, levels, 1, |run| match run {
+        Run::Repeated {
+            value: 1, count, ..
+        } => {
+            at += count as u64;
+            true
+        }
+        Run::Repeated {
+            value: 0, count, ..
+        } => {
+            if starts.len().saturating_add(count) > max_starts {
+                return false;
+            }
+            starts.extend(at..at + count as u64);
+            at += count as u64;
+            true
+        }
+        Run::Repeated { .. } => false,
+        Run::Packed { bytes, count } => {
+            for (word, first) in (0..count).step_by(64).enumerate() {
+                let valid = (count - first).min(64);
+                let Some(chunk) = bytes.get(word * 8..(word * 8 + valid.div_ceil(8))) else {
+                    return false;
+                };
+                let mask = if valid == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << valid) - 1
+                };
+                let mut zeros = !le_word(chunk) & mask;
+                if starts.len().saturating_add(zeros.count_ones() as usize) > max_starts {
+                    return false;
+                }
+                while zeros != 0 {
+                    starts.push(at + first as u64 + u64::from(zeros.trailing_zeros()));
+                    zeros &= zeros - 1;
+                }
+            }
+            at += count as u64;
+            true
         }
     })
 }
@@ -613,6 +689,67 @@ mod tests {
         ));
         // A header varint that never ends.
         assert!(!full_tensor_levels(&[0xff; 9], &def_full, 8, 0, 4, 3));
+    }
+
+    #[test]
+    fn list_starts_are_found_run_by_run() {
+        let def_full = rle_run(300, 3, 1);
+        // Lists of 3, 1, 1, 70 and 2 levels as one bit-packed run (the 70 crosses a word).
+        let lengths = [3, 1, 1, 70, 2];
+        let rep = packed_run(&lists(&lengths), 1);
+        let mut starts = Vec::new();
+        assert!(list_starts(&rep, &def_full, 77, 0, 3, &mut starts, 10));
+        assert_eq!(starts, [0, 3, 4, 5, 75]);
+        // Started mid-chunk: positions from `start`, and a page that starts inside a list.
+        starts.clear();
+        assert!(list_starts(
+            &rep[..],
+            &def_full,
+            77,
+            1000,
+            3,
+            &mut starts,
+            10
+        ));
+        assert_eq!(starts, [1000, 1003, 1004, 1005, 1075]);
+        // The same lists as RLE runs: 0, 1 1, 0, 0, 0, 69 1s, 0, 1.
+        let rle: Vec<u8> = [
+            rle_run(1, 0, 1),
+            rle_run(2, 1, 1),
+            rle_run(3, 0, 1),
+            rle_run(69, 1, 1),
+            rle_run(1, 0, 1),
+            rle_run(1, 1, 1),
+        ]
+        .concat();
+        starts.clear();
+        assert!(list_starts(&rle, &def_full, 77, 0, 3, &mut starts, 10));
+        assert_eq!(starts, [0, 3, 4, 5, 75]);
+        // More lists than allowed, a NULL or empty list (a lower definition level), a
+        // repetition level past 1, levels missing.
+        starts.clear();
+        assert!(!list_starts(&rle, &def_full, 77, 0, 3, &mut starts, 4));
+        let def_low = [rle_run(10, 3, 1), rle_run(1, 2, 1), rle_run(66, 3, 1)].concat();
+        assert!(!list_starts(&rle, &def_low, 77, 0, 3, &mut Vec::new(), 10));
+        assert!(!list_starts(
+            &rle_run(4, 2, 1),
+            &def_full,
+            4,
+            0,
+            3,
+            &mut Vec::new(),
+            10
+        ));
+        assert!(!list_starts(&rle, &def_full, 78, 0, 3, &mut Vec::new(), 10));
+        assert!(!list_starts(
+            &rep[..3],
+            &def_full,
+            77,
+            0,
+            3,
+            &mut Vec::new(),
+            10
+        ));
     }
 
     /// `values` bit-packed at `width` bits each (least significant bit first), as one run of

@@ -24,6 +24,7 @@ use datafusion::parquet::file::properties::{WriterProperties, WriterVersion};
 use datafusion::physical_plan::{ExecutionPlan, collect};
 use datafusion::prelude::{ParquetReadOptions, SessionConfig};
 use datafusion_tensor::tensor_session_context_with_config;
+use futures::FutureExt;
 
 const ROWS: usize = 3500;
 const GROUP_ROWS: usize = 1000;
@@ -856,6 +857,16 @@ async fn datafusion_query(
     df.collect().await.map_err(|e| e.to_string())
 }
 
+/// [`datafusion_query`] over one partition, a panic of DataFusion's own reader taken as its
+/// failure (arrow-rs's level decoder panics on a run header of too many bytes; this crate's
+/// scan reports such a panic as the file's error).
+async fn datafusion_query_unwound(path: &str, sql: &str) -> Result<Vec<RecordBatch>, String> {
+    std::panic::AssertUnwindSafe(datafusion_query(path, 1, sql))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| Err("DataFusion's reader panicked".to_string()))
+}
+
 /// `SELECT x` over the file by this crate's context (its format, so its reader where the scan
 /// allows), over `partitions` partitions, or its error.
 async fn tensor_read(path: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
@@ -877,7 +888,8 @@ async fn tensor_query(
 
 /// Corrupt bytes in the pages (levels, values, page headers, dictionaries) of uncompressed
 /// files of every kind the fast reader decodes itself (float32 through arrow-rs's column
-/// reader; uint8 and float16 dictionaries, booleans; a scalar column with a predicate): the
+/// reader; uint8 and float16 dictionaries, booleans; a variable-shape float32 tensor; a
+/// scalar column with a predicate): the
 /// query never panics, and it gives DataFusion's own reader's result, or fails where that
 /// reader fails. (arrow-rs's synchronous reader is not the reference here: it reads a column
 /// chunk's pages differently and fails on some files DataFusion's reader reads.)
@@ -921,6 +933,7 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
                 ),
             )]),
         ),
+        ("variable", variable_f32_table()),
         (
             "filtered",
             table(vec![
@@ -982,7 +995,7 @@ async fn corrupt_pages_read_as_datafusion_reads_them() {
             let path = dir.path().join(format!("corrupt_{kind}_{case}.parquet"));
             std::fs::write(&path, &corrupt).unwrap();
             let path = path.to_str().unwrap().to_string();
-            let expected = datafusion_query(&path, 1, sql).await;
+            let expected = datafusion_query_unwound(&path, sql).await;
             let got = tensor_query(&path, 1, sql).await;
             match (got, expected) {
                 (Ok(batches), Ok(expected)) => {
@@ -1139,4 +1152,442 @@ async fn a_callers_access_plan_is_honoured() {
     let expected = batch.slice(2 * GROUP_ROWS, GROUP_ROWS);
     assert_columns(&got, &expected, &["x"]);
     assert_eq!(row_groups(&plan), (0, 0));
+}
+
+// Variable-shape tensors (`arrow.variable_shape_tensor`: `Struct<data: List<T>, shape:
+// FixedSizeList<Int32>[ndim]>`), read by the same reader: the `data` lists' offsets from their
+// repetition levels, the values decoded as a fixed-shape tensor's, the shapes as a fixed-shape
+// tensor of `ndim` Int32s.
+
+/// [`same_as_datafusion_in`] where some row groups go back to DataFusion's reader: each case
+/// gives its (fast, fallback) row-group counts. The schemas (field metadata included) must be
+/// DataFusion's too.
+async fn same_as_datafusion_with(
+    path: &str,
+    cases: &[(&str, (usize, usize))],
+    ours: impl Fn() -> SessionContext,
+) {
+    let reference = context(1);
+    reference
+        .register_parquet("t", path, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    for &(sql, groups) in cases {
+        let expected = collected(&reference, &sql.replace("{t}", "t")).await;
+        let (got, got_groups) = query(&ours(), &sql.replace("{t}", &format!("'{path}'"))).await;
+        assert_eq!(got.schema().fields(), expected.schema().fields(), "{sql}");
+        assert_eq!(got.columns(), expected.columns(), "{sql}");
+        assert!(got.num_rows() > 0, "{sql}");
+        assert_eq!(got_groups, groups, "{sql}");
+    }
+}
+
+/// The variable-shape columns of `tests/data/make_varshape_scan_fixture.py`'s files.
+const VARIABLE_COLUMNS: [&str; 13] = [
+    "img", "i8", "perm", "i32", "u", "i64", "u16", "u32", "u64", "h", "f32", "f64", "b",
+];
+
+/// Files pyarrow wrote (page formats v1 and v2, dictionary and plain pages, snappy and zstd,
+/// 1,500 rows in 4 row groups of many pages): every element type read here, with its metadata
+/// (dim names, permutation, uniform shape), alone and with other columns, with a predicate
+/// (on a scalar column, on the tensor itself), statistics pruning and a limit, in batches of
+/// a row group and of fewer rows than a page.
+#[tokio::test]
+async fn pyarrow_variable_shape_files_are_read_fast() {
+    let all = format!("SELECT id, {} FROM {{t}}", VARIABLE_COLUMNS.join(", "));
+    let mut cases: Vec<(String, (usize, usize))> = vec![
+        (all.clone(), (4, 0)),
+        (format!("{all} WHERE id % 7 = 3"), (4, 0)),
+        // Statistics leave row groups 2 and 3 (ids 800..1500).
+        (format!("{all} WHERE id >= 1000"), (2, 0)),
+        (
+            "SELECT id FROM {t} WHERE tensor_size(img) > 60".to_string(),
+            (4, 0),
+        ),
+        (
+            "SELECT perm, id FROM {t} WHERE tensor_get(u, '0, 1') > 0".to_string(),
+            (4, 0),
+        ),
+        ("SELECT img, id FROM {t} LIMIT 7".to_string(), (1, 0)),
+        (format!("{all} LIMIT 450"), (2, 0)),
+        (
+            "SELECT b, img FROM {t} WHERE id > 50 LIMIT 500".to_string(),
+            (2, 0),
+        ),
+    ];
+    cases.extend(
+        VARIABLE_COLUMNS
+            .iter()
+            .map(|name| (format!("SELECT {name}, {name} AS again FROM {{t}}"), (4, 0))),
+    );
+    let cases: Vec<(&str, (usize, usize))> = cases.iter().map(|(s, g)| (s.as_str(), *g)).collect();
+    for file in ["pyarrow_varshape_scan", "pyarrow_varshape_scan_v2"] {
+        let path = format!("{}/tests/data/{file}.parquet", env!("CARGO_MANIFEST_DIR"));
+        for batch_size in [8192, 30] {
+            same_as_datafusion_with(&path, &cases, || context_with_batch(1, batch_size)).await;
+            same_as_datafusion_with(&path, &cases, || {
+                pushed_down(context_with_batch(1, batch_size))
+            })
+            .await;
+        }
+    }
+}
+
+/// The pyarrow fixture of every kind of row (`make_varshape_fixtures.py`): each column has a
+/// NULL row, some a 0-size tensor (an empty list), so its one row group is DataFusion's to
+/// read, values, NULLs and metadata as that reader gives them.
+#[tokio::test]
+async fn variable_shape_nulls_and_empty_tensors_are_datafusion_s() {
+    let path = format!(
+        "{}/tests/data/pyarrow_varshape.parquet",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let columns = "id, img, f32, perm, i64, b, f64, u, z";
+    let cases = [
+        (format!("SELECT {columns} FROM {{t}}"), (0, 1)),
+        ("SELECT u FROM {t}".to_string(), (0, 1)),
+        ("SELECT z, id FROM {t} WHERE id > 2".to_string(), (0, 1)),
+    ];
+    let cases: Vec<(&str, (usize, usize))> = cases.iter().map(|(s, g)| (s.as_str(), *g)).collect();
+    same_as_datafusion_with(&path, &cases, || context(1)).await;
+}
+
+/// A variable-shape tensor column of `shapes.len()` rows of `values` (as many as the shapes
+/// hold, in order), NULL at `null_rows` (their values taken all the same), its `data` list
+/// NULL (the struct not) at `null_data`; the field of its type named `name`.
+fn variable_column(
+    name: &str,
+    values: ArrayRef,
+    shapes: &[Vec<i32>],
+    null_rows: &[usize],
+    null_data: &[usize],
+) -> (Field, ArrayRef) {
+    use arrow::array::{ListArray, StructArray};
+    use arrow::buffer::OffsetBuffer;
+    use datafusion_tensor::variable_shape::VariableShapeType;
+
+    let ndim = shapes[0].len();
+    let tensor = VariableShapeType::new(values.data_type().clone(), ndim)
+        .unwrap()
+        .with_dim_names(Some((0..ndim).map(|d| format!("d{d}")).collect()))
+        .unwrap();
+    let field = tensor.to_field(name);
+    let DataType::Struct(fields) = field.data_type().clone() else {
+        unreachable!()
+    };
+    let sizes = shapes
+        .iter()
+        .map(|shape| shape.iter().map(|&d| d as usize).product::<usize>());
+    let DataType::List(item) = fields[0].data_type().clone() else {
+        unreachable!()
+    };
+    let nulls = |rows: &[usize]| {
+        (!rows.is_empty()).then(|| {
+            (0..shapes.len())
+                .map(|r| !rows.contains(&r))
+                .collect::<NullBuffer>()
+        })
+    };
+    let data = ListArray::new(
+        item,
+        OffsetBuffer::from_lengths(sizes),
+        values,
+        nulls(null_data),
+    );
+    let DataType::FixedSizeList(shape_item, _) = fields[1].data_type().clone() else {
+        unreachable!()
+    };
+    let shape = FixedSizeListArray::new(
+        shape_item,
+        ndim as i32,
+        Arc::new(Int32Array::from_iter_values(
+            shapes.iter().flatten().copied(),
+        )),
+        None,
+    );
+    let array = StructArray::new(
+        fields,
+        vec![Arc::new(data), Arc::new(shape)],
+        nulls(null_rows),
+    );
+    (field, Arc::new(array))
+}
+
+/// A batch of these columns, each field as given (its metadata kept).
+fn variable_table(columns: Vec<(Field, ArrayRef)>) -> RecordBatch {
+    let (fields, arrays): (Vec<Field>, Vec<ArrayRef>) = columns.into_iter().unzip();
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).unwrap()
+}
+
+/// `ROWS` shapes of `ndim` dimensions, each 1..=5 (row `r`, dimension `d`: `1 + (r + 2d) %
+/// 5`), a 0 at `empty`.
+fn row_shapes(ndim: usize, empty: &[usize]) -> Vec<Vec<i32>> {
+    (0..ROWS)
+        .map(|r| {
+            (0..ndim)
+                .map(|d| {
+                    if empty.contains(&r) {
+                        0
+                    } else {
+                        1 + ((r + 2 * d) % 5) as i32
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One variable-shape float32 column `x` of 2-d tensors.
+fn variable_f32_table() -> RecordBatch {
+    let shapes = row_shapes(2, &[]);
+    let values = Float32Array::from_iter_values((0..total(&shapes)).map(|v| v as f32));
+    variable_table(vec![variable_column(
+        "x",
+        Arc::new(values),
+        &shapes,
+        &[],
+        &[],
+    )])
+}
+
+fn total(shapes: &[Vec<i32>]) -> usize {
+    shapes
+        .iter()
+        .map(|s| s.iter().map(|&d| d as usize).product::<usize>())
+        .sum()
+}
+
+/// `id` and a variable-shape tensor column of each element type (named after it), 2-d but
+/// `u8` (3-d), of `ROWS` rows.
+fn every_type_columns() -> RecordBatch {
+    let shapes2 = row_shapes(2, &[]);
+    let shapes3 = row_shapes(3, &[]);
+    let (n2, n3) = (total(&shapes2), total(&shapes3));
+    let v = |n: usize| (0..n as i64).map(|v| v % 61 - 30);
+    let columns: Vec<(Field, ArrayRef)> = vec![
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..ROWS as i64)) as ArrayRef,
+        ),
+        (
+            "u8",
+            Arc::new(UInt8Array::from_iter_values(
+                (0..n3).map(|v| (v * 7 % 256) as u8),
+            )),
+        ),
+        (
+            "i8",
+            Arc::new(Int8Array::from_iter_values(v(n2).map(|v| v as i8))),
+        ),
+        (
+            "i16",
+            Arc::new(Int16Array::from_iter_values(v(n2).map(|v| v as i16 * 1000))),
+        ),
+        (
+            "u16",
+            Arc::new(UInt16Array::from_iter_values(
+                v(n2).map(|v| (v + 30) as u16 * 1000),
+            )),
+        ),
+        (
+            "i32",
+            Arc::new(Int32Array::from_iter_values(
+                v(n2).map(|v| v as i32 * 70_000),
+            )),
+        ),
+        (
+            "u32",
+            Arc::new(UInt32Array::from_iter_values(
+                v(n2).map(|v| (v + 30) as u32 * 70_000_000),
+            )),
+        ),
+        (
+            "i64",
+            Arc::new(Int64Array::from_iter_values(
+                v(n2).map(|v| v * 1_000_000_007),
+            )),
+        ),
+        (
+            "u64",
+            Arc::new(UInt64Array::from_iter_values(
+                v(n2).map(|v| (v + 30) as u64 * (u64::MAX / 61)),
+            )),
+        ),
+        (
+            "f16",
+            Arc::new(Float16Array::from_iter_values(
+                v(n2).map(|v| half::f16::from_f32(v as f32 / 4.0)),
+            )),
+        ),
+        (
+            "f32",
+            Arc::new(Float32Array::from_iter_values(
+                v(n2).map(|v| v as f32 / 4.0),
+            )),
+        ),
+        (
+            "f64",
+            Arc::new(Float64Array::from_iter_values(
+                v(n2).map(|v| v as f64 / 3.0),
+            )),
+        ),
+        (
+            "b",
+            Arc::new(v(n2).map(|v| Some(v % 3 == 0)).collect::<BooleanArray>()),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, values)| {
+        if name == "id" {
+            return (Field::new(name, DataType::Int64, false), values);
+        }
+        let shapes = if name == "u8" { &shapes3 } else { &shapes2 };
+        variable_column(name, values, shapes, &[], &[])
+    })
+    .collect();
+    variable_table(columns)
+}
+
+/// Files arrow-rs wrote (as `COPY ... TO` writes them; page formats v1 and v2, dictionary and
+/// plain, small pages) of every element type: read here, as DataFusion's reader reads them.
+#[tokio::test]
+async fn variable_shape_columns_of_every_element_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = every_type_columns();
+    let all = "SELECT id, u8, i8, i16, u16, i32, u32, i64, u64, f16, f32, f64, b FROM {t}";
+    let cases = [
+        (all.to_string(), (4, 0)),
+        (format!("{all} WHERE id % 11 = 2"), (4, 0)),
+        (format!("{all} LIMIT 1001"), (2, 0)),
+        (
+            "SELECT f16, b FROM {t} WHERE tensor_size(u8) < 20".to_string(),
+            (4, 0),
+        ),
+    ];
+    let cases: Vec<(&str, (usize, usize))> = cases.iter().map(|(s, g)| (s.as_str(), *g)).collect();
+    for (name, props) in [
+        (
+            "v1_dict",
+            properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+        ),
+        (
+            "v1_plain",
+            properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, false),
+        ),
+        (
+            "v2_dict",
+            properties(
+                WriterVersion::PARQUET_2_0,
+                Compression::ZSTD(ZstdLevel::default()),
+                true,
+            ),
+        ),
+        (
+            "v2_plain",
+            properties(WriterVersion::PARQUET_2_0, Compression::SNAPPY, false),
+        ),
+    ] {
+        let path = write(&dir, &format!("var_{name}.parquet"), &batch, props);
+        for batch_size in [8192, 30] {
+            same_as_datafusion_with(&path, &cases, || context_with_batch(1, batch_size)).await;
+        }
+    }
+}
+
+/// Row groups holding a NULL tensor, a NULL element, a NULL `data` list in a non-NULL
+/// tensor or a 0-size tensor (an empty list) go back to DataFusion's reader; the others are
+/// read here, in the same scan.
+#[tokio::test]
+async fn variable_shape_row_groups_with_nulls_fall_back() {
+    let dir = tempfile::tempdir().unwrap();
+    // Row group 0: a NULL element; 1: a NULL tensor; 2: a 0-size tensor; 3: nothing unusual.
+    let shapes = row_shapes(2, &[2500]);
+    let values: Float32Array = (0..total(&shapes))
+        .map(|v| (v != 700).then_some(v as f32))
+        .collect();
+    let x = variable_column("x", Arc::new(values), &shapes, &[1200], &[]);
+    // Row group 1 again, by its data list alone.
+    let shapes_y = row_shapes(1, &[]);
+    let values_y = Int32Array::from_iter_values(0..total(&shapes_y) as i32);
+    let y = variable_column("y", Arc::new(values_y), &shapes_y, &[], &[1300]);
+    let id = (
+        Field::new("id", DataType::Int64, false),
+        Arc::new(Int64Array::from_iter_values(0..ROWS as i64)) as ArrayRef,
+    );
+    let batch = variable_table(vec![id, x, y]);
+    let path = write(
+        &dir,
+        "var_nulls.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+    );
+    let cases = [
+        ("SELECT id, x, y FROM {t}", (1, 3)),
+        ("SELECT x FROM {t}", (1, 3)),
+        ("SELECT y, id FROM {t}", (3, 1)),
+        ("SELECT x, y FROM {t} WHERE id % 3 = 1", (1, 3)),
+        ("SELECT x FROM {t} WHERE id >= 2000", (1, 1)),
+    ];
+    same_as_datafusion_with(&path, &cases, || context(1)).await;
+}
+
+/// Files this crate writes (`COPY ... TO`, small row groups and pages) with variable-shape
+/// columns beside a fixed-shape one: a predicate on a scalar column decodes the fixed-shape
+/// tensor late, the variable-shape ones read whole and filtered; with `pushdown_filters` too,
+/// and over two partitions.
+#[tokio::test]
+async fn copied_variable_shape_columns_beside_fixed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("copied.parquet");
+    let path = path.to_str().unwrap();
+    let ctx = context(1);
+    for sql in [
+        "SET datafusion.execution.parquet.max_row_group_size = 400".to_string(),
+        "SET datafusion.execution.parquet.data_page_row_count_limit = 50".to_string(),
+        "SET datafusion.execution.parquet.write_batch_size = 50".to_string(),
+        format!(
+            "COPY (SELECT id, img, perm, u, tensor_to_fixed(u) AS fx, h, b \
+              FROM '{}/tests/data/pyarrow_varshape_scan.parquet' ORDER BY id) TO '{path}' \
+              STORED AS PARQUET",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    ] {
+        ctx.sql(&sql).await.unwrap().collect().await.unwrap();
+    }
+    let cases = [
+        ("SELECT * FROM {t}", (4, 0)),
+        ("SELECT fx, img, perm, id FROM {t} WHERE id % 5 = 1", (4, 0)),
+        ("SELECT fx, b FROM {t} WHERE tensor_size(img) > 40", (4, 0)),
+        (
+            "SELECT img, fx FROM {t} WHERE id BETWEEN 390 AND 420",
+            (2, 0),
+        ),
+        // The fifth row is in row group 1.
+        (
+            "SELECT u, fx, h FROM {t} WHERE id % 100 = 7 LIMIT 5",
+            (2, 0),
+        ),
+    ];
+    for batch_size in [8192, 30] {
+        same_as_datafusion_with(path, &cases, || context_with_batch(1, batch_size)).await;
+        same_as_datafusion_with(path, &cases, || {
+            pushed_down(context_with_batch(1, batch_size))
+        })
+        .await;
+    }
+    // Two partitions, each reading its own row groups: the rows as a set.
+    let sql = format!("SELECT id, img, fx FROM '{path}' WHERE id % 3 = 0 ORDER BY id");
+    let (got, groups) = query(&context(2), &sql).await;
+    let reference = context(1);
+    reference
+        .register_parquet("t", path, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    let expected = collected(
+        &reference,
+        "SELECT id, img, fx FROM t WHERE id % 3 = 0 ORDER BY id",
+    )
+    .await;
+    assert_eq!(got.columns(), expected.columns());
+    assert_eq!(groups, (4, 0));
 }
