@@ -478,6 +478,21 @@ CHOOSE_CASES = [
 ]
 
 
+def numpy_choose(a, choices, shape, mode):
+    """numpy's choose of a row whose a and choices broadcast to `shape`, or the message of the
+    invalid entry `raise` rejects (the first in the broadcast a, as this crate names it)."""
+    try:
+        return np.choose(a.astype(np.int64), choices, mode=mode)
+    except ValueError:
+        bad = next(
+            int(v) for v in np.broadcast_to(a, shape).reshape(-1) if not 0 <= v < len(choices)
+        )
+        return (
+            f"invalid entry in choice array: a = {bad}{{where}} is not in "
+            f"[0, {len(choices) - 1}] (mode 'raise'; there are {len(choices)} choices)"
+        )
+
+
 def choose_cases():
     out = [
         "# tensor_choose(a, choices..., mode) with variable-shape tensors: numpy's choose on",
@@ -512,18 +527,7 @@ def choose_cases():
                         f" shape {shape_text(s)}."
                     )
             shape = tuple(shape)
-            try:
-                return np.choose(a.astype(np.int64), choices, mode=mode)
-            except ValueError:
-                bad = next(
-                    int(v)
-                    for v in np.broadcast_to(a, shape).reshape(-1)
-                    if not 0 <= v < len(choices)
-                )
-                return (
-                    f"invalid entry in choice array: a = {bad}{{where}} is not in "
-                    f"[0, {len(choices) - 1}] (mode 'raise'; there are {len(choices)} choices)"
-                )
+            return numpy_choose(a, choices, shape, mode)
 
         call = f"tensor_choose({a_sql}, {', '.join(choices_sql)}, '{mode}')"
         out += row_cases("tensor_choose", call, apply)
@@ -581,18 +585,7 @@ def enumerated_cases():
                     f" is between choices[i] with shape {shape_text(rest)} and a with shape"
                     f" {shape_text(a.shape)}."
                 )
-            try:
-                return np.choose(a.astype(np.int64), choices, mode=mode)
-            except ValueError:
-                bad = next(
-                    int(v)
-                    for v in np.broadcast_to(a, shape).reshape(-1)
-                    if not 0 <= v < len(choices)
-                )
-                return (
-                    f"invalid entry in choice array: a = {bad}{{where}} is not in "
-                    f"[0, {len(choices) - 1}] (mode 'raise'; there are {len(choices)} choices)"
-                )
+            return numpy_choose(a, choices, shape, mode)
 
         call = f"tensor_choose({a_sql}, {choices_sql}, '{mode}')"
         out += row_cases("tensor_choose", call, apply)
