@@ -6,13 +6,12 @@
 //! - [`scan`]: the scan the format plans, DataFusion's own wrapped so that its errors (and a
 //!   panic in the reader) name the file they come from.
 //! - [`fast`]: the faster read of full tensor columns that the scan puts in front of
-//!   DataFusion's reader; a row group holding anything else falls back to DataFusion's.
-//! - `levels`: the fast reader's check of a page's repetition and definition levels, done on
-//!   their RLE/bit-packed encoding.
+//!   DataFusion's reader; a row group holding anything else falls back to DataFusion's. Its
+//!   module `levels` checks a page's repetition and definition levels on their RLE/bit-packed
+//!   encoding.
 
 pub mod fast;
 pub mod format;
-mod levels;
 pub mod scan;
 
 pub use format::{TensorParquetFormat, TensorParquetFormatFactory};

@@ -1,4 +1,4 @@
-//! The tensor-column Parquet reader (`src/parquet/fast.rs`) against arrow-rs's own reader.
+//! The tensor-column Parquet reader (`src/parquet/fast/`) against arrow-rs's own reader.
 //!
 //! Each file is written by arrow-rs's `ArrowWriter` (several row groups, small pages, with and
 //! without dictionaries, page format v1 and v2, compressed); the expected values are the file

@@ -1,0 +1,329 @@
+//! One tensor column chunk of a fetched row group ([`Chunk`]: which rows and values are
+//! wanted, in which batches) and its pages checked to hold full tensors and handed on as pages
+//! of values alone ([`FullTensorPages`]).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use datafusion::common::Result;
+use datafusion::parquet::basic::Encoding;
+use datafusion::parquet::column::page::{Page, PageMetadata, PageReader};
+use datafusion::parquet::errors::ParquetError;
+use datafusion::parquet::file::metadata::RowGroupMetaData;
+use datafusion::parquet::file::page_index::offset_index::PageLocation;
+use datafusion::parquet::file::serialized_reader::SerializedPageReader;
+
+use super::levels::{full_tensor_levels, list_starts};
+
+use super::fetch::Fetched;
+use super::plan::Selection;
+use super::variable::{ListsFound, VariableLists};
+
+/// One tensor column chunk of a fetched row group, to read.
+pub(super) struct Chunk<'a> {
+    pub(super) fetched: &'a Fetched,
+    pub(super) group: &'a RowGroupMetaData,
+    /// The row group's rows, and how many of the first of them to read.
+    pub(super) rows: usize,
+    pub(super) read_rows: usize,
+    /// The rows among those whose values are wanted (`None`: every row read).
+    pub(super) selection: Option<&'a Selection>,
+    /// Its pages' locations and first rows, from the file's offset index.
+    pub(super) locations: Option<&'a [PageLocation]>,
+    /// Whether a page holding no selected row is decoded all the same (its errors raised).
+    pub(super) decode_unwanted: bool,
+    /// Rows of each batch the values are given in.
+    pub(super) batch_rows: usize,
+    pub(super) leaf: usize,
+    /// Elements per tensor.
+    pub(super) size: usize,
+    /// For the `data` chunk of a variable-shape tensor column: its lists (`size` unused).
+    pub(super) lists: Option<&'a VariableLists>,
+}
+
+impl Chunk<'_> {
+    /// Its pages, checked to hold full tensors and handed on as pages of values alone; `None`
+    /// when the footer says it holds anything else.
+    pub(super) fn pages(&self) -> Result<Option<FullTensorPages>> {
+        let chunk = self.group.column(self.leaf);
+        let num_values = usize::try_from(chunk.num_values()).ok();
+        let lists = match self.lists {
+            // The lists of a variable-shape tensor: found afresh as the pages are read, no
+            // more of them than the row group's rows.
+            Some(lists) => {
+                let Ok(mut found) = lists.found.lock() else {
+                    return Ok(None);
+                };
+                *found = ListsFound::default();
+                if num_values.is_none_or(|n| n < lists.elements) {
+                    return Ok(None);
+                }
+                Some((Arc::clone(&lists.found), self.rows))
+            }
+            // A chunk of full tensors holds a level for each element of each row; anything
+            // else (or a footer that says so) is not read here.
+            None => {
+                let total = self.rows.checked_mul(self.size);
+                if total.is_none() || num_values != total {
+                    return Ok(None);
+                }
+                None
+            }
+        };
+        Ok(Some(FullTensorPages {
+            inner: SerializedPageReader::new(
+                Arc::new(self.fetched.clone()),
+                chunk,
+                self.rows,
+                self.locations.map(<[PageLocation]>::to_vec),
+            )?,
+            size: self.size as u64,
+            max_def: chunk.column_descr().max_def_level(),
+            level: 0,
+            located: self.locations.is_some(),
+            lists,
+        }))
+    }
+
+    /// Elements wanted: of the first `read_rows` tensors, or of the selected ones.
+    pub(super) fn wanted(&self) -> usize {
+        match self.lists {
+            Some(lists) => lists.elements,
+            None => self.selection.map_or(self.read_rows, |s| s.rows) * self.size,
+        }
+    }
+
+    /// Elements read through: of the first `read_rows` tensors.
+    pub(super) fn elements(&self) -> usize {
+        match self.lists {
+            Some(lists) => lists.elements,
+            None => self.read_rows * self.size,
+        }
+    }
+
+    /// The selected rows as runs of elements (`None`: every element).
+    pub(super) fn selected_elements(&self) -> Option<VecDeque<std::ops::Range<usize>>> {
+        self.selection.map(|selection| {
+            selection
+                .runs
+                .iter()
+                .map(|run| run.start * self.size..run.end * self.size)
+                .collect()
+        })
+    }
+
+    /// The element counts of the batches the values are given in (a variable-shape tensor's
+    /// in one).
+    pub(super) fn batches(&self) -> impl Iterator<Item = usize> + use<> {
+        let wanted = self.wanted();
+        let batch = match self.lists {
+            Some(_) => wanted,
+            None => self.batch_rows * self.size,
+        };
+        (0..wanted)
+            .step_by(batch.max(1))
+            .map(move |start| batch.min(wanted - start))
+    }
+
+    /// Room to reserve for `count` values of `width` bytes: only as much as the footer's sizes
+    /// can vouch for (a corrupt footer must not make this allocate beyond what the pages
+    /// hold); a reader grows its buffer past that.
+    pub(super) fn vouched(&self, count: usize, width: usize) -> usize {
+        let vouched = usize::try_from(self.group.column(self.leaf).uncompressed_size())
+            .unwrap_or(0)
+            .saturating_mul(8);
+        count.min(vouched / width.max(1))
+    }
+}
+
+/// A tensor column chunk's pages, each checked to hold full tensors (every definition level
+/// the maximum, a repetition level 0 exactly at the start of every `size` levels) and handed on
+/// as a page of its values alone. A page that holds anything else is an error (the row group
+/// is then read by DataFusion's reader).
+pub(super) struct FullTensorPages {
+    pub(super) inner: SerializedPageReader<Fetched>,
+    pub(super) size: u64,
+    pub(super) max_def: i16,
+    /// Levels checked so far in the chunk (counting those of pages passed over as full).
+    pub(super) level: u64,
+    /// Whether the offset index locates the pages.
+    pub(super) located: bool,
+    /// For a variable-shape tensor's `data` chunk (`size` unused): the lists found, and how
+    /// many there may be at most.
+    pub(super) lists: Option<(Arc<Mutex<ListsFound>>, usize)>,
+}
+
+pub(super) fn not_full() -> ParquetError {
+    ParquetError::General("not a column of full tensors".to_string())
+}
+
+impl FullTensorPages {
+    /// The rows of the next page, when it is a data page the offset index locates, starting at
+    /// the start of a tensor: such a page can be passed over unread ([`Self::pass_over`]).
+    pub(super) fn located_rows(&mut self) -> Result<Option<usize>, ParquetError> {
+        if !self.located || self.lists.is_some() || !self.level.is_multiple_of(self.size) {
+            return Ok(None);
+        }
+        Ok(self
+            .inner
+            .peek_next_page()?
+            .filter(|page| !page.is_dict)
+            .and_then(|page| page.num_rows))
+    }
+
+    /// Passes over the next page, of `rows` rows ([`Self::located_rows`]), unread: whatever it
+    /// holds, the next page starts at the tensor the offset index says.
+    pub(super) fn pass_over(&mut self, rows: usize) -> Result<(), ParquetError> {
+        self.inner.skip_next_page()?;
+        self.level += rows as u64 * self.size;
+        Ok(())
+    }
+
+    /// `levels` levels: repetition levels `rep`, definition levels `def`, RLE/bit-packed hybrid.
+    ///
+    /// A page the offset index locates must hold the levels of its rows' tensors, from the
+    /// start of one (`rows`): pages passed over are counted by the index, and one that says
+    /// otherwise would misplace every value after them.
+    pub(super) fn check(
+        &mut self,
+        rep: &[u8],
+        def: &[u8],
+        levels: usize,
+        rows: Option<usize>,
+    ) -> Result<(), ParquetError> {
+        if let Some((found, max_lists)) = &self.lists {
+            let mut found = found.lock().map_err(|_| not_full())?;
+            let found = &mut *found;
+            let start = self.level;
+            if !list_starts(
+                rep,
+                def,
+                levels,
+                start,
+                self.max_def,
+                &mut found.starts,
+                *max_lists,
+            ) {
+                return Err(not_full());
+            }
+            self.level += levels as u64;
+            found.levels = self.level;
+            return Ok(());
+        }
+        let located = rows.is_none_or(|rows| {
+            self.level.is_multiple_of(self.size) && rows as u64 * self.size == levels as u64
+        });
+        if !located || !full_tensor_levels(rep, def, levels, self.level, self.size, self.max_def) {
+            return Err(not_full());
+        }
+        self.level += levels as u64;
+        Ok(())
+    }
+}
+
+impl Iterator for FullTensorPages {
+    type Item = Result<Page, ParquetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.get_next_page().transpose()
+    }
+}
+
+impl PageReader for FullTensorPages {
+    fn get_next_page(&mut self) -> Result<Option<Page>, ParquetError> {
+        let rows = if self.located {
+            self.inner
+                .peek_next_page()?
+                .filter(|page| !page.is_dict)
+                .and_then(|page| page.num_rows)
+        } else {
+            None
+        };
+        let page = match self.inner.get_next_page()? {
+            Some(Page::DataPage {
+                buf,
+                num_values,
+                encoding,
+                def_level_encoding: Encoding::RLE,
+                rep_level_encoding: Encoding::RLE,
+                ..
+            }) => {
+                // Repetition then definition levels, each after its 4-byte length.
+                let section = |at: usize| -> Result<(usize, usize), ParquetError> {
+                    let len: [u8; 4] = buf
+                        .get(at..at + 4)
+                        .and_then(|b| b.try_into().ok())
+                        .ok_or_else(not_full)?;
+                    let end = (at + 4)
+                        .checked_add(u32::from_le_bytes(len) as usize)
+                        .filter(|&end| end <= buf.len())
+                        .ok_or_else(not_full)?;
+                    Ok((at + 4, end))
+                };
+                let rep = section(0)?;
+                let def = section(rep.1)?;
+                self.check(
+                    &buf[rep.0..rep.1],
+                    &buf[def.0..def.1],
+                    num_values as usize,
+                    rows,
+                )?;
+                values_page(buf.slice(def.1..), num_values, encoding)
+            }
+            Some(Page::DataPageV2 {
+                buf,
+                num_values,
+                encoding,
+                num_nulls: 0,
+                def_levels_byte_len,
+                rep_levels_byte_len,
+                ..
+            }) => {
+                let rep_end = rep_levels_byte_len as usize;
+                let def_end = rep_end
+                    .checked_add(def_levels_byte_len as usize)
+                    .filter(|&end| end <= buf.len())
+                    .ok_or_else(not_full)?;
+                self.check(
+                    &buf[..rep_end],
+                    &buf[rep_end..def_end],
+                    num_values as usize,
+                    rows,
+                )?;
+                values_page(buf.slice(def_end..), num_values, encoding)
+            }
+            Some(page @ Page::DictionaryPage { .. }) => page,
+            Some(_) => return Err(not_full()),
+            None => return Ok(None),
+        };
+        Ok(Some(page))
+    }
+
+    /// The next page's size as the values-only column it is handed on as: a row per value (a
+    /// version-2 header's row count is of tensors).
+    fn peek_next_page(&mut self) -> Result<Option<PageMetadata>, ParquetError> {
+        Ok(self.inner.peek_next_page()?.map(|metadata| PageMetadata {
+            num_rows: None,
+            ..metadata
+        }))
+    }
+
+    /// Skipped, its levels still checked: a page of anything but full tensors would shift
+    /// every value after it.
+    fn skip_next_page(&mut self) -> Result<(), ParquetError> {
+        self.get_next_page().map(drop)
+    }
+}
+
+/// A version-1 data page of values only (a required column's page has no level sections).
+pub(super) fn values_page(buf: Bytes, num_values: u32, encoding: Encoding) -> Page {
+    Page::DataPage {
+        buf,
+        num_values,
+        encoding,
+        def_level_encoding: Encoding::RLE,
+        rep_level_encoding: Encoding::RLE,
+        statistics: None,
+    }
+}

@@ -1,0 +1,269 @@
+//! A file's first step: its footer (and page index) read, and whether this reader serves it
+//! ([`FilePlan`]: where each column read is, the row groups of the partition's byte range that
+//! pruning leaves).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow::buffer::BooleanBuffer;
+use bytes::Bytes;
+use datafusion::common::{DataFusionError, Result};
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::object_store::ObjectStore;
+use datafusion::object_store::ObjectStoreExt;
+use datafusion::object_store::path::Path;
+use datafusion::parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use datafusion::parquet::arrow::async_reader::MetadataFetch;
+use datafusion::parquet::errors::ParquetError;
+use datafusion::parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
+use datafusion::physical_optimizer::pruning::PruningPredicate;
+use datafusion_datasource::morsel::{MorselPlan, MorselPlanner, Morselizer};
+use futures::FutureExt;
+use futures::future::BoxFuture;
+
+use super::Shared;
+use super::columns::Element;
+use super::fetch::{Fallback, Fetched, RowGroups, first_page_offset};
+use super::plan::PageIndex;
+use super::prune::{
+    pruned_by_bloom_filters, pruned_by_page_index, pruned_by_statistics, pruning_predicate,
+};
+
+/// The first step for a file: read its footer, then decide.
+#[derive(Debug)]
+pub(super) struct OpenFile {
+    pub(super) file: PartitionedFile,
+    pub(super) inner: Arc<dyn Morselizer>,
+    pub(super) shared: Arc<Shared>,
+}
+
+impl MorselPlanner for OpenFile {
+    fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
+        let Self {
+            file,
+            inner,
+            shared,
+        } = *self;
+        Ok(Some(MorselPlan::new().with_pending_planner(async move {
+            let location = file.object_meta.location.clone();
+            let metadata = read_metadata(
+                &shared.store,
+                &location,
+                file.object_meta.size,
+                shared.scan.page_index,
+            )
+            .await;
+            let Some(mut file_plan) = metadata
+                .ok()
+                .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
+            else {
+                // Not a file this reader serves, or a footer it could not read: DataFusion's
+                // reader reads it all (and words any error as it always does).
+                return inner.plan_file(file);
+            };
+            file_plan.row_groups = pruned_by_bloom_filters(&shared, &file_plan).await;
+            Ok(Box::new(RowGroups {
+                queue: file_plan.row_groups.iter().copied().collect(),
+                file: Arc::new(file_plan),
+                shared,
+                fallback: Fallback { inner, file },
+            }) as Box<dyn MorselPlanner>)
+        })))
+    }
+}
+
+/// The footer of a file of `size` bytes, with its Arrow schema: one read of its last 64 KiB,
+/// and a second when the metadata is longer; the part of its page index `page_index` asks for,
+/// when it has one (a third read; one that fails is left out).
+pub(super) async fn read_metadata(
+    store: &Arc<dyn ObjectStore>,
+    location: &Path,
+    size: u64,
+    page_index: PageIndex,
+) -> Result<ArrowReaderMetadata> {
+    const FOOTER: u64 = 8;
+    let tail_start = size.saturating_sub(64 * 1024);
+    let mut tail = store.get_range(location, tail_start..size).await?;
+    let footer_len = tail.len().checked_sub(FOOTER as usize).and_then(|at| {
+        let bytes: [u8; 4] = tail.get(at..at + 4)?.try_into().ok()?;
+        Some(u64::from(u32::from_le_bytes(bytes)) + FOOTER)
+    });
+    let Some(footer_len) = footer_len.filter(|&len| len <= size) else {
+        return Err(DataFusionError::Execution(
+            "not a Parquet footer".to_string(),
+        ));
+    };
+    let start = size - footer_len;
+    if start < tail_start {
+        tail = store.get_range(location, start..size).await?;
+    }
+    let fetched = Fetched {
+        size,
+        chunks: vec![(start.min(tail_start), tail)],
+    };
+    let mut metadata = ParquetMetaDataReader::new().parse_and_finish(&fetched)?;
+    if page_index != PageIndex::Neither {
+        let reader = ParquetMetaDataReader::new_with_metadata(metadata.clone());
+        let mut reader = if page_index == PageIndex::Both {
+            reader.with_page_index_policy(PageIndexPolicy::Optional)
+        } else {
+            reader.with_offset_index_policy(PageIndexPolicy::Optional)
+        };
+        if reader
+            .load_page_index(StoreFetch { store, location })
+            .await
+            .is_ok()
+            && let Ok(indexed) = reader.finish()
+        {
+            metadata = indexed;
+        }
+    }
+    Ok(ArrowReaderMetadata::try_new(
+        Arc::new(metadata),
+        ArrowReaderOptions::new(),
+    )?)
+}
+
+/// Ranges of a file, fetched from its store (the offset index's).
+pub(super) struct StoreFetch<'a> {
+    pub(super) store: &'a Arc<dyn ObjectStore>,
+    pub(super) location: &'a Path,
+}
+
+impl MetadataFetch for StoreFetch<'_> {
+    fn fetch(&mut self, range: std::ops::Range<u64>) -> BoxFuture<'_, Result<Bytes, ParquetError>> {
+        async move {
+            self.store
+                .get_range(self.location, range)
+                .await
+                .map_err(|err| ParquetError::External(Box::new(err)))
+        }
+        .boxed()
+    }
+}
+
+/// A file this reader reads: where each column read is.
+#[derive(Debug)]
+pub(super) struct FilePlan {
+    pub(super) location: Path,
+    pub(super) size: u64,
+    pub(super) metadata: ArrowReaderMetadata,
+    /// The Parquet leaf of each read column that is a tensor (`None` for the others).
+    pub(super) leaves: Vec<Option<usize>>,
+    /// The `data` and `shape` leaves of each read column that is a variable-shape tensor.
+    pub(super) variable_leaves: Vec<Option<(usize, usize)>>,
+    /// The root (top-level) column of each other column, in read order.
+    pub(super) other_roots: Vec<usize>,
+    /// The leaves whose column chunks a row group's read fetches.
+    pub(super) fetched_leaves: Vec<usize>,
+    /// Its row groups in the partition's byte range, in file order.
+    pub(super) row_groups: Vec<usize>,
+    /// The scan's predicate as DataFusion's pruning evaluates it over the file's schema (by
+    /// the statistics, then the bloom filters).
+    pub(super) pruning: Option<PruningPredicate>,
+    /// The rows of a row group its page index leaves (pages whose statistics rule the
+    /// predicate out dropped), for the row groups where it drops any.
+    pub(super) page_selections: HashMap<usize, BooleanBuffer>,
+}
+
+impl FilePlan {
+    pub(super) fn new(
+        shared: &Shared,
+        metadata: ArrowReaderMetadata,
+        file: &PartitionedFile,
+        location: Path,
+    ) -> Option<Self> {
+        let arrow_schema = metadata.schema();
+        let parquet_schema = metadata.parquet_schema();
+        let mut leaves = Vec::new();
+        let mut variable_leaves = Vec::new();
+        let mut other_roots = Vec::new();
+        let mut fetched_leaves = Vec::new();
+        for column in &shared.scan.columns {
+            // The file's type must be the table's: DataFusion's reader would cast it.
+            let (root, field) = arrow_schema.column_with_name(&column.name)?;
+            if field.data_type() != &column.data_type {
+                return None;
+            }
+            let root_leaves: Vec<usize> = (0..parquet_schema.num_columns())
+                .filter(|&index| parquet_schema.get_column_root_idx(index) == root)
+                .collect();
+            fetched_leaves.extend(root_leaves.iter().copied());
+            if let Some(variable) = &column.variable {
+                // The struct's two lists, in its field order: each a list of one level of
+                // repetition, of the element type and of Int32 as arrow-rs reads them.
+                let [data, shape] = root_leaves[..] else {
+                    return None;
+                };
+                let (data_descr, shape_descr) =
+                    (parquet_schema.column(data), parquet_schema.column(shape));
+                if data_descr.max_rep_level() != 1
+                    || shape_descr.max_rep_level() != 1
+                    || !variable.element.stored_in(&data_descr)
+                    || !Element::Int32.stored_in(&shape_descr)
+                {
+                    return None;
+                }
+                leaves.push(None);
+                variable_leaves.push(Some((data, shape)));
+                continue;
+            }
+            variable_leaves.push(None);
+            let Some(tensor) = &column.tensor else {
+                leaves.push(None);
+                other_roots.push(root);
+                continue;
+            };
+            let [leaf] = root_leaves[..] else {
+                return None;
+            };
+            let descr = parquet_schema.column(leaf);
+            if descr.max_rep_level() != 1 || !tensor.element.stored_in(&descr) {
+                return None;
+            }
+            leaves.push(Some(leaf));
+        }
+        fetched_leaves.sort_unstable();
+        fetched_leaves.dedup();
+        let row_groups = metadata
+            .metadata()
+            .row_groups()
+            .iter()
+            .enumerate()
+            .filter(|(_, group)| {
+                // DataFusion's rule (`prune_by_range`): the first page of the first column.
+                let Some(range) = &file.range else {
+                    return true;
+                };
+                let offset = first_page_offset(group);
+                offset >= range.start && offset < range.end
+            })
+            .map(|(index, _)| index)
+            .collect();
+        let pruning = shared.scan.predicate.as_ref().and_then(|predicate| {
+            pruning_predicate(predicate, shared.scan.max_in_list_size, metadata.schema())
+        });
+        let row_groups = match &pruning {
+            Some(pruning) => pruned_by_statistics(pruning, &metadata, row_groups),
+            None => row_groups,
+        };
+        let (row_groups, page_selections) = match &shared.scan.predicate {
+            Some(predicate) if shared.scan.page_index == PageIndex::Both => {
+                pruned_by_page_index(predicate, &metadata, row_groups)
+            }
+            _ => (row_groups, HashMap::new()),
+        };
+        Some(Self {
+            location,
+            size: file.object_meta.size,
+            metadata,
+            leaves,
+            variable_leaves,
+            other_roots,
+            fetched_leaves,
+            row_groups,
+            pruning,
+            page_selections,
+        })
+    }
+}
