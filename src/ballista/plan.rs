@@ -305,7 +305,8 @@ pub fn restore_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPla
             .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
             .is_some_and(|config| config.file_source.file_type() == "parquet");
         if is_parquet {
-            crate::parquet::scan::name_files_in_errors(plan)
+            // An executor's memory pool is not at hand here: its scans count nothing.
+            crate::parquet::scan::name_files_in_errors(plan, None)
         } else {
             plan
         }

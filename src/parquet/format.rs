@@ -254,7 +254,8 @@ impl FileFormat for TensorParquetFormat {
         conf: FileScanConfig,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = self.inner.create_physical_plan(state, conf).await?;
-        Ok(super::scan::name_files_in_errors(plan))
+        let pool = Arc::clone(&state.runtime_env().memory_pool);
+        Ok(super::scan::name_files_in_errors(plan, Some(pool)))
     }
 
     async fn create_writer_physical_plan(

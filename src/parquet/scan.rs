@@ -28,6 +28,7 @@ use datafusion::datasource::physical_plan::{FileOpener, FileScanConfig, FileSour
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::error::DataFusionError;
+use datafusion::execution::memory_pool::MemoryPool;
 use datafusion::object_store::ObjectStore;
 use datafusion::physical_expr::projection::ProjectionExprs;
 use datafusion::physical_expr::{
@@ -41,8 +42,12 @@ use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselize
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
 
-/// `plan` with its file scan's errors naming their file; any other plan as it is.
-pub fn name_files_in_errors(plan: Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPlan> {
+/// `plan` with its file scan's errors naming their file; any other plan as it is. The fast
+/// reader counts what it holds in `memory_pool` (the session's) when given one.
+pub fn name_files_in_errors(
+    plan: Arc<dyn ExecutionPlan>,
+    memory_pool: Option<Arc<dyn MemoryPool>>,
+) -> Arc<dyn ExecutionPlan> {
     let Some(exec) = plan.downcast_ref::<DataSourceExec>() else {
         return plan;
     };
@@ -53,7 +58,7 @@ pub fn name_files_in_errors(plan: Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPl
         return plan;
     }
     let mut config = config.clone();
-    config.file_source = NamingSource::wrap(Arc::clone(&config.file_source));
+    config.file_source = NamingSource::wrap(Arc::clone(&config.file_source), memory_pool);
     DataSourceExec::from_data_source(config)
 }
 
@@ -77,13 +82,19 @@ pub struct NamingSource {
     /// the session's setting unless the plan set one): the fast reader's batches are of it, as
     /// the inner source's are.
     batch_size: Option<usize>,
+    /// The session's memory pool, for the fast reader.
+    memory_pool: Option<Arc<dyn MemoryPool>>,
 }
 
 impl NamingSource {
-    fn wrap(inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
+    fn wrap(
+        inner: Arc<dyn FileSource>,
+        memory_pool: Option<Arc<dyn MemoryPool>>,
+    ) -> Arc<dyn FileSource> {
         Arc::new(Self {
             inner,
             batch_size: None,
+            memory_pool,
         })
     }
 }
@@ -124,6 +135,7 @@ impl FileSource for NamingSource {
             object_store,
             base_config,
             batch_size,
+            self.memory_pool.clone(),
         );
         Ok(Box::new(NamingMorselizer {
             inner,
@@ -139,6 +151,7 @@ impl FileSource for NamingSource {
         Arc::new(Self {
             inner: self.inner.with_batch_size(batch_size),
             batch_size: Some(batch_size),
+            memory_pool: self.memory_pool.clone(),
         })
     }
 
@@ -188,7 +201,7 @@ impl FileSource for NamingSource {
         config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
         let mut result = self.inner.try_pushdown_filters(filters, config)?;
-        result.updated_node = result.updated_node.map(Self::wrap);
+        result.updated_node = result.updated_node.map(|inner| self.rewrap(inner));
         Ok(result)
     }
 
@@ -197,9 +210,7 @@ impl FileSource for NamingSource {
         order: &[PhysicalSortExpr],
         eq_properties: &EquivalenceProperties,
     ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
-        Ok(wrap_sort(
-            self.inner.try_pushdown_sort(order, eq_properties)?,
-        ))
+        Ok(self.rewrap_sort(self.inner.try_pushdown_sort(order, eq_properties)?))
     }
 
     #[allow(deprecated)]
@@ -208,9 +219,7 @@ impl FileSource for NamingSource {
         order: &[PhysicalSortExpr],
         eq_properties: &EquivalenceProperties,
     ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
-        Ok(wrap_sort(
-            self.inner.try_reverse_output(order, eq_properties)?,
-        ))
+        Ok(self.rewrap_sort(self.inner.try_reverse_output(order, eq_properties)?))
     }
 
     fn reorder_files(&self, files: Vec<PartitionedFile>) -> Vec<PartitionedFile> {
@@ -224,7 +233,7 @@ impl FileSource for NamingSource {
         Ok(self
             .inner
             .try_pushdown_projection(projection)?
-            .map(Self::wrap))
+            .map(|inner| self.rewrap(inner)))
     }
 
     fn apply_expressions(
@@ -246,17 +255,25 @@ impl FileSource for NamingSource {
     }
 }
 
-fn wrap_sort(
-    result: SortOrderPushdownResult<Arc<dyn FileSource>>,
-) -> SortOrderPushdownResult<Arc<dyn FileSource>> {
-    match result {
-        SortOrderPushdownResult::Exact { inner } => SortOrderPushdownResult::Exact {
-            inner: NamingSource::wrap(inner),
-        },
-        SortOrderPushdownResult::Inexact { inner } => SortOrderPushdownResult::Inexact {
-            inner: NamingSource::wrap(inner),
-        },
-        other @ SortOrderPushdownResult::Unsupported => other,
+impl NamingSource {
+    /// `inner`, a source the wrapped one derived, wrapped as this one is.
+    fn rewrap(&self, inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
+        Self::wrap(inner, self.memory_pool.clone())
+    }
+
+    fn rewrap_sort(
+        &self,
+        result: SortOrderPushdownResult<Arc<dyn FileSource>>,
+    ) -> SortOrderPushdownResult<Arc<dyn FileSource>> {
+        match result {
+            SortOrderPushdownResult::Exact { inner } => SortOrderPushdownResult::Exact {
+                inner: self.rewrap(inner),
+            },
+            SortOrderPushdownResult::Inexact { inner } => SortOrderPushdownResult::Inexact {
+                inner: self.rewrap(inner),
+            },
+            other @ SortOrderPushdownResult::Unsupported => other,
+        }
     }
 }
 

@@ -229,6 +229,63 @@ async fn row_groups_with_nulls_are_read_by_datafusion() {
     assert_eq!(got.column(0).null_count(), 1);
 }
 
+/// A row group is read a batch at a time: a NULL found after batches of it were given hands the
+/// rest of it (from the first row not given) to DataFusion's reader, with no row lost or given
+/// twice, whichever way its rows are chosen (all, a predicate's, late materialisation's, a
+/// limit's).
+#[tokio::test]
+async fn a_null_found_after_batches_were_given_hands_the_rest_over() {
+    let dir = tempfile::tempdir().unwrap();
+    // A NULL tensor at row 850 of row group 1, a NULL element at row 200 of row group 3.
+    let batch = table(vec![
+        ("id", Arc::new(Int64Array::from_iter_values(0..ROWS as i64))),
+        (
+            "label",
+            Arc::new(Int32Array::from_iter_values(
+                (0..ROWS as i32).map(|v| v % 10),
+            )),
+        ),
+        ("x", f32_tensors(16, &[1850], &[16 * 3200 + 3])),
+    ]);
+    for (name, props) in [
+        (
+            "v1.parquet",
+            properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true),
+        ),
+        (
+            "v2.parquet",
+            properties(WriterVersion::PARQUET_2_0, Compression::UNCOMPRESSED, false),
+        ),
+    ] {
+        let path = write(&dir, name, &batch, props);
+        let reference = context(1);
+        reference
+            .register_parquet("t", &path, ParquetReadOptions::default())
+            .await
+            .unwrap();
+        // (query, whether filters are pushed down, row groups read here and handed over)
+        let cases = [
+            ("SELECT id, x FROM {t}", false, (2, 2)),
+            ("SELECT x, id FROM {t} WHERE id % 3 = 0", false, (2, 2)),
+            ("SELECT x, id FROM {t} WHERE label = 3", true, (2, 2)),
+            (
+                "SELECT x FROM {t} WHERE label < 8 AND id > 1500",
+                true,
+                (1, 2),
+            ),
+            ("SELECT x, label FROM {t} LIMIT 1900", false, (1, 1)),
+        ];
+        for (sql, pushdown, groups) in cases {
+            let expected = collected(&reference, &sql.replace("{t}", "t")).await;
+            let ctx = context_with_batch(1, 128);
+            let ctx = if pushdown { pushed_down(ctx) } else { ctx };
+            let (got, got_groups) = query(&ctx, &sql.replace("{t}", &format!("'{path}'"))).await;
+            assert_eq!(got.columns(), expected.columns(), "{name}: {sql}");
+            assert_eq!(got_groups, groups, "{name}: {sql}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_element_type_and_page_format() {
     let dir = tempfile::tempdir().unwrap();

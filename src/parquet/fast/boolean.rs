@@ -1,66 +1,63 @@
 //! Boolean values: plain (bit-packed) and RLE pages.
 
-use arrow::array::BooleanBufferBuilder;
-use arrow::buffer::BooleanBuffer;
 use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
-use datafusion::parquet::column::page::Page;
-use datafusion::parquet::column::page::PageReader;
+use datafusion::parquet::column::page::{Page, PageReader};
 
+use super::chunk::{Chunk, FullTensorPages, not_full};
+use super::decode::{Decode, Pending};
 use super::levels::hybrid_values;
 
-use super::chunk::Chunk;
+/// The Boolean values of a tensor column chunk, a page at a time (arrow-rs's column reader
+/// does not read booleans into a `Vec<bool>`): plain (bit-packed) and RLE pages. Booleans are
+/// a bit apiece: every page is decoded, its wanted values kept.
+pub(super) struct BooleanPages {
+    pages: FullTensorPages,
+    page: Vec<bool>,
+    runs: Vec<u32>,
+}
 
-/// The Boolean values of a tensor column chunk, the chunk's batches one after another
-/// (arrow-rs's column reader does not read booleans into a `Vec<bool>`): plain (bit-packed)
-/// and RLE pages.
-pub(super) fn read_boolean_values(chunk: &Chunk) -> Result<Option<BooleanBuffer>> {
-    let Some(mut pages) = chunk.pages()? else {
-        return Ok(None);
-    };
-    let elements = chunk.elements();
-    let mut values = BooleanBufferBuilder::new(chunk.vouched(elements, 1));
-    let mut runs: Vec<u32> = Vec::new();
-    while values.len() < elements {
-        let Some(Page::DataPage {
-            buf,
-            num_values,
-            encoding,
-            ..
-        }) = pages.get_next_page()?
-        else {
-            return Ok(None);
+impl BooleanPages {
+    pub(super) fn open(chunk: &Chunk) -> Result<Self> {
+        Ok(Self {
+            pages: chunk.pages()?,
+            page: Vec::new(),
+            runs: Vec::new(),
+        })
+    }
+}
+
+impl Decode<bool> for BooleanPages {
+    fn decode(&mut self, pending: &mut Pending<bool>, _want: usize) -> Result<bool> {
+        let (buf, n, encoding) = match self.pages.get_next_page()? {
+            Some(Page::DataPage {
+                buf,
+                num_values,
+                encoding,
+                ..
+            }) => (buf, num_values as usize, encoding),
+            None => return Ok(false),
+            Some(_) => return Err(not_full().into()),
         };
-        let n = num_values as usize;
+        self.page.clear();
         match encoding {
-            Encoding::PLAIN if buf.len() >= n.div_ceil(8) => values.append_packed_range(0..n, &buf),
+            Encoding::PLAIN if buf.len() >= n.div_ceil(8) => self
+                .page
+                .extend((0..n).map(|i| buf[i / 8] >> (i % 8) & 1 == 1)),
             // The values after their 4-byte length, as 1-bit RLE/bit-packed runs.
             Encoding::RLE => {
-                runs.clear();
+                self.runs.clear();
                 if !buf
                     .get(4..)
-                    .is_some_and(|data| hybrid_values(data, n, 1, 2, &mut runs))
+                    .is_some_and(|data| hybrid_values(data, n, 1, 2, &mut self.runs))
                 {
-                    return Ok(None);
+                    return Err(not_full().into());
                 }
-                for &bit in &runs {
-                    values.append(bit == 1);
-                }
+                self.page.extend(self.runs.iter().map(|&bit| bit == 1));
             }
-            _ => return Ok(None),
+            _ => return Err(not_full().into()),
         }
+        pending.extend_from_slice(&self.page);
+        Ok(true)
     }
-    let values = values.finish().slice(0, elements);
-    // A selection's bits, copied out of all of them (booleans are a bit apiece: decoding them
-    // all costs little).
-    Ok(Some(match chunk.selected_elements() {
-        None => values,
-        Some(runs) => {
-            let mut selected = BooleanBufferBuilder::new(chunk.wanted());
-            for run in runs {
-                selected.append_buffer(&values.slice(run.start, run.len()));
-            }
-            selected.finish()
-        }
-    }))
 }

@@ -18,7 +18,7 @@ use super::levels::{full_tensor_levels, list_starts};
 
 use super::fetch::Fetched;
 use super::plan::Selection;
-use super::variable::{ListsFound, VariableLists};
+use super::variable::ListsFound;
 
 /// One tensor column chunk of a fetched row group, to read.
 pub(super) struct Chunk<'a> {
@@ -33,45 +33,35 @@ pub(super) struct Chunk<'a> {
     pub(super) locations: Option<&'a [PageLocation]>,
     /// Whether a page holding no selected row is decoded all the same (its errors raised).
     pub(super) decode_unwanted: bool,
-    /// Rows of each batch the values are given in.
-    pub(super) batch_rows: usize,
     pub(super) leaf: usize,
     /// Elements per tensor.
     pub(super) size: usize,
-    /// For the `data` chunk of a variable-shape tensor column: its lists (`size` unused).
-    pub(super) lists: Option<&'a VariableLists>,
+    /// For the `data` chunk of a variable-shape tensor column: the lists found as its pages
+    /// are read (`size` unused).
+    pub(super) lists: Option<Arc<Mutex<ListsFound>>>,
 }
 
 impl Chunk<'_> {
-    /// Its pages, checked to hold full tensors and handed on as pages of values alone; `None`
-    /// when the footer says it holds anything else.
-    pub(super) fn pages(&self) -> Result<Option<FullTensorPages>> {
+    /// Its pages, checked to hold full tensors and handed on as pages of values alone; an
+    /// error when the footer says it holds anything else.
+    pub(super) fn pages(&self) -> Result<FullTensorPages> {
         let chunk = self.group.column(self.leaf);
         let num_values = usize::try_from(chunk.num_values()).ok();
-        let lists = match self.lists {
-            // The lists of a variable-shape tensor: found afresh as the pages are read, no
-            // more of them than the row group's rows.
-            Some(lists) => {
-                let Ok(mut found) = lists.found.lock() else {
-                    return Ok(None);
-                };
-                *found = ListsFound::default();
-                if num_values.is_none_or(|n| n < lists.elements) {
-                    return Ok(None);
-                }
-                Some((Arc::clone(&lists.found), self.rows))
-            }
+        let lists = match &self.lists {
+            // The lists of a variable-shape tensor: found as the pages are read, no more of
+            // them than the row group's rows.
+            Some(lists) => Some((Arc::clone(lists), self.rows)),
             // A chunk of full tensors holds a level for each element of each row; anything
             // else (or a footer that says so) is not read here.
             None => {
                 let total = self.rows.checked_mul(self.size);
                 if total.is_none() || num_values != total {
-                    return Ok(None);
+                    return Err(not_full().into());
                 }
                 None
             }
         };
-        Ok(Some(FullTensorPages {
+        Ok(FullTensorPages {
             inner: SerializedPageReader::new(
                 Arc::new(self.fetched.clone()),
                 chunk,
@@ -83,21 +73,14 @@ impl Chunk<'_> {
             level: 0,
             located: self.locations.is_some(),
             lists,
-        }))
+        })
     }
 
-    /// Elements wanted: of the first `read_rows` tensors, or of the selected ones.
-    pub(super) fn wanted(&self) -> usize {
-        match self.lists {
-            Some(lists) => lists.elements,
-            None => self.selection.map_or(self.read_rows, |s| s.rows) * self.size,
-        }
-    }
-
-    /// Elements read through: of the first `read_rows` tensors.
+    /// Elements read through: of the first `read_rows` tensors (of a variable-shape tensor's
+    /// `data` chunk: all its values, read as far as its lists are asked for).
     pub(super) fn elements(&self) -> usize {
         match self.lists {
-            Some(lists) => lists.elements,
+            Some(_) => usize::try_from(self.group.column(self.leaf).num_values()).unwrap_or(0),
             None => self.read_rows * self.size,
         }
     }
@@ -113,27 +96,25 @@ impl Chunk<'_> {
         })
     }
 
-    /// The element counts of the batches the values are given in (a variable-shape tensor's
-    /// in one).
-    pub(super) fn batches(&self) -> impl Iterator<Item = usize> + use<> {
-        let wanted = self.wanted();
-        let batch = match self.lists {
-            Some(_) => wanted,
-            None => self.batch_rows * self.size,
-        };
-        (0..wanted)
-            .step_by(batch.max(1))
-            .map(move |start| batch.min(wanted - start))
+    /// The data-page encodings the footer lists for the chunk (those of its levels, RLE and
+    /// `BIT_PACKED`, left out: a Boolean's RLE values are not told apart from them).
+    // BIT_PACKED is deprecated as a level encoding; old writers still list it.
+    #[allow(deprecated)]
+    pub(super) fn data_encodings(&self) -> Vec<Encoding> {
+        self.group
+            .column(self.leaf)
+            .encodings()
+            .filter(|e| !matches!(e, Encoding::RLE | Encoding::BIT_PACKED))
+            .collect()
     }
 
-    /// Room to reserve for `count` values of `width` bytes: only as much as the footer's sizes
-    /// can vouch for (a corrupt footer must not make this allocate beyond what the pages
-    /// hold); a reader grows its buffer past that.
-    pub(super) fn vouched(&self, count: usize, width: usize) -> usize {
-        let vouched = usize::try_from(self.group.column(self.leaf).uncompressed_size())
+    /// Bytes of decoded values the footer's sizes can vouch for: a reader reserves no more
+    /// room than that at once (a corrupt footer must not make it allocate beyond what the
+    /// pages hold), and grows its buffer past it.
+    pub(super) fn vouched_bytes(&self) -> usize {
+        usize::try_from(self.group.column(self.leaf).uncompressed_size())
             .unwrap_or(0)
-            .saturating_mul(8);
-        count.min(vouched / width.max(1))
+            .saturating_mul(8)
     }
 }
 

@@ -1,169 +1,370 @@
-//! The values of a tensor column chunk as Arrow arrays ([`read_tensor_values`]: one entry per
-//! element type), and arrow-rs's column reader for the encodings not decoded in this folder
-//! ([`read_values`]).
+//! The values of a tensor column chunk as Arrow arrays, a batch at a time
+//! ([`open_tensor_values`]: one decoder per element type and encoding), the values decoded but
+//! not yet taken ([`Pending`]), and arrow-rs's column reader for the encodings not decoded in
+//! this folder ([`ColumnReader`]).
+//!
+//! A chunk is decoded as its batches are asked for: the reader holds the batch being built and
+//! the rest of the page it came from, never the chunk's decoded values (a 200 MiB row group of
+//! float32 tensors held whole made the scan's peak memory grow with the row-group size).
 
+use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, ArrowPrimitiveType, BooleanArray, PrimitiveArray};
-use arrow::buffer::{Buffer, ScalarBuffer};
+use arrow::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
 use arrow::datatypes::{
-    Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type,
-    UInt16Type, UInt32Type, UInt64Type,
+    ArrowNativeType, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
+    Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use datafusion::common::Result;
-use datafusion::parquet::basic::Repetition;
+use datafusion::parquet::basic::{Encoding, Repetition};
 use datafusion::parquet::column::reader::ColumnReaderImpl;
 use datafusion::parquet::data_type::{self as pq, DataType as ParquetDataType};
 use datafusion::parquet::schema::types::{ColumnDescriptor, Type as SchemaType};
 
-use super::boolean::read_boolean_values;
-use super::chunk::Chunk;
+use super::boolean::BooleanPages;
+use super::chunk::{Chunk, not_full};
 use super::columns::Element;
-use super::float16::read_half_values;
-use super::pages::{Batches, PagesRead, read_narrow, read_numbers};
+use super::float16::half_pages;
+use super::pages::{narrow_pages, number_pages};
 
-/// The values of a tensor column chunk as arrow-rs gives them for `element`, in arrays of the
-/// chunk's batches, when every tensor and element in it is non-NULL and every list has the
-/// tensor's size; `None` when the levels say otherwise.
-pub(super) fn read_tensor_values(chunk: &Chunk, element: Element) -> Result<Option<Vec<ArrayRef>>> {
-    fn arrays<T: ArrowPrimitiveType>(
-        batches: Option<Vec<Vec<T::Native>>>,
-    ) -> Option<Vec<ArrayRef>> {
-        Some(
-            batches?
-                .into_iter()
-                .map(|values| {
-                    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), None)) as ArrayRef
-                })
-                .collect(),
-        )
+/// A tensor column chunk's values, decoded as they are asked for.
+pub(super) trait ColumnValues: Send {
+    /// The next `count` wanted values (of the chunk's selection, when it has one), as an
+    /// array; an error when the chunk holds fewer or anything but full tensors.
+    fn next_array(&mut self, count: usize) -> Result<ArrayRef>;
+
+    /// Decodes the chunk's next page (or stretch of values), its levels checked; `false` when
+    /// the chunk has no more.
+    fn decode_more(&mut self) -> Result<bool>;
+}
+
+/// One way of decoding a chunk's values: a step at a time, into [`Pending`].
+pub(super) trait Decode<T>: Send {
+    /// Decodes the chunk's next values (a page, or a stretch of at most `want` values: the
+    /// wanted values still missing) into `pending`; `false` when the chunk has no more.
+    fn decode(&mut self, pending: &mut Pending<T>, want: usize) -> Result<bool>;
+}
+
+/// Values decoded and not yet taken: those of the chunk's selection when it has one.
+pub(super) struct Pending<T> {
+    values: Vec<T>,
+    /// The selected elements still ahead, as runs (`None`: every element).
+    selected: Option<VecDeque<Range<usize>>>,
+    /// Elements of the chunk gone by (kept or not).
+    seen: usize,
+}
+
+impl<T: Clone> Pending<T> {
+    pub(super) fn new(chunk: &Chunk) -> Self {
+        Self {
+            values: Vec::new(),
+            selected: chunk.selected_elements(),
+            seen: 0,
+        }
     }
-    // The unsigned types of the same width as their physical one: the bits reinterpreted.
-    fn reinterpreted<T: ArrowPrimitiveType, N: arrow::datatypes::ArrowNativeType>(
-        batches: Option<Vec<Vec<N>>>,
-    ) -> Option<Vec<ArrayRef>> {
-        Some(
-            batches?
-                .into_iter()
-                .map(|values| {
-                    let len = values.len();
-                    let buffer = ScalarBuffer::<T::Native>::new(Buffer::from_vec(values), 0, len);
-                    Arc::new(PrimitiveArray::<T>::new(buffer, None)) as ArrayRef
-                })
-                .collect(),
-        )
+
+    pub(super) fn has_selection(&self) -> bool {
+        self.selected.is_some()
+    }
+
+    /// Whether any of the next `n` elements is wanted.
+    pub(super) fn wants(&self, n: usize) -> bool {
+        match &self.selected {
+            None => true,
+            Some(runs) => runs.front().is_some_and(|run| run.start < self.seen + n),
+        }
+    }
+
+    /// Passes over the next `n` elements, none of them wanted.
+    pub(super) fn skip(&mut self, n: usize) {
+        self.seen += n;
+    }
+
+    /// Appends the wanted ones of the next `values.len()` elements.
+    pub(super) fn extend_from_slice(&mut self, values: &[T]) {
+        if self.selected.is_none() {
+            self.seen += values.len();
+            self.values.extend_from_slice(values);
+            return;
+        }
+        for range in self.advance(values.len()) {
+            self.values.extend_from_slice(&values[range]);
+        }
+    }
+
+    /// Passes over the next `n` elements, giving the wanted ones as ranges of them (the
+    /// caller [`Self::push`]es their values).
+    pub(super) fn advance(&mut self, n: usize) -> Vec<Range<usize>> {
+        let (start, end) = (self.seen, self.seen + n);
+        self.seen = end;
+        let Some(runs) = &mut self.selected else {
+            return std::iter::once(0..n).collect();
+        };
+        let mut wanted = Vec::new();
+        while let Some(run) = runs.front_mut() {
+            if run.start >= end {
+                break;
+            }
+            wanted.push(run.start.max(start) - start..run.end.min(end) - start);
+            if run.end <= end {
+                runs.pop_front();
+            } else {
+                run.start = end;
+                break;
+            }
+        }
+        wanted
+    }
+
+    /// Appends wanted values (of elements [`Self::advance`] passed over).
+    pub(super) fn push(&mut self, values: &[T]) {
+        self.values.extend_from_slice(values);
+    }
+
+    /// The buffer the wanted values of the next `n` elements are appended to, when every
+    /// element is wanted (a decoder writing straight into it).
+    pub(super) fn every(&mut self, n: usize) -> Option<&mut Vec<T>> {
+        if self.selected.is_some() {
+            return None;
+        }
+        self.seen += n;
+        Some(&mut self.values)
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The first `count` values (as many are pending), the rest kept.
+    fn take(&mut self, count: usize) -> Vec<T> {
+        if count == self.values.len() {
+            return std::mem::take(&mut self.values);
+        }
+        let rest = self.values.split_off(count);
+        std::mem::replace(&mut self.values, rest)
+    }
+}
+
+/// [`ColumnValues`] of one stored type `S`, made into arrays by `array`.
+struct Values<S> {
+    decoder: Box<dyn Decode<S>>,
+    pending: Pending<S>,
+    /// Room the footer vouches for per value (see [`Chunk::vouched`]).
+    vouched: usize,
+    width: usize,
+    array: fn(Vec<S>) -> Result<ArrayRef>,
+}
+
+impl<S: Clone + Send> ColumnValues for Values<S> {
+    fn next_array(&mut self, count: usize) -> Result<ArrayRef> {
+        if self.pending.len() < count {
+            // Room for the batch, as much of it as the footer's sizes vouch for.
+            let room = count.min(self.vouched / self.width.max(1));
+            self.pending
+                .values
+                .reserve(room.saturating_sub(self.pending.len()));
+        }
+        while self.pending.len() < count {
+            let want = count - self.pending.len();
+            if !self.decoder.decode(&mut self.pending, want)? {
+                return Err(not_full().into());
+            }
+        }
+        (self.array)(self.pending.take(count))
+    }
+
+    fn decode_more(&mut self) -> Result<bool> {
+        self.decoder.decode(&mut self.pending, usize::MAX)
+    }
+}
+
+fn values<S: Clone + Send + 'static>(
+    chunk: &Chunk,
+    decoder: Box<dyn Decode<S>>,
+    array: fn(Vec<S>) -> Result<ArrayRef>,
+) -> Box<dyn ColumnValues> {
+    Box::new(Values {
+        decoder,
+        pending: Pending::new(chunk),
+        vouched: chunk.vouched_bytes(),
+        width: size_of::<S>(),
+        array,
+    })
+}
+
+/// A primitive array of `values`. (A `Result`: the type of [`Values::array`].)
+#[allow(clippy::unnecessary_wraps)]
+fn primitive<T: ArrowPrimitiveType>(values: Vec<T::Native>) -> Result<ArrayRef> {
+    Ok(Arc::new(PrimitiveArray::<T>::new(
+        ScalarBuffer::from(values),
+        None,
+    )))
+}
+
+/// A primitive array of `values` of the same width, the bits reinterpreted (the unsigned
+/// types arrow-rs reads from the signed physical ones, Float16 from its bits).
+#[allow(clippy::unnecessary_wraps)]
+fn reinterpreted<T: ArrowPrimitiveType, N: ArrowNativeType>(values: Vec<N>) -> Result<ArrayRef> {
+    let len = values.len();
+    let buffer = ScalarBuffer::<T::Native>::new(Buffer::from_vec(values), 0, len);
+    Ok(Arc::new(PrimitiveArray::<T>::new(buffer, None)))
+}
+
+/// The values of a tensor column chunk (every tensor and element in it non-NULL, every list of
+/// the tensor's size: anything else is an error when its page is reached), as arrow-rs gives
+/// them for `element`, decoded as they are asked for.
+///
+/// Plain and dictionary pages of every type (and byte-stream-split Float16s) are decoded here
+/// when the chunk's footer lists no other encoding; a chunk in any other is arrow-rs's column
+/// reader's. Without a selection, 4- and 8-byte numbers are arrow-rs's too: it decodes them
+/// straight into the batch, as fast as the decoders here.
+pub(super) fn open_tensor_values(chunk: &Chunk, element: Element) -> Result<Box<dyn ColumnValues>> {
+    let encodings = chunk.data_encodings();
+    let only = |allowed: &[Encoding]| encodings.iter().all(|e| allowed.contains(e));
+    let dictionary = [
+        Encoding::PLAIN,
+        Encoding::PLAIN_DICTIONARY,
+        Encoding::RLE_DICTIONARY,
+    ];
+    let here = only(&dictionary);
+    let selected = chunk.selection.is_some();
+    macro_rules! numbers {
+        ($physical:ty, $array:expr) => {
+            if selected && here {
+                values(chunk, number_pages(chunk)?, $array)
+            } else {
+                values(chunk, ColumnReader::<$physical>::open(chunk)?, $array)
+            }
+        };
+    }
+    macro_rules! narrow {
+        ($cast:expr, $arrow:ty) => {
+            if here {
+                values(chunk, narrow_pages(chunk, $cast)?, primitive::<$arrow>)
+            } else {
+                // arrow-rs's INT32s, narrowed as it narrows them (a truncating `as`).
+                values(
+                    chunk,
+                    ColumnReader::<pq::Int32Type>::open(chunk)?,
+                    |values| primitive::<$arrow>(values.into_iter().map($cast).collect()),
+                )
+            }
+        };
     }
     Ok(match element {
-        Element::Float32 => arrays::<Float32Type>(read_numbers::<pq::FloatType, _>(chunk)?),
-        Element::Float64 => arrays::<Float64Type>(read_numbers::<pq::DoubleType, _>(chunk)?),
-        Element::Int32 => arrays::<Int32Type>(read_numbers::<pq::Int32Type, _>(chunk)?),
-        Element::Int64 => arrays::<Int64Type>(read_numbers::<pq::Int64Type, _>(chunk)?),
-        Element::Int8 => arrays::<Int8Type>(read_narrow(chunk, |v| v as i8)?),
-        Element::Int16 => arrays::<Int16Type>(read_narrow(chunk, |v| v as i16)?),
-        Element::UInt8 => arrays::<UInt8Type>(read_narrow(chunk, |v| v as u8)?),
-        Element::UInt16 => arrays::<UInt16Type>(read_narrow(chunk, |v| v as u16)?),
-        Element::UInt32 => {
-            reinterpreted::<UInt32Type, i32>(read_numbers::<pq::Int32Type, _>(chunk)?)
+        Element::Float32 => numbers!(pq::FloatType, primitive::<Float32Type>),
+        Element::Float64 => numbers!(pq::DoubleType, primitive::<Float64Type>),
+        Element::Int32 => numbers!(pq::Int32Type, primitive::<Int32Type>),
+        Element::Int64 => numbers!(pq::Int64Type, primitive::<Int64Type>),
+        Element::UInt32 => numbers!(pq::Int32Type, reinterpreted::<UInt32Type, i32>),
+        Element::UInt64 => numbers!(pq::Int64Type, reinterpreted::<UInt64Type, i64>),
+        Element::Int8 => narrow!(|v: i32| v as i8, Int8Type),
+        Element::Int16 => narrow!(|v: i32| v as i16, Int16Type),
+        Element::UInt8 => narrow!(|v: i32| v as u8, UInt8Type),
+        Element::UInt16 => narrow!(|v: i32| v as u16, UInt16Type),
+        Element::Float16
+            if only(&[dictionary.as_slice(), &[Encoding::BYTE_STREAM_SPLIT]].concat()) =>
+        {
+            values(chunk, half_pages(chunk)?, reinterpreted::<Float16Type, u16>)
         }
-        Element::UInt64 => {
-            reinterpreted::<UInt64Type, i64>(read_numbers::<pq::Int64Type, _>(chunk)?)
-        }
-        Element::Float16 => match read_half_values(chunk)? {
-            PagesRead::Read(values) => reinterpreted::<Float16Type, u16>(Some(values)),
-            PagesRead::NotFull => None,
-            // An encoding not decoded here (the delta ones): arrow-rs's column reader, one
-            // `Bytes` per value.
-            PagesRead::OtherEncoding => reinterpreted::<Float16Type, u16>(
-                read_values::<pq::FixedLenByteArrayType>(chunk)?.and_then(|batches| {
-                    batches
-                        .iter()
-                        .map(|values| {
-                            values
-                                .iter()
-                                .map(|v| Some(u16::from_le_bytes(v.data().try_into().ok()?)))
-                                .collect::<Option<Vec<u16>>>()
-                        })
-                        .collect()
-                }),
-            ),
-        },
-        Element::Boolean => read_boolean_values(chunk)?.map(|values| {
-            let mut start = 0;
-            chunk
-                .batches()
-                .map(|len| {
-                    let array = BooleanArray::new(values.slice(start, len), None);
-                    start += len;
-                    Arc::new(array) as ArrayRef
-                })
-                .collect()
+        // Another encoding (the delta ones): arrow-rs's column reader, one `Bytes` per value.
+        Element::Float16 => values(
+            chunk,
+            ColumnReader::<pq::FixedLenByteArrayType>::open(chunk)?,
+            |values| {
+                let bits = values
+                    .iter()
+                    .map(|v| Some(u16::from_le_bytes(v.data().try_into().ok()?)))
+                    .collect::<Option<Vec<u16>>>()
+                    .ok_or_else(not_full)?;
+                reinterpreted::<Float16Type, u16>(bits)
+            },
+        ),
+        Element::Boolean => values(chunk, Box::new(BooleanPages::open(chunk)?), |values| {
+            Ok(Arc::new(BooleanArray::new(
+                BooleanBuffer::from_iter(values),
+                None,
+            )))
         }),
     })
 }
 
-/// The physical values of a tensor column chunk, in the chunk's batches, when every tensor and
-/// element in it is non-NULL and every list has the tensor's size; `None` when the levels say
-/// otherwise.
-///
-/// The levels are checked page by page as encoded ([`FullTensorPages`]), and arrow-rs's column
-/// reader decodes the values alone: it reads the column as if it were a required column of
-/// plain values, from pages that no longer hold levels. Decoding the levels to `i16`s instead
-/// (`read_records` with level buffers) and checking those took 40% of a 4-column scan.
-pub(super) fn read_values<P: ParquetDataType>(chunk: &Chunk) -> Result<Option<Vec<Vec<P::T>>>> {
-    let Some(pages) = chunk.pages()? else {
-        return Ok(None);
-    };
-    let descr = chunk.group.column(chunk.leaf).column_descr();
-    let values_only = Arc::new(ColumnDescriptor::new(
-        Arc::new(
-            SchemaType::primitive_type_builder(descr.name(), descr.physical_type())
-                .with_repetition(Repetition::REQUIRED)
-                .with_length(descr.type_length())
-                .build()?,
-        ),
-        0,
-        0,
-        descr.path().clone(),
-    ));
-    let mut reader = ColumnReaderImpl::<P>::new(values_only, Box::new(pages));
-    if chunk.selection.is_some() {
-        return read_selected_values(chunk, &mut reader);
-    }
-    let mut batches = Vec::new();
-    for count in chunk.batches() {
-        let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(count, size_of::<P::T>()));
-        let (_, read, _) = reader.read_records(count, None, None, &mut values)?;
-        if read != count {
-            return Ok(None);
-        }
-        batches.push(values);
-    }
-    Ok(Some(batches))
+/// arrow-rs's column reader over a chunk's pages: their levels checked as encoded
+/// ([`super::chunk::FullTensorPages`]), it decodes the values alone, reading the column as if
+/// it were a required column of plain values, from pages that no longer hold levels. (Decoding
+/// the levels to `i16`s instead, `read_records` with level buffers, and checking those took
+/// 40% of a 4-column scan.)
+pub(super) struct ColumnReader<P: ParquetDataType> {
+    reader: ColumnReaderImpl<P>,
+    /// Values of the chunk still to read through (those of the rows read).
+    left: usize,
+    /// A stretch's values, when only some are wanted.
+    stretch: Vec<P::T>,
 }
 
-/// [`read_values`] of a chunk with a selection: the values read a stretch at a time into one
-/// buffer, and those of the selected rows kept. (Every stretch is decoded: arrow-rs's column
-/// reader skips delta-encoded values with checked arithmetic that fails on values its
-/// decoding wraps, "delta*n overflow in skip".)
-pub(super) fn read_selected_values<P: ParquetDataType>(
-    chunk: &Chunk,
-    reader: &mut ColumnReaderImpl<P>,
-) -> Result<Option<Vec<Vec<P::T>>>> {
-    // A batch's values at most, and few enough to stay in cache.
-    let stretch = (chunk.batch_rows * chunk.size).clamp(1, 16 * 1024);
-    let mut batches = Batches::new(chunk);
-    let mut values: Vec<P::T> = Vec::with_capacity(chunk.vouched(stretch, size_of::<P::T>()));
-    let elements = chunk.elements();
-    let mut at = 0;
-    while !batches.is_full() && at < elements {
-        let n = stretch.min(elements - at);
-        values.clear();
-        let (_, read, _) = reader.read_records(n, None, None, &mut values)?;
-        if read != n {
-            return Ok(None);
-        }
-        batches.extend_from_slice(&values);
-        at += n;
+impl<P: ParquetDataType> ColumnReader<P> {
+    pub(super) fn open(chunk: &Chunk) -> Result<Box<dyn Decode<P::T>>>
+    where
+        P::T: Clone + Send,
+        ColumnReaderImpl<P>: Send,
+    {
+        let pages = chunk.pages()?;
+        let descr = chunk.group.column(chunk.leaf).column_descr();
+        let values_only = Arc::new(ColumnDescriptor::new(
+            Arc::new(
+                SchemaType::primitive_type_builder(descr.name(), descr.physical_type())
+                    .with_repetition(Repetition::REQUIRED)
+                    .with_length(descr.type_length())
+                    .build()?,
+            ),
+            0,
+            0,
+            descr.path().clone(),
+        ));
+        Ok(Box::new(Self {
+            reader: ColumnReaderImpl::<P>::new(values_only, Box::new(pages)),
+            left: chunk.elements(),
+            stretch: Vec::new(),
+        }))
     }
-    Ok(batches.is_full().then_some(batches.done))
+}
+
+impl<P: ParquetDataType> Decode<P::T> for ColumnReader<P>
+where
+    P::T: Clone + Send,
+    ColumnReaderImpl<P>: Send,
+{
+    /// Every value wanted: `want` of them read straight into `pending`. Otherwise a stretch
+    /// (a batch's values at most, and few enough to stay in cache), its wanted values kept.
+    /// (Every stretch is decoded: arrow-rs's column reader skips delta-encoded values with
+    /// checked arithmetic that fails on values its decoding wraps, "delta*n overflow in
+    /// skip".)
+    fn decode(&mut self, pending: &mut Pending<P::T>, want: usize) -> Result<bool> {
+        if self.left == 0 {
+            return Ok(false);
+        }
+        if !pending.has_selection() {
+            let n = want.min(self.left).min(1 << 20);
+            let Some(out) = pending.every(n) else {
+                return Err(not_full().into());
+            };
+            let (_, read, _) = self.reader.read_records(n, None, None, out)?;
+            if read != n {
+                return Err(not_full().into());
+            }
+            self.left -= n;
+            return Ok(true);
+        }
+        let n = self.left.min(16 * 1024);
+        self.stretch.clear();
+        let (_, read, _) = self.reader.read_records(n, None, None, &mut self.stretch)?;
+        if read != n {
+            return Err(not_full().into());
+        }
+        self.left -= n;
+        pending.extend_from_slice(&self.stretch);
+        Ok(true)
+    }
 }

@@ -11,10 +11,13 @@ use bytes::Buf;
 use bytes::Bytes;
 use datafusion::common::Result;
 use datafusion::datasource::listing::PartitionedFile;
-use datafusion::datasource::physical_plan::parquet::ParquetAccessPlan;
+use datafusion::datasource::physical_plan::parquet::{ParquetAccessPlan, RowGroupAccess};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
+use datafusion::parquet::arrow::arrow_reader::{RowSelection, RowSelector};
 use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::metadata::RowGroupMetaData;
 use datafusion::parquet::file::reader::{ChunkReader, Length};
+use datafusion::physical_plan::metrics::Count;
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
 };
@@ -22,6 +25,7 @@ use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
 use super::open::FilePlan;
+use super::row_group::RowGroupReader;
 use super::{MAX_DECODED_ROW_GROUP_BYTES, MAX_DECODED_VARIABLE_ROW_GROUP_BYTES, Shared};
 
 /// The row groups of a file still to read.
@@ -49,36 +53,32 @@ impl RowGroups {
                 })
                 .collect();
             // A failed read (a footer whose offsets point past the file) is left to
-            // DataFusion's reader, as a failed decode is; so is a row group too large to
-            // decode at once (this reader holds a row group's values whole, DataFusion's one
-            // batch of them).
-            let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
-            let columns = self.shared.scan.columns.iter();
-            let decoded =
-                columns
-                    .zip(&self.file.variable_leaves)
-                    .fold(0u64, |total, (column, leaves)| {
-                        let bytes = match (&column.tensor, &column.variable, leaves) {
-                            (Some(tensor), _, _) => {
-                                rows.saturating_mul(tensor.size as u64 * tensor.element.width())
-                            }
-                            // A level per element (the footer's count), and the shapes.
-                            (_, Some(variable), Some((data, _))) => {
-                                u64::try_from(group.column(*data).num_values())
-                                    .unwrap_or(u64::MAX)
-                                    .saturating_mul(variable.element.width())
-                                    .saturating_add(rows.saturating_mul(variable.ndim as u64 * 4))
-                            }
-                            _ => 0,
-                        };
-                        total.saturating_add(bytes)
-                    });
+            // DataFusion's reader, as a failed decode is; so is a row group whose values late
+            // materialisation would hold whole beyond the limits (the columns the predicate
+            // reads, and variable-shape columns, are read whole first).
+            let held = match &self.shared.scan.late {
+                Some(late) => held_whole(&self.shared, &self.file, group, &late.first),
+                None => 0,
+            };
             let limit = if self.file.variable_leaves.iter().any(Option::is_some) {
                 MAX_DECODED_VARIABLE_ROW_GROUP_BYTES
             } else {
                 MAX_DECODED_ROW_GROUP_BYTES
             };
-            let data = if decoded <= limit {
+            let mut reservation = None;
+            let data = if held <= limit {
+                // What this reader holds while it decodes the row group: its column chunks
+                // (and what late materialisation reads whole), counted in the session's
+                // memory pool. A pool too small for them fails the query, as DataFusion's
+                // operators fail.
+                if let Some(pool) = &self.shared.memory_pool {
+                    let fetched: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+                    let row_group_memory = MemoryConsumer::new("TensorParquetScan").register(pool);
+                    row_group_memory.try_grow(
+                        usize::try_from(fetched.saturating_add(held)).unwrap_or(usize::MAX),
+                    )?;
+                    reservation = Some(row_group_memory);
+                }
                 self.shared
                     .store
                     .get_ranges(&self.file.location, &ranges)
@@ -98,11 +98,37 @@ impl RowGroups {
                     fallback: self.fallback.clone(),
                     row_group,
                     chunks,
+                    reservation,
                 },
                 rest: self,
             }) as Box<dyn MorselPlanner>)
         }))
     }
+}
+
+/// Bytes of decoded values late materialisation reads whole from row group `group`: the
+/// fixed-shape tensor columns the predicate reads (`first`), and the variable-shape ones (a
+/// level per element, the footer's count, and the shapes).
+fn held_whole(shared: &Shared, file: &FilePlan, group: &RowGroupMetaData, first: &[usize]) -> u64 {
+    let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
+    let columns = shared.scan.columns.iter().enumerate();
+    columns
+        .zip(&file.variable_leaves)
+        .fold(0u64, |total, ((index, column), leaves)| {
+            let bytes = match (&column.tensor, &column.variable, leaves) {
+                (Some(tensor), _, _) if first.contains(&index) => {
+                    rows.saturating_mul(tensor.size as u64 * tensor.element.width())
+                }
+                (_, Some(variable), Some((data, _))) => {
+                    u64::try_from(group.column(*data).num_values())
+                        .unwrap_or(u64::MAX)
+                        .saturating_mul(variable.element.width())
+                        .saturating_add(rows.saturating_mul(variable.ndim as u64 * 4))
+                }
+                _ => 0,
+            };
+            total.saturating_add(bytes)
+        })
 }
 
 impl MorselPlanner for RowGroups {
@@ -190,7 +216,6 @@ impl ChunkReader for Fetched {
 }
 
 /// One row group, fetched, to decode.
-#[derive(Debug)]
 pub(super) struct RowGroupMorsel {
     pub(super) file: Arc<FilePlan>,
     pub(super) shared: Arc<Shared>,
@@ -198,26 +223,126 @@ pub(super) struct RowGroupMorsel {
     pub(super) row_group: usize,
     /// The column chunks; `None` when they could not be read or were too large to read.
     pub(super) chunks: Option<Fetched>,
+    /// Their memory, and what is read whole, in the session's pool (freed with the morsel's
+    /// stream).
+    pub(super) reservation: Option<MemoryReservation>,
+}
+
+impl fmt::Debug for RowGroupMorsel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RowGroupMorsel")
+            .field("row_group", &self.row_group)
+            .field("chunks", &self.chunks)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Counts a row group in the scan's metrics once its stream ends (read to its end, or left
+/// once a limit is met): `tensor_row_groups_fast` unless DataFusion's reader read any of it.
+struct Tally {
+    fast: Count,
+    fell_back: bool,
+}
+
+impl Tally {
+    fn fall_back(&mut self, shared: &Shared) {
+        if !self.fell_back {
+            self.fell_back = true;
+            shared.fallback.add(1);
+        }
+    }
+}
+
+impl Drop for Tally {
+    fn drop(&mut self) {
+        if !self.fell_back {
+            self.fast.add(1);
+        }
+    }
+}
+
+/// Where a row group's stream stands.
+enum Progress {
+    /// Read here, a batch at a time.
+    Reading(Box<RowGroupReader>),
+    /// A page held anything but full tensors: the batches made before it, then DataFusion's
+    /// reader from the first row whose output was not made.
+    Resuming(
+        VecDeque<RecordBatch>,
+        BoxStream<'static, Result<RecordBatch>>,
+    ),
+    /// Read by DataFusion's reader.
+    Falling(BoxStream<'static, Result<RecordBatch>>),
 }
 
 impl Morsel for RowGroupMorsel {
     fn into_stream(self: Box<Self>) -> BoxStream<'static, Result<RecordBatch>> {
-        stream::once(async move {
-            match self.chunks.as_ref().map(|chunks| self.read(chunks)) {
-                Some(Ok(Some(batches))) => {
-                    self.shared.fast.add(1);
-                    stream::iter(batches.into_iter().map(Ok)).boxed()
-                }
-                // Anything but plain full tensors, or an error: DataFusion's reader reads the
-                // row group again (and words the error if there is one).
-                None | Some(Ok(None) | Err(_)) => {
-                    self.shared.fallback.add(1);
-                    let groups = self.file.metadata.metadata().num_row_groups();
-                    self.fallback.row_group(self.row_group, groups)
+        let Self {
+            file,
+            shared,
+            fallback,
+            row_group,
+            chunks,
+            reservation,
+        } = *self;
+        let groups = file.metadata.metadata().num_row_groups();
+        let rows =
+            usize::try_from(file.metadata.metadata().row_group(row_group).num_rows()).unwrap_or(0);
+        let opened = chunks.as_ref().map(|chunks| {
+            RowGroupReader::open(Arc::clone(&file), Arc::clone(&shared), row_group, chunks)
+        });
+        let mut tally = Tally {
+            fast: shared.fast.clone(),
+            fell_back: false,
+        };
+        let start = match opened {
+            Some(Ok(reader)) => Progress::Reading(Box::new(reader)),
+            // Anything but plain full tensors, or an error: DataFusion's reader reads the row
+            // group again (and words the error if there is one).
+            None | Some(Err(_)) => {
+                tally.fall_back(&shared);
+                Progress::Falling(fallback.row_group(row_group, groups, 0, rows))
+            }
+        };
+        // The reservation lives as long as the stream.
+        let state = (start, tally, reservation);
+        stream::unfold(state, move |(mut progress, mut tally, reservation)| {
+            let shared = Arc::clone(&shared);
+            let fallback = fallback.clone();
+            async move {
+                loop {
+                    match progress {
+                        Progress::Reading(mut reader) => match reader.next_batch() {
+                            Ok(Some(batch)) => {
+                                let state = (Progress::Reading(reader), tally, reservation);
+                                return Some((Ok(batch), state));
+                            }
+                            Ok(None) => return None,
+                            // A page of anything but full tensors, or an error: DataFusion's
+                            // reader reads the rest of the row group (and words the error if
+                            // there is one).
+                            Err(_) => {
+                                tally.fall_back(&shared);
+                                let from = reader.resume_row();
+                                let rest = fallback.row_group(row_group, groups, from, rows);
+                                progress = Progress::Resuming(reader.take_ready(), rest);
+                            }
+                        },
+                        Progress::Resuming(mut ready, rest) => match ready.pop_front() {
+                            Some(batch) => {
+                                let state = (Progress::Resuming(ready, rest), tally, reservation);
+                                return Some((Ok(batch), state));
+                            }
+                            None => progress = Progress::Falling(rest),
+                        },
+                        Progress::Falling(mut rest) => {
+                            let batch = rest.next().await?;
+                            return Some((batch, (Progress::Falling(rest), tally, reservation)));
+                        }
+                    }
                 }
             }
         })
-        .flatten()
         .boxed()
     }
 }
@@ -230,17 +355,30 @@ pub(super) struct Fallback {
 }
 
 impl Fallback {
-    /// Row group `index` of the file's `count` as DataFusion's reader reads it: the whole file
-    /// with an access plan that scans only that row group. (Not a byte range holding only its
-    /// first page: a corrupt footer can give two row groups one offset, which would read a row
-    /// group twice, or an offset no range can hold, which would read nothing.)
+    /// Row group `index` of the file's `count` (of `rows` rows) from row `from` on, as
+    /// DataFusion's reader reads it: the whole file with an access plan that scans only those
+    /// rows. (Not a byte range holding only its first page: a corrupt footer can give two row
+    /// groups one offset, which would read a row group twice, or an offset no range can hold,
+    /// which would read nothing.)
     pub(super) fn row_group(
         &self,
         index: usize,
         count: usize,
+        from: usize,
+        rows: usize,
     ) -> BoxStream<'static, Result<RecordBatch>> {
         let mut plan = ParquetAccessPlan::new_none(count);
-        plan.scan(index);
+        if from == 0 {
+            plan.scan(index);
+        } else if from < rows {
+            let selection = RowSelection::from(vec![
+                RowSelector::skip(from),
+                RowSelector::select(rows - from),
+            ]);
+            plan.set(index, RowGroupAccess::Selection(selection));
+        } else {
+            return stream::empty().boxed();
+        }
         let mut file = self.file.clone();
         file.range = None;
         file.extensions.insert(plan);

@@ -5,20 +5,20 @@ use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
 
 use super::chunk::Chunk;
-use super::pages::{PagesRead, read_pages};
+use super::decode::Decode;
+use super::pages::PageDecoder;
 
-/// The Float16 values (as their bits) of a tensor column chunk, as [`read_values`] gives the
-/// others. arrow-rs's column reader would give each 2-byte value as a `Bytes` of its own; the
-/// encodings writers use for them are decoded here instead (plain, byte-stream-split and
-/// dictionary); [`PagesRead::OtherEncoding`] for a page in any other encoding.
-pub(super) fn read_half_values(chunk: &Chunk) -> Result<PagesRead<u16>> {
+/// The Float16 values (as their bits) of a tensor column chunk. arrow-rs's column reader would
+/// give each 2-byte value as a `Bytes` of its own; the encodings writers use for them are
+/// decoded here instead (plain, byte-stream-split and dictionary).
+pub(super) fn half_pages(chunk: &Chunk) -> Result<Box<dyn Decode<u16>>> {
     // Plain 2-byte values.
     let words = |bytes: &[u8]| -> Option<Vec<u16>> {
         let (words, rest) = bytes.as_chunks::<2>();
         rest.is_empty()
             .then(|| words.iter().map(|w| u16::from_le_bytes(*w)).collect())
     };
-    read_pages(chunk, 2, words, |out, buf, n, encoding| match encoding {
+    let decode = |out: &mut Vec<u16>, buf: &[u8], n: usize, encoding: Encoding| match encoding {
         Encoding::PLAIN => buf.get(..2 * n).is_some_and(|bytes| {
             let (words, _) = bytes.as_chunks::<2>();
             out.extend(words.iter().map(|w| u16::from_le_bytes(*w)));
@@ -36,5 +36,6 @@ pub(super) fn read_half_values(chunk: &Chunk) -> Result<PagesRead<u16>> {
             _ => false,
         },
         _ => false,
-    })
+    };
+    Ok(Box::new(PageDecoder::new(chunk, 2, words, decode)?))
 }

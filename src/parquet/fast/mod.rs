@@ -120,6 +120,7 @@ use std::sync::Arc;
 use datafusion::common::Result;
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource};
+use datafusion::execution::memory_pool::MemoryPool;
 use datafusion::object_store::ObjectStore;
 use datafusion::physical_plan::metrics::{Count, MetricBuilder};
 use datafusion_datasource::morsel::{MorselPlanner, Morselizer};
@@ -149,6 +150,7 @@ pub fn maybe_fast(
     object_store: Arc<dyn ObjectStore>,
     config: &FileScanConfig,
     batch_size: Option<usize>,
+    memory_pool: Option<Arc<dyn MemoryPool>>,
 ) -> Box<dyn Morselizer> {
     if std::env::var_os(ARROW_SCAN_VARIABLE).is_some() {
         return inner;
@@ -162,6 +164,7 @@ pub fn maybe_fast(
             store: object_store,
             scan,
             batch_size: batch_size.unwrap_or(8192).max(1),
+            memory_pool,
             fast: MetricBuilder::new(source.metrics()).global_counter("tensor_row_groups_fast"),
             fallback: MetricBuilder::new(source.metrics())
                 .global_counter("tensor_row_groups_fallback"),
@@ -175,6 +178,8 @@ struct Shared {
     store: Arc<dyn ObjectStore>,
     scan: ScanPlan,
     batch_size: usize,
+    /// The session's memory pool, where what a row group's read holds is counted.
+    memory_pool: Option<Arc<dyn MemoryPool>>,
     /// Row groups read here, and read again by DataFusion's reader (the scan's metrics).
     fast: Count,
     fallback: Count,

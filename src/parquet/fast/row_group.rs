@@ -1,154 +1,254 @@
-//! A fetched row group decoded into the scan's batches: tensor columns through [`Chunk`]s,
-//! the other columns by arrow-rs's reader, the predicate applied (late materialisation when it
-//! reads only some columns) and the scan's projection evaluated.
+//! A fetched row group decoded into the scan's batches, one batch at a time
+//! ([`RowGroupReader`]): tensor columns through [`ColumnValues`], variable-shape ones through
+//! [`VariableReader`], the other columns by arrow-rs's reader, the predicate applied (late
+//! materialisation when it reads only some columns) and the scan's projection evaluated.
+//!
+//! Nothing of the row group is decoded ahead of the batch asked for, but for late
+//! materialisation's first step: the columns the predicate reads (and variable-shape columns,
+//! whose rows' values are not where the footer says) are read whole and filtered, the other
+//! tensor columns then decoded a batch of the rows it holds for at a time. Peak memory follows
+//! the fetched column chunks and one batch, not the row group's decoded size.
 
+use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::Arc;
 
-use arrow::array::AsArray;
 use arrow::array::{
-    Array, ArrayRef, BooleanArray, BooleanBufferBuilder, FixedSizeListArray, RecordBatch,
-    RecordBatchOptions, RecordBatchReader, new_empty_array,
+    Array, ArrayRef, AsArray, BooleanArray, BooleanBufferBuilder, FixedSizeListArray, RecordBatch,
+    RecordBatchOptions, new_empty_array,
 };
+use arrow::compute::FilterBuilder;
 use arrow::compute::kernels::coalesce::BatchCoalescer;
-use arrow::compute::{FilterBuilder, concat, concat_batches};
-use arrow::datatypes::SchemaRef;
+use arrow::datatypes::FieldRef;
 use datafusion::common::{DataFusionError, Result};
 use datafusion::parquet::arrow::ProjectionMask;
-use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion::parquet::arrow::arrow_reader::{
+    ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
 use datafusion::physical_expr::PhysicalExpr;
 
-use super::chunk::Chunk;
-use super::decode::read_tensor_values;
-use super::fetch::{Fetched, RowGroupMorsel};
-use super::plan::{LateMaterialisation, Selection};
+use super::Shared;
+use super::chunk::{Chunk, not_full};
+use super::columns::ReadColumn;
+use super::decode::{ColumnValues, open_tensor_values};
+use super::fetch::Fetched;
+use super::open::FilePlan;
+use super::plan::Selection;
+use super::variable::VariableReader;
 
-impl RowGroupMorsel {
-    /// The row group as batches of the scan's batch size (its rows the predicate holds for),
-    /// when all its tensors are full.
-    pub(super) fn read(&self, chunks: &Fetched) -> Result<Option<Vec<RecordBatch>>> {
-        let scan = &self.shared.scan;
-        let batch_size = self.shared.batch_size;
-        let group = self.file.metadata.metadata().row_group(self.row_group);
+/// One column of the scan, as a row group's batches are read.
+enum Column {
+    /// A fixed-shape tensor column, decoded a batch at a time.
+    Tensor {
+        values: Box<dyn ColumnValues>,
+        child: FieldRef,
+        size: usize,
+    },
+    /// A variable-shape tensor column, decoded a batch at a time.
+    Variable(Box<VariableReader>),
+    /// A column arrow-rs's reader reads ([`Others`]), by its name.
+    Other,
+    /// A column read whole (late materialisation's first step), filtered to the rows the
+    /// predicate holds for: sliced.
+    Whole(ArrayRef),
+}
+
+/// The columns read by arrow-rs's reader, a batch at a time.
+struct Others {
+    reader: ParquetRecordBatchReader,
+}
+
+/// Which rows the batches are made of.
+enum Rows {
+    /// The first `read_rows` rows (all, or a limit's), a batch of the batch size at a time
+    /// from row `next`; those the predicate holds for gathered back into batches of the batch
+    /// size, when there is one.
+    Every {
+        next: usize,
+        read_rows: usize,
+        coalescer: Option<BatchCoalescer>,
+    },
+    /// Late materialisation: the rows the predicate holds for (`runs`, `count` of them), from
+    /// the `next`th of them.
+    Selected {
+        runs: Vec<Range<usize>>,
+        count: usize,
+        next: usize,
+    },
+}
+
+/// A fetched row group, read a batch at a time (module docs).
+pub(super) struct RowGroupReader {
+    file: Arc<FilePlan>,
+    shared: Arc<Shared>,
+    row_group: usize,
+    /// The row group's rows.
+    rows: usize,
+    columns: Vec<Column>,
+    others: Option<Others>,
+    mode: Rows,
+    /// Batches made and not yet given.
+    ready: VecDeque<RecordBatch>,
+}
+
+impl RowGroupReader {
+    /// Opens the row group's columns (with a predicate evaluated first, its columns read and
+    /// evaluated whole).
+    pub(super) fn open(
+        file: Arc<FilePlan>,
+        shared: Arc<Shared>,
+        row_group: usize,
+        chunks: &Fetched,
+    ) -> Result<Self> {
+        let group = file.metadata.metadata().row_group(row_group);
         let rows = usize::try_from(group.num_rows()).map_err(|_| {
             DataFusionError::Execution(format!(
-                "row group {} has {} rows",
-                self.row_group,
+                "row group {row_group} has {} rows",
                 group.num_rows()
             ))
         })?;
-        if let Some(late) = &scan.late {
-            return self.read_late(chunks, rows, late);
+        let mut reader = Self {
+            file,
+            shared,
+            row_group,
+            rows,
+            columns: Vec::new(),
+            others: None,
+            mode: Rows::Every {
+                next: 0,
+                read_rows: rows,
+                coalescer: None,
+            },
+            ready: VecDeque::new(),
+        };
+        if reader.shared.scan.late.is_some() {
+            reader.open_late(chunks)?;
+            return Ok(reader);
         }
+        let scan = &reader.shared.scan;
+        let batch_size = reader.shared.batch_size;
         // With a limit and no predicate, the rows after the limit are never returned.
         let read_rows = scan.limit.map_or(rows, |limit| rows.min(limit));
-        let Some(mut others) = self.read_others(chunks, read_rows)? else {
-            return Ok(None);
-        };
-        // Each column read, as arrays of the scan's batch size: decoded a batch at a time, so
-        // that the values of a row group are never one allocation (a fresh 200 MiB buffer
-        // per row group of images cost more in page faults than the decoding).
-        let mut columns: Vec<std::vec::IntoIter<ArrayRef>> = Vec::with_capacity(scan.columns.len());
-        for (index, column) in scan.columns.iter().enumerate() {
-            let arrays = if column.tensor.is_some() {
-                match self.read_tensor(chunks, index, rows, read_rows, None)? {
-                    Some(arrays) => arrays,
-                    None => return Ok(None),
-                }
-            } else if column.variable.is_some() {
-                match self.read_variable(chunks, index, rows, read_rows, batch_size)? {
-                    Some(arrays) => arrays,
-                    None => return Ok(None),
-                }
-            } else {
-                let array = others.next().ok_or_else(|| {
-                    DataFusionError::Internal("a column missing from arrow-rs's read".into())
-                })?;
-                batch_slices(&array, batch_size)
-            };
-            columns.push(arrays.into_iter());
+        reader.others = reader.open_others(chunks, read_rows, batch_size)?;
+        for index in 0..scan.columns.len() {
+            let column = reader.open_column(chunks, index, read_rows, None)?;
+            reader.columns.push(column);
         }
-        let mut batches = Vec::new();
         // A predicate's rows, gathered back into batches of the batch size.
-        let mut coalescer = scan
+        let coalescer = scan
             .predicate
             .as_ref()
             .map(|_| BatchCoalescer::new(Arc::clone(&scan.read_schema), batch_size));
-        for start in (0..read_rows).step_by(batch_size) {
-            let batch = next_batch(
-                &scan.read_schema,
-                &mut columns,
-                batch_size.min(read_rows - start),
-            )?;
-            match (&scan.predicate, &mut coalescer) {
-                (Some(predicate), Some(coalescer)) => {
-                    let mut holds = evaluate_predicate(predicate, &batch)?;
-                    // Rows on pages the page index ruled out: DataFusion's reader never reads
-                    // them.
-                    if let Some(pages) = self.file.page_selections.get(&self.row_group) {
-                        let len = batch.num_rows();
-                        holds = BooleanArray::new(holds.values() & &pages.slice(start, len), None);
-                    }
-                    coalescer.push_batch_with_filter(batch, &holds)?;
-                    while let Some(batch) = coalescer.next_completed_batch() {
-                        batches.push(self.project(&batch)?);
-                    }
-                }
-                _ => batches.push(self.project(&batch)?),
-            }
-        }
-        if let Some(coalescer) = &mut coalescer {
-            coalescer.finish_buffered_batch()?;
-            while let Some(batch) = coalescer.next_completed_batch() {
-                batches.push(self.project(&batch)?);
-            }
-        }
-        Ok(Some(batches))
+        reader.mode = Rows::Every {
+            next: 0,
+            read_rows,
+            coalescer,
+        };
+        Ok(reader)
     }
 
-    /// [`Self::read`] with a predicate evaluated first ([`LateMaterialisation`]): the columns
-    /// it reads are read whole and it is evaluated on them; the other tensor columns are then
-    /// decoded for the rows it holds for alone, and the columns read whole filtered to them.
-    pub(super) fn read_late(
+    /// Column `index` of the scan, to read its first `read_rows` rows (those of `selection`
+    /// among them, for a fixed-shape tensor).
+    fn open_column(
         &self,
         chunks: &Fetched,
-        rows: usize,
-        late: &LateMaterialisation,
-    ) -> Result<Option<Vec<RecordBatch>>> {
-        let scan = &self.shared.scan;
-        let batch_size = self.shared.batch_size;
-        let Some(mut others) = self.read_others(chunks, rows)? else {
-            return Ok(None);
+        index: usize,
+        read_rows: usize,
+        selection: Option<&Selection>,
+    ) -> Result<Column> {
+        let column = &self.shared.scan.columns[index];
+        if let Some(tensor) = &column.tensor {
+            let chunk = self.chunk(chunks, index, read_rows, selection)?;
+            return Ok(Column::Tensor {
+                values: open_tensor_values(&chunk, tensor.element)?,
+                child: Arc::clone(&tensor.child),
+                size: tensor.size,
+            });
+        }
+        if let Some(variable) = &column.variable {
+            let (data, shape) = self.file.variable_leaves[index].ok_or_else(|| {
+                DataFusionError::Internal(
+                    "a variable-shape tensor column without its leaves".into(),
+                )
+            })?;
+            let group = self.file.metadata.metadata().row_group(self.row_group);
+            return Ok(Column::Variable(Box::new(VariableReader::open(
+                chunks, group, variable, data, shape, self.rows, read_rows,
+            )?)));
+        }
+        Ok(Column::Other)
+    }
+
+    /// The chunk of tensor column `index`, to read its first `read_rows` rows (those of
+    /// `selection` among them).
+    fn chunk<'a>(
+        &'a self,
+        chunks: &'a Fetched,
+        index: usize,
+        read_rows: usize,
+        selection: Option<&'a Selection>,
+    ) -> Result<Chunk<'a>> {
+        let (Some(tensor), Some(leaf)) = (
+            &self.shared.scan.columns[index].tensor,
+            self.file.leaves[index],
+        ) else {
+            return Err(DataFusionError::Internal(
+                "a tensor column without its leaf".into(),
+            ));
         };
-        // The columns read whole (`None`: a tensor column read later). A variable-shape
-        // tensor is read whole too, then filtered as the other columns are: its rows' values
-        // are not where its footer says, so its pages cannot be passed over.
+        let metadata = self.file.metadata.metadata();
+        let locations = metadata
+            .offset_index()
+            .and_then(|index| index.get(self.row_group)?.get(leaf))
+            .map(|index| index.page_locations().as_slice());
+        Ok(Chunk {
+            fetched: chunks,
+            group: metadata.row_group(self.row_group),
+            rows: self.rows,
+            read_rows,
+            selection,
+            locations,
+            decode_unwanted: !self.shared.scan.skip_unwanted_pages,
+            leaf,
+            size: tensor.size,
+            lists: None,
+        })
+    }
+
+    /// Late materialisation's first step ([`super::plan::LateMaterialisation`]): the columns
+    /// the predicate reads (and the variable-shape and other columns) are read whole and it is
+    /// evaluated on them; the other tensor columns are then decoded for the rows it holds for
+    /// alone, and the columns read whole filtered to them.
+    fn open_late(&mut self, chunks: &Fetched) -> Result<()> {
+        let scan = &self.shared.scan;
+        let Some(late) = &scan.late else {
+            return Ok(());
+        };
+        let rows = self.rows;
+        let mut others = self.open_others(chunks, rows, rows.max(1))?;
+        let other_batch = match &mut others {
+            Some(others) => Some(others.next_batch(rows)?),
+            None => None,
+        };
+        // The columns read whole (`None`: a tensor column read later).
         let mut whole: Vec<Option<ArrayRef>> = Vec::with_capacity(scan.columns.len());
         for (index, column) in scan.columns.iter().enumerate() {
-            whole.push(if column.variable.is_some() {
-                let Some(arrays) = self.read_variable(chunks, index, rows, rows, rows.max(1))?
-                else {
-                    return Ok(None);
-                };
-                Some(match &arrays[..] {
-                    [array] => Arc::clone(array),
-                    _ => new_empty_array(&column.data_type),
-                })
-            } else if column.tensor.is_none() {
-                Some(others.next().ok_or_else(|| {
-                    DataFusionError::Internal("a column missing from arrow-rs's read".into())
-                })?)
-            } else if late.first.contains(&index) {
-                let Some(arrays) = self.read_tensor(chunks, index, rows, rows, None)? else {
-                    return Ok(None);
-                };
-                let arrays: Vec<&dyn arrow::array::Array> =
-                    arrays.iter().map(AsRef::as_ref).collect();
-                Some(concat(&arrays)?)
+            let read_now = column.tensor.is_none() || late.first.contains(&index);
+            whole.push(if read_now {
+                let mut opened = self.open_column(chunks, index, rows, None)?;
+                Some(read_column(
+                    &mut opened,
+                    column,
+                    other_batch.as_ref(),
+                    rows,
+                    0,
+                )?)
             } else {
                 None
             });
         }
         let mut holds = BooleanBufferBuilder::new(rows);
+        let batch_size = self.shared.batch_size;
         for start in (0..rows).step_by(batch_size) {
             let len = batch_size.min(rows - start);
             let arrays = late
@@ -184,91 +284,207 @@ impl RowGroupMorsel {
             holds = first.finish();
         }
         let selection = Selection::new(&holds);
-        if selection.rows == 0 {
-            return Ok(Some(Vec::new()));
-        }
         let filter = FilterBuilder::new(&BooleanArray::new(holds, None))
             .optimize()
             .build();
         let mut columns = Vec::with_capacity(whole.len());
         for (index, array) in whole.into_iter().enumerate() {
-            let arrays = match array {
-                Some(array) => batch_slices(&filter.filter(&array)?, batch_size),
-                None => match self.read_tensor(chunks, index, rows, rows, Some(&selection))? {
-                    Some(arrays) => arrays,
-                    None => return Ok(None),
-                },
-            };
-            columns.push(arrays.into_iter());
+            columns.push(match array {
+                Some(array) => Column::Whole(filter.filter(&array)?),
+                None if selection.rows == 0 => {
+                    Column::Whole(new_empty_array(&self.shared.scan.columns[index].data_type))
+                }
+                None => self.open_column(chunks, index, rows, Some(&selection))?,
+            });
         }
-        (0..selection.rows)
-            .step_by(batch_size)
-            .map(|start| {
-                let len = batch_size.min(selection.rows - start);
-                self.project(&next_batch(&scan.read_schema, &mut columns, len)?)
-            })
-            .collect::<Result<_>>()
-            .map(Some)
+        self.columns = columns;
+        self.mode = Rows::Selected {
+            count: selection.rows,
+            runs: selection.runs,
+            next: 0,
+        };
+        Ok(())
     }
 
-    /// Read column `index` (a tensor column) of the row group's `rows`, its first `read_rows`
-    /// or the rows of `selection` among them, as arrays of the scan's batch size; `None` when
-    /// its levels say anything but full tensors.
-    pub(super) fn read_tensor(
+    /// arrow-rs's reader of the columns read that are not tensors, of the row group's first
+    /// `read_rows` rows in batches of `batch_rows`; `None` when there are none.
+    fn open_others(
         &self,
         chunks: &Fetched,
-        index: usize,
-        rows: usize,
         read_rows: usize,
-        selection: Option<&Selection>,
-    ) -> Result<Option<Vec<ArrayRef>>> {
-        let (Some(tensor), Some(leaf)) = (
-            &self.shared.scan.columns[index].tensor,
-            self.file.leaves[index],
-        ) else {
-            return Err(DataFusionError::Internal(
-                "a tensor column without its leaf".into(),
-            ));
-        };
-        let metadata = self.file.metadata.metadata();
-        let locations = metadata
-            .offset_index()
-            .and_then(|index| index.get(self.row_group)?.get(leaf))
-            .map(|index| index.page_locations().as_slice());
-        let chunk = Chunk {
-            fetched: chunks,
-            group: metadata.row_group(self.row_group),
-            rows,
-            read_rows,
-            selection,
-            locations,
-            decode_unwanted: !self.shared.scan.skip_unwanted_pages,
-            batch_rows: self.shared.batch_size,
-            leaf,
-            size: tensor.size,
-            lists: None,
-        };
-        let Some(values) = read_tensor_values(&chunk, tensor.element)? else {
+        batch_rows: usize,
+    ) -> Result<Option<Others>> {
+        let roots = &self.file.other_roots;
+        if roots.is_empty() {
             return Ok(None);
+        }
+        let metadata = &self.file.metadata;
+        let mask = ProjectionMask::roots(metadata.parquet_schema(), roots.iter().copied());
+        let reader =
+            ParquetRecordBatchReaderBuilder::new_with_metadata(chunks.clone(), metadata.clone())
+                .with_row_groups(vec![self.row_group])
+                .with_projection(mask)
+                .with_batch_size(batch_rows.max(1))
+                .with_limit(read_rows)
+                .build()?;
+        Ok(Some(Others { reader }))
+    }
+
+    /// The next batch of the scan's output; `None` once the row group is read. An error when
+    /// a page holds anything but full tensors (or fails to read): the row group's rows from
+    /// [`Self::resume_row`] on are then DataFusion's reader's.
+    pub(super) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(batch) = self.ready.pop_front() {
+                return Ok(Some(batch));
+            }
+            if !self.step()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Reads the next batch of rows into `ready`; `false` when there are no more.
+    fn step(&mut self) -> Result<bool> {
+        let batch_size = self.shared.batch_size;
+        match self.mode {
+            Rows::Every {
+                next, read_rows, ..
+            } => {
+                let len = batch_size.min(read_rows - next);
+                if len == 0 {
+                    if let Rows::Every {
+                        coalescer: Some(coalescer),
+                        ..
+                    } = &mut self.mode
+                    {
+                        coalescer.finish_buffered_batch()?;
+                    }
+                    return self.drain_coalescer();
+                }
+                let batch = self.read_batch(len, next)?;
+                let scan = &self.shared.scan;
+                if let (
+                    Some(predicate),
+                    Rows::Every {
+                        coalescer: Some(coalescer),
+                        ..
+                    },
+                ) = (&scan.predicate, &mut self.mode)
+                {
+                    let mut holds = evaluate_predicate(predicate, &batch)?;
+                    // Rows on pages the page index ruled out: DataFusion's reader never reads
+                    // them.
+                    if let Some(pages) = self.file.page_selections.get(&self.row_group) {
+                        holds = BooleanArray::new(holds.values() & &pages.slice(next, len), None);
+                    }
+                    coalescer.push_batch_with_filter(batch, &holds)?;
+                    self.drain_coalescer()?;
+                } else {
+                    let batch = self.project(&batch)?;
+                    self.ready.push_back(batch);
+                }
+                if let Rows::Every { next, .. } = &mut self.mode {
+                    *next += len;
+                }
+                Ok(true)
+            }
+            Rows::Selected { count, next, .. } => {
+                let len = batch_size.min(count - next);
+                if len == 0 {
+                    return Ok(false);
+                }
+                let batch = self.read_batch(len, next)?;
+                let batch = self.project(&batch)?;
+                self.ready.push_back(batch);
+                if let Rows::Selected { next, .. } = &mut self.mode {
+                    *next += len;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// The coalescer's completed batches, projected, into `ready`; whether there were any.
+    fn drain_coalescer(&mut self) -> Result<bool> {
+        let mut completed = Vec::new();
+        if let Rows::Every {
+            coalescer: Some(coalescer),
+            ..
+        } = &mut self.mode
+        {
+            while let Some(batch) = coalescer.next_completed_batch() {
+                completed.push(batch);
+            }
+        }
+        let any = !completed.is_empty();
+        for batch in completed {
+            let batch = self.project(&batch)?;
+            self.ready.push_back(batch);
+        }
+        Ok(any)
+    }
+
+    /// The next `len` rows of the columns read (`start`: the first one's place among the rows
+    /// read, or among the selected ones).
+    fn read_batch(&mut self, len: usize, start: usize) -> Result<RecordBatch> {
+        let scan = &self.shared.scan;
+        let other_batch = match &mut self.others {
+            Some(others) => Some(others.next_batch(len)?),
+            None => None,
         };
-        values
-            .into_iter()
-            .map(|values| {
-                let list = FixedSizeListArray::try_new(
-                    Arc::clone(&tensor.child),
-                    tensor.size as i32,
-                    values,
-                    None,
-                )?;
-                Ok(Arc::new(list) as ArrayRef)
-            })
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
+        let arrays = self
+            .columns
+            .iter_mut()
+            .zip(&scan.columns)
+            .map(|(column, read)| read_column(column, read, other_batch.as_ref(), len, start))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(&scan.read_schema),
+            arrays,
+            &RecordBatchOptions::new().with_row_count(Some(len)),
+        )?)
+    }
+
+    /// Where DataFusion's reader takes over after an error: the first row whose output has
+    /// not been made, the batches made before it given first ([`Self::take_ready`]).
+    pub(super) fn resume_row(&mut self) -> usize {
+        // The rows before `next` went into the coalescer: what it holds is given too.
+        if let Rows::Every {
+            coalescer: Some(coalescer),
+            ..
+        } = &mut self.mode
+            && coalescer.finish_buffered_batch().is_ok()
+        {
+            // A batch that fails to project is left to DataFusion's reader's (`next` is not
+            // moved past it).
+            let _ = self.drain_coalescer();
+        }
+        match &self.mode {
+            Rows::Every { next, .. } => *next,
+            // The row of the first selected row not given (every row before it was given or
+            // ruled out).
+            Rows::Selected { runs, next, .. } => {
+                let mut skip = *next;
+                for run in runs {
+                    if skip < run.len() {
+                        return run.start + skip;
+                    }
+                    skip -= run.len();
+                }
+                self.rows
+            }
+        }
+    }
+
+    /// The batches made and not yet given.
+    pub(super) fn take_ready(&mut self) -> VecDeque<RecordBatch> {
+        std::mem::take(&mut self.ready)
     }
 
     /// The scan's output of a batch of the columns read: its projection's expressions, as
     /// DataFusion's reader evaluates them.
-    pub(super) fn project(&self, batch: &RecordBatch) -> Result<RecordBatch> {
+    fn project(&self, batch: &RecordBatch) -> Result<RecordBatch> {
         let scan = &self.shared.scan;
         let columns = scan
             .output
@@ -281,76 +497,53 @@ impl RowGroupMorsel {
             &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
         )?)
     }
+}
 
-    /// The columns read that are not tensors, in read order, as arrow-rs's reader reads the
-    /// row group's first `read_rows` rows of them; `None` when it gives another type or
-    /// another number of rows.
-    pub(super) fn read_others(
-        &self,
-        chunks: &Fetched,
-        read_rows: usize,
-    ) -> Result<Option<std::vec::IntoIter<ArrayRef>>> {
-        let roots = &self.file.other_roots;
-        if roots.is_empty() {
-            return Ok(Some(Vec::new().into_iter()));
+impl Others {
+    /// The next `len` rows, as arrow-rs's reader gives them (a batch of the batch size).
+    fn next_batch(&mut self, len: usize) -> Result<RecordBatch> {
+        let batch = match self.reader.next() {
+            Some(batch) => batch?,
+            None => return Err(not_full().into()),
+        };
+        if batch.num_rows() != len {
+            return Err(not_full().into());
         }
-        let metadata = &self.file.metadata;
-        let mask = ProjectionMask::roots(metadata.parquet_schema(), roots.iter().copied());
-        let reader =
-            ParquetRecordBatchReaderBuilder::new_with_metadata(chunks.clone(), metadata.clone())
-                .with_row_groups(vec![self.row_group])
-                .with_projection(mask)
-                .with_batch_size(read_rows.max(1))
-                .with_limit(read_rows)
-                .build()?;
-        let schema = RecordBatchReader::schema(&reader);
-        let batches = reader.collect::<Result<Vec<_>, _>>()?;
-        let batch = concat_batches(&schema, &batches)?;
-        if batch.num_rows() != read_rows {
-            return Ok(None);
-        }
-        // The reader gives the roots in file order; the scan reads them in its own.
-        let mut columns = Vec::with_capacity(roots.len());
-        for column in self.shared.scan.columns.iter().filter(|c| c.is_other()) {
-            match batch.column_by_name(&column.name) {
-                Some(array) if array.data_type() == &column.data_type => {
-                    columns.push(Arc::clone(array));
-                }
-                _ => return Ok(None),
-            }
-        }
-        Ok(Some(columns.into_iter()))
+        Ok(batch)
     }
 }
 
-/// `array` as slices of `batch_size` rows.
-pub(super) fn batch_slices(array: &ArrayRef, batch_size: usize) -> Vec<ArrayRef> {
-    let rows = array.len();
-    (0..rows)
-        .step_by(batch_size)
-        .map(|start| array.slice(start, batch_size.min(rows - start)))
-        .collect()
-}
-
-/// The next batch of `len` rows of `columns` (each given as arrays of the batch size).
-pub(super) fn next_batch(
-    schema: &SchemaRef,
-    columns: &mut [std::vec::IntoIter<ArrayRef>],
+/// The next `len` rows of `column` (`start`: the first one's place, for a column read whole).
+fn read_column(
+    column: &mut Column,
+    read: &ReadColumn,
+    others: Option<&RecordBatch>,
     len: usize,
-) -> Result<RecordBatch> {
-    let arrays = columns
-        .iter_mut()
-        .map(|column| {
-            column
-                .next()
-                .ok_or_else(|| DataFusionError::Internal("a column with fewer batches".into()))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(RecordBatch::try_new_with_options(
-        Arc::clone(schema),
-        arrays,
-        &RecordBatchOptions::new().with_row_count(Some(len)),
-    )?)
+    start: usize,
+) -> Result<ArrayRef> {
+    Ok(match column {
+        Column::Tensor {
+            values,
+            child,
+            size,
+        } => {
+            let values = values.next_array(len * *size)?;
+            Arc::new(FixedSizeListArray::try_new(
+                Arc::clone(child),
+                *size as i32,
+                values,
+                None,
+            )?)
+        }
+        Column::Variable(reader) => reader.next_array(len)?,
+        Column::Whole(array) => array.slice(start, len),
+        // The reader gives the roots in file order; the scan reads them in its own. Another
+        // type than the table's: DataFusion's reader.
+        Column::Other => match others.and_then(|batch| batch.column_by_name(&read.name)) {
+            Some(array) if array.data_type() == &read.data_type => Arc::clone(array),
+            _ => return Err(not_full().into()),
+        },
+    })
 }
 
 /// Whether `predicate` holds for each row of `batch`, as a filter (NULL does not hold).
