@@ -27,13 +27,12 @@ use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
 use crate::dtype::strict_cast;
 use crate::index::wrap_index;
 use crate::kernels::along_axis::{
-    AxisOffsets, PutValues, element_positions, put_along_axis, take_along_axis,
+    AlongRows, AxisOffsets, PutValues, along_positions, element_positions, put_along_axis,
+    take_along_axis, take_positions,
 };
-use crate::kernels::rows::{
-    AlongRows, RowTensor, along_positions, known_broadcast, pad_null_rows, take_positions,
-};
+use crate::kernels::rows::{RowTensor, pad_null_rows};
 use crate::kernels::{layout, ragged};
-use crate::shape::{assignment_offsets, logical_of_stored};
+use crate::shape::{assignment_offsets, known_broadcast, logical_of_stored};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{
     AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,

@@ -28,11 +28,14 @@ use super::along_axis::{format_known, known_shape, output_of_known, row_tensor, 
 use super::options::match_option;
 use super::{PlanArgs, TensorFunction};
 use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
+use crate::kernels::choose::ragged::{
+    EnumeratedChoices, RaggedChoice, choose_enumerated, choose_rows,
+};
 use crate::kernels::choose::{ChoiceInputs, ChooseBatch, ChooseMode, Input, choose};
 use crate::kernels::layout::output_rows;
-use crate::kernels::ragged::{self, EnumeratedChoices, IndexedRows, RaggedChoice};
-use crate::kernels::rows::{RowTensor, known_broadcast, pad_null_rows};
-use crate::shape::{broadcast_labelled, broadcast_offsets};
+use crate::kernels::ragged::{self, IndexedRows};
+use crate::kernels::rows::{RowTensor, pad_null_rows};
+use crate::shape::{broadcast_labelled, broadcast_offsets, known_broadcast};
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
 
@@ -569,16 +572,14 @@ fn choose_variable(
             let tensor = row_tensor(NAME, tensor_type, &arrays[1], view.as_ref(), false)?;
             let nulls = NullBuffer::union(a.nulls(), tensor.nulls());
             let choices = EnumeratedChoices::Stacked(&tensor);
-            let out =
-                ragged::choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
+            let out = choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
             (out.map_err(|e| e.in_function(NAME))?, nulls)
         }
         (None, _) => {
             let list = &arrays[1];
             let nulls = NullBuffer::union(a.nulls(), list.logical_nulls().as_ref());
             let choices = EnumeratedChoices::List(list);
-            let out =
-                ragged::choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
+            let out = choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
             (out.map_err(|e| e.in_function(NAME))?, nulls)
         }
     };
@@ -651,7 +652,7 @@ fn choose_each(
             (None, None) => RaggedChoice::Column(&arrays[i + 1]),
         })
         .collect();
-    let out = ragged::choose_rows(
+    let out = choose_rows(
         a,
         &choices,
         plan.mode,
