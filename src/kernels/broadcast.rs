@@ -1,15 +1,30 @@
-//! numpy's broadcasting of several tensor arguments row by row, each row in its own shapes
-//! (variable-shape rows, and fixed-shape or scalar ones beside them): where every argument
-//! reads each element of each row's broadcast result. The rows of one combination of shapes
-//! share one compiled plan ([`RowPlans`]). The functions that broadcast their arguments per
-//! row (`tensor_choose` with its choices given one by one) read them through
-//! [`broadcast_rows`]; the shapes' own arithmetic is [`crate::shape`]'s.
+//! numpy's broadcasting of tensor arguments into a result, as offset tables the kernels read
+//! through: one input's offsets into a shape known when the query is planned
+//! ([`offsets_into`], none when the input is laid out as the result), and several arguments
+//! broadcast row by row, each row in its own shapes (variable-shape rows, and fixed-shape or
+//! scalar ones beside them: [`broadcast_rows`]; the rows of one combination of shapes share
+//! one compiled plan, [`RowPlans`]). The shapes' own arithmetic is [`crate::shape`]'s.
 
 use arrow::buffer::NullBuffer;
 
 use super::rows::{RowPlans, RowTensor};
 use crate::error::TensorError;
 use crate::shape::{broadcast_labelled, broadcast_offsets};
+
+/// The offset in its row of each position of `target` (row-major) that an input of
+/// `shape`/`strides` broadcasts to (numpy's rules; see [`broadcast_offsets`]); `None` for the
+/// identity, when the input is laid out as the target already (same shape, not `permuted`).
+pub fn offsets_into(
+    shape: &[usize],
+    strides: &[usize],
+    permuted: bool,
+    target: &[usize],
+) -> Option<Vec<u32>> {
+    if shape == target && !permuted {
+        return None;
+    }
+    Some(broadcast_offsets(shape, strides, target))
+}
 
 /// One combination of row shapes: the broadcast shape, and for each tensor (in order) the
 /// offset in its row of each position of it.
