@@ -166,6 +166,15 @@ pub(super) fn plan_form(args: &PlanArgs<'_>, data_args: usize) -> Result<Form> {
                 Ok(Form::ListLiteral(values))
             }
             Some(_) => Ok(Form::Each(vec![Operand::Null])),
+            // A nested list literal is the array numpy makes of it (planned as that tensor);
+            // the rows of a column of them may differ in shape, and a list with NULLs or
+            // mixed types is not a literal when the query is planned.
+            None if matches!(item.data_type(), DataType::List(_) | DataType::LargeList(_)) => {
+                plan_err!(
+                    "tensor_choose: nested list choices are a tensor when written as a literal of one element type without NULLs, got an expression of type {} (a column, whose rows may differ in shape, or a list with NULLs or mixed types): give it a shape with tensor(flatten(choices), shape)",
+                    field.data_type()
+                )
+            }
             None => Ok(Form::ListColumn(item.data_type().clone())),
         },
         (None, data_type) if is_element_type(data_type) || *data_type == DataType::Null => {

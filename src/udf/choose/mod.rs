@@ -2,7 +2,8 @@
 //!
 //! Three forms of choices, as numpy accepts them:
 //! - several arguments, each a tensor, a numeric column or a literal (freely mixed);
-//! - one tensor whose outermost dimension enumerates the choices (numpy's "abuse");
+//! - one tensor whose outermost dimension enumerates the choices (numpy's "abuse"), or one
+//!   nested list literal, planned as the tensor numpy makes of it;
 //! - one list, literal or column, of scalar choices.
 //!
 //! `a` and every choice broadcast together (numpy's rules); the result has the choices'
@@ -41,7 +42,7 @@ use crate::variable_shape::has_variable_shape_extension;
 /// `tensor_choose`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
-    description = "numpy's choose: builds a tensor from an index tensor `a` and a set of choices. `a` and every choice are broadcast (numpy rules) to one shape; at each position the result takes the value of the choice that `a` names there. Choices are several arguments (tensors, numeric columns, literals), one tensor whose outer dimension enumerates them, or one list of scalar choices. mode 'raise' (default) fails on an index outside [0, n-1], 'wrap' takes it modulo n, 'clip' clamps it. The result has the choices' common type; literals take the tensors' type and must fit it. A NULL in any argument gives a NULL row.",
+    description = "numpy's choose: builds a tensor from an index tensor `a` and a set of choices. `a` and every choice are broadcast (numpy rules) to one shape; at each position the result takes the value of the choice that `a` names there. Choices are several arguments (tensors, numeric columns, literals), one tensor whose outer dimension enumerates them (or one nested list literal, the array numpy makes of it), or one list of scalar choices. mode 'raise' (default) fails on an index outside [0, n-1], 'wrap' takes it modulo n, 'clip' clamps it. The result has the choices' common type; literals take the tensors' type and must fit it. A NULL in any argument gives a NULL row.",
     syntax_example = "tensor_choose(a, choice0, choice1 [, ...] [, mode])",
     sql_example = r"```sql
 > SELECT tensor_choose(tensor([2, 3, 1, 0], [4]), tensor([0, 1, 2, 3], [4]), tensor([10, 11, 12, 13], [4]), tensor([20, 21, 22, 23], [4]), tensor([30, 31, 32, 33], [4])) AS r;
@@ -58,7 +59,7 @@ use crate::variable_shape::has_variable_shape_extension;
     ),
     argument(
         name = "choices",
-        description = "Two or more choices (tensors, numeric columns, literals), or one tensor whose outer dimension enumerates the choices, or one list of scalar choices."
+        description = "Two or more choices (tensors, numeric columns, literals), or one tensor (or nested list literal) whose outer dimension enumerates the choices, or one list of scalar choices."
     ),
     argument(
         name = "mode",
@@ -84,6 +85,15 @@ pub enum ChooseCall {
     Variable(VariableChoosePlan),
 }
 
+/// A list of lists (`[[0, 1], [2, 3]]`): an n-d array to numpy.
+fn is_nested_list(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::List(item) | DataType::LargeList(item)
+            if matches!(item.data_type(), DataType::List(_) | DataType::LargeList(_))
+    )
+}
+
 impl TensorFunction for TensorChoose {
     type Plan = ChooseCall;
 
@@ -96,9 +106,13 @@ impl TensorFunction for TensorChoose {
             _ => n_args,
         };
         // a, and every choice when there are several: one list alone is the sequence of
-        // choices, as numpy reads `np.choose(a, [1, 2, 3])`.
+        // choices, as numpy reads `np.choose(a, [1, 2, 3])`; one nested list is the array
+        // numpy makes of it, whose outer dimension enumerates the choices (numpy's own test:
+        // `np.choose([2, 0, 1], [[0, 1, 2], [3, 4, 5], [5, 6, 7]])`).
         if data_args > 2 {
             (0..data_args).collect()
+        } else if data_args == 2 && is_nested_list(&arg_types[1]) {
+            vec![0, 1]
         } else {
             vec![0]
         }
