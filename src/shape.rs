@@ -121,6 +121,35 @@ fn broadcast_dim(a: usize, b: usize) -> Option<usize> {
     }
 }
 
+/// numpy's broadcast of dimensions known when a query is planned (`None`: differs between
+/// rows), right-aligned: a dimension is known when every input's is, or when one input's is a
+/// length other than 1 (the others must then be 1 or it, or the row fails). `None` when two
+/// known lengths cannot broadcast.
+pub fn known_broadcast(shapes: &[&[Option<usize>]]) -> Option<Vec<Option<usize>>> {
+    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = Vec::with_capacity(ndim);
+    for axis in 0..ndim {
+        let dims = shapes
+            .iter()
+            .filter_map(|s| (axis + s.len()).checked_sub(ndim).map(|i| s[i]));
+        let (mut known, mut unknown) = (1usize, false);
+        for dim in dims {
+            match dim {
+                None => unknown = true,
+                Some(1) => {}
+                Some(d) if known == 1 || known == d => known = d,
+                Some(_) => return None,
+            }
+        }
+        out.push(if unknown && known == 1 {
+            None
+        } else {
+            Some(known)
+        });
+    }
+    Some(out)
+}
+
 /// numpy's `take_along_axis` / `put_along_axis` shape: `arr` and `indices` have the same
 /// number of dimensions; off `axis` they broadcast, along it the result has `indices`' length.
 ///
@@ -426,5 +455,24 @@ mod tests {
         assert!(resolve_reshape(6, &[-1, 4]).is_err());
         assert!(resolve_reshape(0, &[0, -1]).is_err());
         assert!(resolve_reshape(6, &[i64::MAX, i64::MAX, 2]).is_err());
+    }
+
+    #[test]
+    fn known_dimensions_broadcast() {
+        let (a, b, c) = (
+            [Some(3), None, Some(1)],
+            [None, Some(1), Some(4)],
+            [Some(5), Some(4)],
+        );
+        assert_eq!(
+            known_broadcast(&[&a, &b]),
+            Some(vec![Some(3), None, Some(4)])
+        );
+        // Right-aligned: c's 5 meets a's None and b's 1.
+        assert_eq!(
+            known_broadcast(&[&a, &b, &c]),
+            Some(vec![Some(3), Some(5), Some(4)])
+        );
+        assert_eq!(known_broadcast(&[&[Some(2)], &[Some(3)]]), None);
     }
 }

@@ -4,19 +4,25 @@
 //! in `idx`'s row and where (but for the axis term) it reads or writes in `t`'s row; a batch
 //! then only adds each checked index times the axis stride ([`element_positions`]), and the
 //! take or put moves the elements at those positions of the batch's values buffer.
+//!
+//! On rows of their own shapes (a variable-shape argument, read as [`RowTensor`]s), the same
+//! offsets are compiled once per combination of row shapes ([`along_positions`]).
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt64Array};
+use arrow::array::{
+    Array, ArrayRef, AsArray, BooleanBufferBuilder, PrimitiveArray, UInt32Array, UInt64Array,
+};
 use arrow::buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 use arrow::compute::take;
 use arrow::datatypes::{ArrowPrimitiveType, DataType};
 use arrow::error::ArrowError;
 
+use super::rows::{RowPlans, RowTensor};
 use super::{from_storage, to_storage};
 use crate::error::{Result, TensorError};
 use crate::index::wrap_index;
-use crate::shape::{broadcast_along_axis, broadcast_offsets};
+use crate::shape::{assignment_offsets, broadcast_along_axis, broadcast_offsets};
 
 /// Where each position of the broadcast index reads or writes, compiled from the shapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -257,11 +263,126 @@ fn put_typed<P: ArrowPrimitiveType>(
     Arc::new(PrimitiveArray::<P>::new(ScalarBuffer::from(out), nulls))
 }
 
+/// One row's compiled take or put along an axis.
+#[derive(Debug)]
+struct AlongPlan {
+    offsets: AxisOffsets,
+    /// The broadcast index shape (the take's result shape).
+    shape: Vec<usize>,
+    /// For a put: the offset in the row's values of each broadcast position.
+    value_offsets: Vec<usize>,
+}
+
+/// numpy's `take_along_axis` / `put_along_axis` on rows of their own shapes.
+#[derive(Debug, Clone, Copy)]
+pub struct AlongRows<'a> {
+    /// The tensor taken from (as stored) or put into (row-major).
+    pub t: &'a RowTensor<'a>,
+    /// The index tensor.
+    pub idx: &'a RowTensor<'a>,
+    /// `idx`'s values as `Int64`.
+    pub idx_values: &'a [i64],
+    /// For a put: the values (row-major), broadcast to the index's shape.
+    pub values: Option<&'a RowTensor<'a>>,
+    /// The axis, normalised.
+    pub axis: usize,
+}
+
+/// Where a batch's take reads or put writes.
+#[derive(Debug, Default)]
+pub struct AlongPositions {
+    /// Each broadcast position's offset in `t`'s values, row after row (NULL rows: none).
+    pub positions: Vec<u64>,
+    /// For a put: each position's offset in the values' values.
+    pub value_positions: Vec<usize>,
+    /// Each row's broadcast index shape (NULL rows: zeros).
+    pub shapes: Vec<i32>,
+    /// Each row's number of positions (NULL rows: 0).
+    pub lengths: Vec<usize>,
+}
+
+/// Every row's positions of a take or put along an axis, rows NULL in `nulls` left out: each
+/// row's shapes broadcast (numpy's error naming the row when they do not), its indices wrapped
+/// and checked (numpy's `IndexError` naming the row), one compiled plan per combination of
+/// row shapes.
+pub fn along_positions(
+    spec: &AlongRows<'_>,
+    rows: usize,
+    nulls: Option<&NullBuffer>,
+) -> Result<AlongPositions> {
+    let mut tensors = vec![spec.t, spec.idx];
+    tensors.extend(spec.values);
+    let ndim = spec.idx.ndim();
+    let mut plans: RowPlans<AlongPlan> = RowPlans::default();
+    let mut out = AlongPositions::default();
+    for row in 0..rows {
+        if nulls.is_some_and(|n| n.is_null(row)) {
+            out.shapes.extend(std::iter::repeat_n(0, ndim));
+            out.lengths.push(0);
+            continue;
+        }
+        let plan = plans.get(&tensors, row, |layouts| {
+            let [(t_shape, t_strides), (i_shape, i_strides), rest @ ..] = layouts else {
+                return Err(TensorError::Internal("along-axis operands".to_string()));
+            };
+            let (shape, offsets) =
+                AxisOffsets::compile(t_shape, t_strides, i_shape, i_strides, spec.axis)?;
+            let value_offsets = match rest.first() {
+                Some((v_shape, _)) => assignment_offsets(v_shape, &shape)?,
+                None => Vec::new(),
+            };
+            Ok(AlongPlan {
+                offsets,
+                shape,
+                value_offsets,
+            })
+        })?;
+        let n = plan.offsets.len();
+        let (idx_start, _) = spec.idx.span(row);
+        let (t_start, _) = spec.t.span(row);
+        let from = out.positions.len();
+        out.positions.resize(from + n, 0);
+        let idx_row = spec.idx_values.get(idx_start..).unwrap_or(&[]);
+        row_positions(
+            &plan.offsets,
+            idx_row,
+            t_start,
+            spec.axis,
+            row,
+            &mut out.positions[from..],
+        )?;
+        if let Some(values) = spec.values {
+            let (v_start, _) = values.span(row);
+            out.value_positions
+                .extend(plan.value_offsets.iter().map(|&o| v_start + o));
+        }
+        out.shapes.extend(plan.shape.iter().map(|&d| d as i32));
+        out.lengths.push(n);
+    }
+    Ok(out)
+}
+
+/// The values of `values` at `positions` (a batch's take).
+pub fn take_positions(values: &ArrayRef, positions: Vec<u64>) -> Result<ArrayRef> {
+    if let Ok(positions) = positions
+        .iter()
+        .map(|&p| u32::try_from(p))
+        .collect::<Result<Vec<u32>, _>>()
+    {
+        return Ok(take(values.as_ref(), &UInt32Array::from(positions), None)?);
+    }
+    let indices = UInt64Array::new(ScalarBuffer::from(positions), None);
+    Ok(take(values.as_ref(), &indices, None)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow::array::Int32Array;
-    use arrow::datatypes::Int32Type;
+    use crate::kernels::ragged::from_rows;
+    use crate::tensor_type::TensorType;
+    use crate::variable_shape::{VariableShapeArray, VariableShapeType};
+    use arrow::array::{FixedSizeListArray, Int32Array, Int64Array, StructArray};
+    use arrow::datatypes::{Field, Int32Type};
 
     /// `t` of shape [2, 3], `idx` of shape [2, 1], axis 1 (row-major, not permuted).
     fn plan() -> AxisOffsets {
@@ -310,5 +431,61 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// A variable-shape Int64 index: row 0 of shape (1, 1), row 1 of shape (2, 2).
+    fn index(values: Vec<i64>) -> (VariableShapeType, StructArray) {
+        let tensor = VariableShapeType::new(DataType::Int64, 2).unwrap();
+        let array = from_rows(
+            &tensor,
+            Arc::new(Int64Array::from(values)),
+            &[1, 4],
+            vec![1, 1, 2, 2],
+            None,
+        )
+        .unwrap();
+        (tensor, array)
+    }
+
+    #[test]
+    fn along_positions_follow_each_rows_shapes_and_name_the_row() {
+        // t: two fixed-shape rows [[0, 1, 2], [3, 4, 5]] and [[6, 7, 8], [9, 10, 11]].
+        let t_type = TensorType::new(DataType::Int32, vec![2, 3]).unwrap();
+        let list = FixedSizeListArray::new(
+            Arc::new(Field::new_list_field(DataType::Int32, true)),
+            3 * 2,
+            Arc::new(Int32Array::from_iter_values(0..12)),
+            None,
+        );
+        let t = RowTensor::fixed(&t_type, &list, false).unwrap();
+        let take = |values: Vec<i64>| {
+            let (i_type, array) = index(values);
+            let view = VariableShapeArray::try_new(&i_type, &array).unwrap();
+            let idx = RowTensor::variable(&view);
+            let idx_values = idx.values().as_primitive::<arrow::datatypes::Int64Type>();
+            let spec = AlongRows {
+                t: &t,
+                idx: &idx,
+                idx_values: idx_values.values(),
+                values: None,
+                axis: 1,
+            };
+            along_positions(&spec, 2, None).map(|p| {
+                let taken = take_positions(t.values(), p.positions).unwrap();
+                let taken = taken.as_primitive::<Int32Type>().values().to_vec();
+                (taken, p.shapes, p.lengths)
+            })
+        };
+        // np.take_along_axis(t[0], [[-1]], 1) == [[2], [5]];
+        // np.take_along_axis(t[1], [[0, 2], [1, 1]], 1) == [[6, 8], [10, 10]].
+        let (taken, shapes, lengths) = take(vec![-1, 0, 2, 1, 1]).unwrap();
+        assert_eq!(taken, vec![2, 5, 6, 8, 10, 10]);
+        assert_eq!(shapes, vec![2, 1, 2, 2]);
+        assert_eq!(lengths, vec![2, 4]);
+        let err = take(vec![-1, 0, 3, 1, 1]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "index 3 is out of bounds for axis 1 with size 3 at row 1 of its batch"
+        );
     }
 }

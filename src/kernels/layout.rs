@@ -261,11 +261,10 @@ pub fn nested_list_tensor(
         };
         let ragged = (start..end).any(|i| current.is_null(i) || offsets[i + 1] - offsets[i] != len);
         if ragged {
-            let detected: Vec<String> = shape.iter().map(ToString::to_string).collect();
             return Err(TensorError::Shape(format!(
-                "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was ({},) + inhomogeneous part.",
+                "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {} + inhomogeneous part.",
                 shape.len(),
-                detected.join(", ")
+                format_shape(&shape)
             )));
         }
         (start, end) = (offsets[start], offsets[end]);

@@ -5,18 +5,28 @@
 //! - [`gather`]: the one gather (a [`crate::index::GatherPlan`] applied to a batch), filled
 //!   where an index was dropped;
 //! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
-//! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis;
-//! - [`choose`]: `numpy.choose`; [`layout`]: permuted, flat and nested layouts of a batch;
-//! - [`ragged`]: the same for variable-shape tensor batches; [`rows`]: arguments read row by
-//!   row in their own shapes (broadcast per row: `choose`, along-axis).
+//! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis (batch
+//!   and per row);
+//! - [`choose`]: `numpy.choose` (pass 1, pass 2, the batch, per row);
+//! - [`layout`]: permuted, flat and nested layouts of a batch; [`ragged`]: the same for
+//!   variable-shape tensor batches;
+//! - the per-row layer the functions over variable-shape rows share: [`shape_plans`] (plans
+//!   cached by row shape), [`rows`] (arguments read row by row in their own shapes, plans
+//!   keyed by all their shapes), [`broadcast`] (several arguments broadcast per row).
+//!
+//! The layers import downwards only: `shape_plans` and `layout` nothing of the kernels;
+//! `ragged` those two; `rows` `ragged`; `broadcast` and `along_axis` `rows`; `choose` all of
+//! them.
 
 pub mod along_axis;
+pub mod broadcast;
 pub mod choose;
 pub mod gather;
 pub mod layout;
 pub mod ragged;
 pub mod rows;
 pub mod scatter;
+pub mod shape_plans;
 pub mod update;
 
 use std::sync::Arc;

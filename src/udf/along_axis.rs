@@ -23,21 +23,19 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Signature};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
+use super::rows::{format_known, known_shape, output_of_known, row_tensor, view_of};
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::strict_cast;
 use crate::index::wrap_index;
 use crate::kernels::along_axis::{
-    AxisOffsets, PutValues, element_positions, put_along_axis, take_along_axis,
+    AlongRows, AxisOffsets, PutValues, along_positions, element_positions, put_along_axis,
+    take_along_axis, take_positions,
 };
-use crate::kernels::rows::{
-    AlongRows, RowTensor, along_positions, known_broadcast, pad_null_rows, take_positions,
-};
+use crate::kernels::rows::pad_null_rows;
 use crate::kernels::{layout, ragged};
-use crate::shape::{assignment_offsets, logical_of_stored};
+use crate::shape::{assignment_offsets, known_broadcast, logical_of_stored};
 use crate::tensor_type::TensorType;
-use crate::variable_shape::{
-    AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,
-};
+use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
 
 /// A compiled take/put along an axis.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -173,49 +171,6 @@ pub struct VariableAlongPlan {
     output: AnyTensorType,
 }
 
-/// The logical dimensions of a tensor type that are the same in every row (all of a
-/// fixed-shape one's).
-pub(super) fn known_shape(tensor: &AnyTensorType) -> Vec<Option<usize>> {
-    match tensor {
-        AnyTensorType::Fixed(t) => t.logical_shape().into_iter().map(Some).collect(),
-        AnyTensorType::Variable(t) => t.logical_uniform_shape(),
-    }
-}
-
-/// A shape with `?` for the dimensions that differ between rows, as numpy writes shapes.
-pub(super) fn format_known(shape: &[Option<usize>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or_else(|| "?".to_string(), |d| d.to_string()))
-        .collect();
-    if dims.len() == 1 {
-        format!("({},)", dims[0])
-    } else {
-        format!("({})", dims.join(", "))
-    }
-}
-
-/// The result type of rows whose logical dimensions are `known` where every row has the same
-/// length: fixed-shape when all are, else variable-shape.
-pub(super) fn output_of_known(
-    element: &DataType,
-    known: &[Option<usize>],
-    dim_names: Option<Vec<String>>,
-) -> Result<AnyTensorType> {
-    Ok(
-        match known.iter().copied().collect::<Option<Vec<usize>>>() {
-            Some(shape) => AnyTensorType::Fixed(
-                TensorType::new(element.clone(), shape)?.with_dim_names(dim_names)?,
-            ),
-            None => AnyTensorType::Variable(
-                VariableShapeType::new(element.clone(), known.len())?
-                    .with_dim_names(dim_names)?
-                    .with_uniform_shape(Some(known.to_vec()))?,
-            ),
-        },
-    )
-}
-
 fn plan_call(
     args: &PlanArgs<'_>,
     name: &str,
@@ -321,44 +276,6 @@ fn plan_variable(
         axis,
         flatten,
         output,
-    })
-}
-
-/// A tensor argument's batch viewed as variable-shape rows (`None` for a fixed-shape one).
-pub(super) fn view_of<'a>(
-    name: &str,
-    tensor: &AnyTensorType,
-    array: &'a ArrayRef,
-) -> Result<Option<VariableShapeArray<'a>>> {
-    match tensor {
-        AnyTensorType::Variable(t) => variable_array(name, t, array).map(Some),
-        AnyTensorType::Fixed(_) => Ok(None),
-    }
-}
-
-/// A tensor argument's batch read row by row (`view` from [`view_of`]), as stored or as a
-/// row-major copy; a 0-d type of a non-tensor array is one number per row.
-pub(super) fn row_tensor<'a>(
-    name: &str,
-    tensor: &AnyTensorType,
-    array: &'a ArrayRef,
-    view: Option<&'a VariableShapeArray<'a>>,
-    row_major: bool,
-) -> Result<RowTensor<'a>> {
-    Ok(match (tensor, view) {
-        (_, Some(view)) if row_major => RowTensor::variable_row_major(view)?,
-        (_, Some(view)) => RowTensor::variable(view),
-        (AnyTensorType::Fixed(t), None)
-            if t.ndim() == 0 && !matches!(array.data_type(), DataType::FixedSizeList(..)) =>
-        {
-            RowTensor::scalars(Arc::clone(array))
-        }
-        (AnyTensorType::Fixed(t), None) => {
-            RowTensor::fixed(t, tensor_array(name, array)?, row_major)?
-        }
-        (AnyTensorType::Variable(_), None) => {
-            return exec_err!("{name}: a variable-shape argument was not viewed");
-        }
     })
 }
 

@@ -48,6 +48,7 @@ macro_rules! function_metadata {
 
 mod along_axis;
 mod at;
+mod batch_args;
 pub mod call_state;
 mod choose;
 mod convert;
@@ -56,6 +57,7 @@ mod introspect;
 mod options;
 mod plan_cache;
 mod reshape;
+mod rows;
 mod tensor;
 mod to_list;
 mod to_string;

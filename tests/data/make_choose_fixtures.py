@@ -14,7 +14,7 @@ Python integer into a narrower dtype, the case expects this project's plan error
 from pathlib import Path
 
 import numpy as np
-from fixture_format import ARROW, fmt, fmt_scalar, tensor_sql  # noqa: F401
+from fixture_format import ARROW, error_regex, fmt, fmt_scalar, tensor_sql  # noqa: F401
 
 OUT = Path(__file__).resolve().parents[2] / "sql" / "tensor_choose_generated.slt"
 
@@ -32,6 +32,14 @@ def literal_sql(x):
     if isinstance(x, bool):
         return "true" if x else "false"
     return repr(x)
+
+
+def fmt_masked(arr):
+    """A value as the CLI prints it, masked elements as NULL."""
+    arr = np.ma.asarray(arr)
+    if arr.ndim == 0:
+        return "NULL" if arr is np.ma.masked or np.ma.getmaskarray(arr).all() else fmt_scalar(arr[()], arr.dtype)
+    return "[" + ", ".join(fmt_masked(x) for x in arr) + "]"
 
 
 def choose_many(a, choices, mode):
@@ -90,14 +98,7 @@ class Writer:
                 else:
                     result = np.choose(a, choices, mode=mode or "raise")
         except ValueError as e:
-            if "invalid entry in choice array" not in str(e):
-                raise
-            self.lines += [
-                "",
-                f"# np.choose(...{', mode=' + repr(mode) if mode else ''}) raises: {e} {note}".rstrip(),
-                "query error invalid entry in choice array",
-                f"SELECT {call};",
-            ]
+            self.invalid_entry(e, mode, note, f"SELECT {call};")
             return
         # numpy wraps Python ints that do not fit the result dtype; this project refuses them.
         for c in choices if not isinstance(choices, np.ndarray) else []:
@@ -120,12 +121,69 @@ class Writer:
             f"{fmt(result)} {self.arrow_type(result)}",
         ]
 
+    def invalid_entry(self, error, mode, note, sql):
+        """numpy's "invalid entry in choice array" for `sql`, expected as its error; any other
+        error of numpy's is raised."""
+        if "invalid entry in choice array" not in str(error):
+            raise error
+        self.lines += [
+            "",
+            f"# np.choose(...{', mode=' + repr(mode) if mode else ''}) raises: {error} {note}".rstrip(),
+            "query error invalid entry in choice array",
+            sql,
+        ]
+
     @staticmethod
     def arrow_type(result):
         element = ARROW[result.dtype]
         if result.ndim == 0:
             return element
         return f"FixedSizeList({result.size} x {element})"
+
+    def table_case(self, a_rows, choices, choices_sql, mode=None, a_sql="a", note=""):
+        """`a` read from a table, one row per entry of `a_rows` (None: a NULL row; a masked
+        array: NULL elements), the choices one SQL argument; each row's expected value is
+        numpy's (np.ma.choose for NULL elements: NULL where a is)."""
+        values = ", ".join(f"({r}, {self.a_value_sql(a)})" for r, a in enumerate(a_rows, 1))
+        mode_sql = f", '{mode}'" if mode else ""
+        call = f"tensor_choose({a_sql}, {choices_sql}{mode_sql})"
+        sql = f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {values}) AS t(r, a) ORDER BY r;"
+        self.count += 1
+        results = []
+        for a in a_rows:
+            if a is None:
+                results.append(None)
+                continue
+            try:
+                results.append(np.ma.choose(a, choices, mode=mode or "raise"))
+            except ValueError as e:
+                self.invalid_entry(e, mode, note, sql)
+                return
+        shown = next(r for r in results if r is not None)
+        self.lines += ["", f"# numpy, row by row ({shown.dtype}) {note}".rstrip(), "query ITT", sql, "----"]
+        for r, result in enumerate(results, 1):
+            text = "NULL" if result is None else fmt_masked(result)
+            self.lines.append(f"{r} {text} {self.arrow_type(np.asarray(shown))}")
+
+    @staticmethod
+    def a_value_sql(a):
+        if a is None:
+            return "NULL"
+        if np.ndim(a) == 0:
+            return literal_sql(int(a))
+        flat = np.ma.asarray(a).reshape(-1)
+        items = ", ".join("NULL" if x is np.ma.masked else str(int(x)) for x in flat)
+        return f"arrow_cast([{items}], 'List(Int64)')"
+
+    def error_case(self, sql_a, sql_choices, message, note=""):
+        """A call numpy refuses, expecting numpy's own message."""
+        self.count += 1
+        self.lines += [
+            "",
+            f"# numpy raises: {message} {note}".rstrip(),
+            f"query error {error_regex(message, '')}",
+            f"SELECT tensor_choose({sql_a}, {sql_choices});",
+        ]
 
     def write(self):
         OUT.parent.mkdir(parents=True, exist_ok=True)
@@ -252,6 +310,66 @@ def main():
     w.case(np.array([1, 0]), [np.array([1, 2], np.int8), [5, 6]], sql_a="[1, 0]",
            sql_choices=[tensor_sql(np.array([1, 2], np.int8)), "[5, 6]"],
            note="(the list is an int64 array: the result is int64)")
+
+    w.comment("One nested list literal as the choices: the array numpy makes of it, its outer "
+              "dimension enumerating the choices, as the same tensor given as one argument "
+              "(numpy's own test_numeric.py::TestNonarrayArgs::test_choose first).")
+    c3 = [[0, 1, 2], [3, 4, 5], [5, 6, 7]]
+    w.case(np.array([2, 0, 1]), np.array(c3), sql_a="[2, 0, 1]", sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"],
+           note="(numpy's test_choose)")
+    w.case(np.array([2, 0, 1]), np.array(c3), sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"],
+           note="(a as a tensor)")
+    w.case(np.array([2, 0, 1]), np.array(c3), sql_a="[2, 0, 1]", sql_choices=[tensor_sql(np.array(c3))],
+           note="(the same choices as a tensor)")
+    for mode, a in [("raise", [3, -1, 0]), ("wrap", [3, -1, 0]), ("clip", [3, -1, 0]), ("wrap", [-4, 7, 2])]:
+        w.case(np.array(a), np.array(c3), mode, sql_a=f"[{', '.join(map(str, a))}]",
+               sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"])
+        w.case(np.array(a), np.array(c3), mode, sql_a=f"[{', '.join(map(str, a))}]",
+               sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"], keyword=True)
+    deep = np.array([[[1, 2], [3, 4]], [[10, 20], [30, 40]]])
+    w.case(np.array([[1, 0], [0, 1]]), deep, sql_a="[[1, 0], [0, 1]]",
+           sql_choices=["[[[1, 2], [3, 4]], [[10, 20], [30, 40]]]"], note="(3 levels, a 2-d)")
+    deep3 = np.arange(24).reshape(3, 2, 4) - 5
+    w.case(np.array([[2, 0, 1, 1], [0, 1, 2, 2]]), deep3, sql_a="[[2, 0, 1, 1], [0, 1, 2, 2]]",
+           sql_choices=[fmt(deep3)], note="(3 levels: 3 choices of [2, 4])")
+    w.comment("Broadcasting a against each c[k].")
+    w.case(np.array([[0], [1], [2]]), np.array(c3), sql_a="[[0], [1], [2]]",
+           sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"], note="(a (3, 1), c[k] (3,))")
+    w.case(np.array(1), np.array(c3), sql_a="1", sql_choices=["[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"],
+           note="(a scalar)")
+    col = np.array([[[1], [2]], [[10], [20]]])
+    w.case(np.array([1, 0, 1]), col, sql_a="[1, 0, 1]", sql_choices=[fmt(col)],
+           note="(a (3,), c[k] (2, 1))")
+    w.case(np.array([[1, 0, 1, 0]]), deep3[:2, :1], sql_a="[[1, 0, 1, 0]]", sql_choices=[fmt(deep3[:2, :1])],
+           note="(c[k] (1, 4))")
+    w.comment("Element types of nested lists: float64, bool.")
+    fl = np.array([[0.5, -1.5], [2.25, 3.0]])
+    w.case(np.array([1, 0]), fl, sql_a="[1, 0]", sql_choices=[fmt(fl)])
+    bl = np.array([[True, False, True], [False, False, True]])
+    w.case(np.array([1, 1, 0]), bl, sql_a="[1, 1, 0]", sql_choices=[fmt(bl)])
+    w.case(np.array([True, False]), fl, sql_a="[true, false]", sql_choices=[fmt(fl)], note="(a bool)")
+    w.comment("a from a table: a tensor column (NULL rows, NULL elements), an integer column; the "
+              "choices one nested list literal.")
+    c3sql = "[[0, 1, 2], [3, 4, 5], [5, 6, 7]]"
+    rows = [np.array([2, 0, 1]), None, np.array([1, 1, 1]), np.ma.array([2, 0, 1], mask=[0, 1, 0])]
+    w.table_case(rows, np.array(c3), c3sql, a_sql="tensor(a, [3])")
+    rows = [np.array([2, 5, -1]), None, np.array([-4, 0, 3])]
+    for mode in ["raise", "wrap", "clip"]:
+        w.table_case(rows, np.array(c3), c3sql, mode, a_sql="tensor(a, [3])")
+    w.table_case([np.int64(2), None, np.int64(0)], np.array(c3), c3sql, note="(a an integer column)")
+    w.table_case([np.int64(2), np.int64(-7)], np.array(c3), c3sql, "wrap", note="(a an integer column)")
+    w.case(np.array([2, 0, 1]), np.array(c3), sql_a="[2, 0, 1]",
+           sql_choices=["tensor(flatten(" + c3sql + "), [3, 3])"], note="(nested lists shaped: tensor(flatten(c), shape))")
+    w.comment("A ragged nested list is no array: numpy's np.asarray error, as for every list "
+              "literal (np.choose itself converts each c[k] on its own and broadcasts them: it "
+              "reports the first list's error as a broadcast mismatch of (3,) and (2,)).")
+    for sql_a, ragged in [("[2, 0, 1]", [[0, 1, 2], [3, 4], [5, 6, 7]]),
+                          ("[[1, 0], [0, 1]]", [[[1, 2], [3, 4]], [[10, 20], [30]]])]:
+        try:
+            np.asarray(ragged)
+            raise AssertionError("numpy read a ragged list")
+        except ValueError as e:
+            w.error_case(sql_a, repr(ragged), str(e))
 
     w.write()
     print(f"wrote {w.count} cases to {OUT}")
