@@ -254,7 +254,10 @@ impl FileFormat for TensorParquetFormat {
         conf: FileScanConfig,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = self.inner.create_physical_plan(state, conf).await?;
-        Ok(super::scan::name_files_in_errors(plan))
+        Ok(super::scan::name_files_in_errors(
+            plan,
+            state.config_options(),
+        ))
     }
 
     async fn create_writer_physical_plan(

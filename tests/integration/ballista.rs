@@ -54,7 +54,7 @@ macro_rules! cluster_suites {
             #[test]
             fn $name() {
                 let path = concat!("sql/", stringify!($name), ".slt");
-                if let Err(error) = run(600, crate::slt::run_file_on(Path::new(path), false, remote)) {
+                if let Err(error) = run(600, crate::slt::run_file_on(Path::new(path), false, &["ballista"], remote)) {
                     panic!("{path} on the cluster:\n{error}");
                 }
             }
