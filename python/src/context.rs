@@ -55,8 +55,9 @@ impl PySessionContext {
     #[pyo3(signature = (config = None))]
     fn new(config: Option<HashMap<String, String>>) -> PyResult<Self> {
         let mut session = session_config();
-        for (key, value) in config.iter().flatten() {
-            TensorOptions::set_in(session.options_mut(), key, value).map_err(|err| to_py(&err))?;
+        for (key, value) in config.into_iter().flatten() {
+            TensorOptions::set_in(session.options_mut(), &key, &value)
+                .map_err(|err| to_py(&err))?;
         }
         // `FROM 'file.parquet'` as in the CLI (with the tensor Parquet format registered).
         let ctx = tensor_session_context_with_config(session)
