@@ -119,7 +119,7 @@ fn pushed_down(ctx: SessionContext) -> SessionContext {
 
 /// The plan's Parquet scan's count of row groups read by the fast reader and read again by
 /// DataFusion's (0 when the scan never used the fast reader).
-fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
+pub(crate) fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
     if plan.name() == "DataSourceExec" {
         let metrics = plan.metrics().unwrap_or_default();
         let count = |name| metrics.sum_by_name(name).map_or(0, |v| v.as_usize());
