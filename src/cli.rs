@@ -437,7 +437,11 @@ impl TensorCliContext {
         let now = datafusion::common::instant::Instant::now();
         let mut options = print_options.clone();
         let df = match show_functions_filter(&statement) {
-            Some(pattern) => show_functions(&self.ctx, pattern.as_deref()).await?,
+            // Printed as any other result: its list columns as text in CSV and TSV.
+            Some(pattern) => display_tensor_columns(
+                show_functions(&self.ctx, pattern.as_deref()).await?,
+                self.display,
+            )?,
             None => {
                 let plan = self.ctx.state().statement_to_plan(statement).await?;
                 // As datafusion-cli: these print whole.

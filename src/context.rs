@@ -15,6 +15,7 @@ use datafusion::logical_expr::planner::ExprPlanner;
 use datafusion::logical_expr::{Expr, ScalarUDF, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
+use crate::config::TensorOptions;
 use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
@@ -48,7 +49,8 @@ pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
 /// Registers every tensor function on `ctx`, and the `arrow.fixed_shape_tensor` extension type
 /// so that `DataFrame::to_string` / `show` print tensor columns nested.
 ///
-/// This does not change the session's configuration; to read tensor metadata from Parquet
+/// Of the session's configuration it only adds this crate's settings ([`TensorOptions`],
+/// `tensor.*`, at their defaults) when they are missing; to read tensor metadata from Parquet
 /// the session needs `datafusion.execution.parquet.skip_metadata = false`, which
 /// [`session_config`] sets.
 ///
@@ -84,6 +86,8 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     // `register_expr_planner` appends: rebuild the planner list with it first.
     let state = ctx.state_ref();
     let mut state = state.write();
+    // `SET tensor.fast_parquet = ...` and friends.
+    TensorOptions::ensure_in(state.config_mut().options_mut());
     // Parquet tables whose errors name file and column, with tensor metadata checked across
     // files (`parquet::format`).
     state.register_file_format(Arc::new(TensorParquetFormatFactory::new()), true)?;
@@ -128,9 +132,12 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
 /// The configuration every context of this crate uses: DataFusion's defaults, plus
 /// - `datafusion.execution.parquet.skip_metadata = false`, without which the Parquet reader
 ///   drops the field metadata that makes a column a tensor (SPEC §1);
-/// - the information schema, so `SHOW FUNCTIONS` lists the tensor functions with their docs.
+/// - the information schema, so `SHOW FUNCTIONS` lists the tensor functions with their docs;
+/// - this crate's settings ([`TensorOptions`], `tensor.*`).
 pub fn session_config() -> SessionConfig {
-    let mut config = SessionConfig::new().with_information_schema(true);
+    let mut config = SessionConfig::new()
+        .with_information_schema(true)
+        .with_option_extension(TensorOptions::default());
     config.options_mut().execution.parquet.skip_metadata = false;
     // Lambdas (`tensor_at_apply(x, idx, v -> v * 2 + 1)`) parse under the DuckDB dialect; the
     // generic one reads `->` as a JSON operator that DataFusion itself does not implement.

@@ -15,6 +15,7 @@
 //! - [`rules`]: the planner rules the functions need (list literals, literal arguments, filter
 //!   order);
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
+//! - [`config`]: the session settings (`tensor.*`, a DataFusion configuration extension);
 //! - [`context`]: registration and the ready-made session;
 //! - [`rewrite`]: SQL as numpy/JAX users write it (keyword arguments in any order, tensor types
 //!   through CASE and COALESCE), for [`TensorSql::tensor_sql`] and the CLI;
@@ -32,6 +33,7 @@
 //!
 //! [Apache DataFusion]: https://datafusion.apache.org
 
+pub mod config;
 pub mod context;
 pub mod display;
 pub mod dtype;
@@ -52,6 +54,7 @@ pub mod ballista;
 #[cfg(feature = "cli")]
 pub mod cli;
 
+pub use config::TensorOptions;
 pub use context::{
     TensorDisplay, display_tensor_columns, register_all, register_functions, session_config,
     tensor_session_context, tensor_session_context_with_config,

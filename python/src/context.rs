@@ -8,7 +8,10 @@ use datafusion::datasource::MemTable;
 use datafusion::datasource::file_format::FileFormatFactory;
 use datafusion::datasource::listing::ListingOptions;
 use datafusion::prelude::SessionContext;
-use datafusion_tensor::{TensorParquetFormatFactory, TensorSql, tensor_session_context};
+use datafusion_tensor::{
+    TensorOptions, TensorParquetFormatFactory, TensorSql, session_config,
+    tensor_session_context_with_config,
+};
 use pyo3::prelude::*;
 
 use crate::arrow_io::read_stream;
@@ -46,10 +49,18 @@ pub(crate) async fn register_tensor_parquet(
 
 #[pymethods]
 impl PySessionContext {
+    /// The session, with the settings of `config` (keys as `SET` takes them:
+    /// `tensor.fast_parquet`, `datafusion.execution.batch_size`, ...) over the defaults.
     #[new]
-    fn new() -> PyResult<Self> {
+    #[pyo3(signature = (config = None))]
+    fn new(config: Option<HashMap<String, String>>) -> PyResult<Self> {
+        let mut session = session_config();
+        for (key, value) in config.into_iter().flatten() {
+            TensorOptions::set_in(session.options_mut(), &key, &value)
+                .map_err(|err| to_py(&err))?;
+        }
         // `FROM 'file.parquet'` as in the CLI (with the tensor Parquet format registered).
-        let ctx = tensor_session_context()
+        let ctx = tensor_session_context_with_config(session)
             .map_err(|err| to_py(&err))?
             .enable_url_table();
         Ok(Self {

@@ -129,3 +129,40 @@ def test_from_arrow_accepts_readers_and_names_tables(ctx, rng):
     assert not ctx.table_exist("named")
     with pytest.raises(TypeError, match="__arrow_c_stream__"):
         ctx.from_arrow(42)
+
+
+def test_fast_parquet_setting_switches_the_reader(parquet_file):
+    """``tensor.fast_parquet`` (also ``datafusion.tensor.fast_parquet``) chooses between this
+    package's Parquet reader and DataFusion's: the scan's metrics say which read it, and both
+    give the same tensors."""
+    path, x, _ = parquet_file
+    query = "SELECT x FROM t ORDER BY id"
+
+    def read(ctx):
+        ctx.register_parquet("t", str(path))
+        plan = ctx.sql(query).explain(analyze=True)
+        return logical_tensors(run(ctx, query).column("x")), plan
+
+    ctx = dt.SessionContext()
+    assert run(ctx, "SHOW tensor.fast_parquet").column("value").to_pylist() == ["true"]
+    got, plan = read(ctx)
+    np.testing.assert_array_equal(got, x)
+    assert "tensor_row_groups_fast=4" in plan
+
+    for off in (
+        dt.SessionContext({"tensor.fast_parquet": False}),
+        dt.SessionContext({"datafusion.tensor.fast_parquet": "false"}),
+    ):
+        got, plan = read(off)
+        np.testing.assert_array_equal(got, x)
+        assert "tensor_row_groups_fast" not in plan
+        assert run(off, "SHOW datafusion.tensor.fast_parquet").column("value").to_pylist() == [
+            "false"
+        ]
+
+    ctx.sql("SET datafusion.tensor.fast_parquet = false")
+    assert "tensor_row_groups_fast" not in ctx.sql(query).explain(analyze=True)
+    ctx.sql("RESET tensor.fast_parquet")
+    assert "tensor_row_groups_fast=4" in ctx.sql(query).explain(analyze=True)
+    with pytest.raises(dt.DataFusionError, match="fast_parquet"):
+        dt.SessionContext({"tensor.fast_parquet": "maybe"})

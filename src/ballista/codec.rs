@@ -293,7 +293,10 @@ impl PhysicalExtensionCodec for TensorPhysicalCodec {
         // node over them is built (its schema derives from theirs).
         let inputs = inputs
             .iter()
-            .map(|input| restore_plan(Arc::clone(input)))
+            .map(|input| {
+                let pool = Some(Arc::clone(ctx.memory_pool()));
+                restore_plan(Arc::clone(input), ctx.session_config().options(), pool)
+            })
             .collect::<Result<Vec<_>>>()?;
         match payload(buf) {
             Payload::Own(KIND_ROOT, _) => match inputs.as_slice() {

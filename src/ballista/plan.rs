@@ -264,11 +264,17 @@ fn type_literals(
 
 /// `plan` as it was before serialisation dropped metadata (module docs): tensor calls'
 /// return fields recomputed from their carried plans, the nodes above them rebuilt, and
-/// Parquet scans wrapped in the tensor scan.
+/// Parquet scans wrapped in the tensor scan, with the fast tensor reader as `options` (the
+/// session's settings where the plan is decoded: on an executor, the client's) say
+/// (`tensor.fast_parquet`).
 ///
 /// # Errors
 /// When a rebuilt node does not build (it did where the plan was made).
-pub fn restore_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
+pub fn restore_plan(
+    plan: Arc<dyn ExecutionPlan>,
+    options: &datafusion::config::ConfigOptions,
+    memory_pool: Option<Arc<dyn datafusion::execution::memory_pool::MemoryPool>>,
+) -> Result<Arc<dyn ExecutionPlan>> {
     let rebuild = |expr: &Arc<dyn PhysicalExpr>, schema: &arrow::datatypes::Schema| -> Rebuilt {
         if let Some(call) = expr.downcast_ref::<ScalarFunctionExpr>() {
             if !is_tensor_function(call.fun()) {
@@ -305,8 +311,7 @@ pub fn restore_plan(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPla
             .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
             .is_some_and(|config| config.file_source.file_type() == "parquet");
         if is_parquet {
-            // An executor's memory pool is not at hand here: its scans count nothing.
-            crate::parquet::scan::name_files_in_errors(plan, None)
+            crate::parquet::scan::name_files_in_errors(plan, options, memory_pool.clone())
         } else {
             plan
         }

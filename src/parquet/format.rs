@@ -255,7 +255,11 @@ impl FileFormat for TensorParquetFormat {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let plan = self.inner.create_physical_plan(state, conf).await?;
         let pool = Arc::clone(&state.runtime_env().memory_pool);
-        Ok(super::scan::name_files_in_errors(plan, Some(pool)))
+        Ok(super::scan::name_files_in_errors(
+            plan,
+            state.config_options(),
+            Some(pool),
+        ))
     }
 
     async fn create_writer_physical_plan(

@@ -10,6 +10,10 @@
 //! sort and limit push-down, repartitioning, display) and every source it returns is wrapped
 //! again, so the optimizer sees the same scan. The cost is one `map_err` per batch.
 //!
+//! The same wrapper puts the fast tensor reader ([`super::fast`]) in front of the wrapped
+//! source's, unless the session that planned the scan has `tensor.fast_parquet = false`
+//! ([`crate::config::TensorOptions`], read once, when the scan is wrapped).
+//!
 //! A panic in the reader of one file (arrow-rs trusts some footer fields: apache/arrow-rs#6255)
 //! is caught at the same place and becomes that file's error, so a malformed file fails its
 //! query and does not take the process down.
@@ -42,10 +46,15 @@ use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselize
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
 
-/// `plan` with its file scan's errors naming their file; any other plan as it is. The fast
-/// reader counts what it holds in `memory_pool` (the session's) when given one.
+use crate::config::TensorOptions;
+
+/// `plan` with its file scan's errors naming their file, and the fast tensor reader in front
+/// of it unless the session (`options`) turned it off (`tensor.fast_parquet`); any other plan
+/// as it is. The fast reader counts what it holds in `memory_pool` (the session's) when given
+/// one.
 pub fn name_files_in_errors(
     plan: Arc<dyn ExecutionPlan>,
+    options: &ConfigOptions,
     memory_pool: Option<Arc<dyn MemoryPool>>,
 ) -> Arc<dyn ExecutionPlan> {
     let Some(exec) = plan.downcast_ref::<DataSourceExec>() else {
@@ -57,8 +66,10 @@ pub fn name_files_in_errors(
     if config.file_source.downcast_ref::<NamingSource>().is_some() {
         return plan;
     }
+    let fast_parquet = TensorOptions::from_config(options).fast_parquet;
     let mut config = config.clone();
-    config.file_source = NamingSource::wrap(Arc::clone(&config.file_source), memory_pool);
+    config.file_source =
+        NamingSource::wrap(Arc::clone(&config.file_source), fast_parquet, memory_pool);
     DataSourceExec::from_data_source(config)
 }
 
@@ -82,6 +93,9 @@ pub struct NamingSource {
     /// the session's setting unless the plan set one): the fast reader's batches are of it, as
     /// the inner source's are.
     batch_size: Option<usize>,
+    /// Whether the fast tensor reader may serve the scan (`tensor.fast_parquet` of the session
+    /// that planned it).
+    fast_parquet: bool,
     /// The session's memory pool, for the fast reader.
     memory_pool: Option<Arc<dyn MemoryPool>>,
 }
@@ -89,13 +103,20 @@ pub struct NamingSource {
 impl NamingSource {
     fn wrap(
         inner: Arc<dyn FileSource>,
+        fast_parquet: bool,
         memory_pool: Option<Arc<dyn MemoryPool>>,
     ) -> Arc<dyn FileSource> {
         Arc::new(Self {
             inner,
             batch_size: None,
+            fast_parquet,
             memory_pool,
         })
+    }
+
+    /// `inner` (a source the wrapped one returned) wrapped with this one's settings.
+    fn rewrap(&self, inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
+        Self::wrap(inner, self.fast_parquet, self.memory_pool.clone())
     }
 }
 
@@ -129,14 +150,18 @@ impl FileSource for NamingSource {
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;
         let batch_size = self.batch_size.or(base_config.batch_size);
-        let inner = super::fast::maybe_fast(
-            inner,
-            self.inner.as_ref(),
-            object_store,
-            base_config,
-            batch_size,
-            self.memory_pool.clone(),
-        );
+        let inner = if self.fast_parquet {
+            super::fast::maybe_fast(
+                inner,
+                self.inner.as_ref(),
+                object_store,
+                base_config,
+                batch_size,
+                self.memory_pool.clone(),
+            )
+        } else {
+            inner
+        };
         Ok(Box::new(NamingMorselizer {
             inner,
             store: base_config.object_store_url.as_str().to_string(),
@@ -151,6 +176,7 @@ impl FileSource for NamingSource {
         Arc::new(Self {
             inner: self.inner.with_batch_size(batch_size),
             batch_size: Some(batch_size),
+            fast_parquet: self.fast_parquet,
             memory_pool: self.memory_pool.clone(),
         })
     }
@@ -210,7 +236,7 @@ impl FileSource for NamingSource {
         order: &[PhysicalSortExpr],
         eq_properties: &EquivalenceProperties,
     ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
-        Ok(self.rewrap_sort(self.inner.try_pushdown_sort(order, eq_properties)?))
+        Ok(self.wrap_sort(self.inner.try_pushdown_sort(order, eq_properties)?))
     }
 
     #[allow(deprecated)]
@@ -219,7 +245,7 @@ impl FileSource for NamingSource {
         order: &[PhysicalSortExpr],
         eq_properties: &EquivalenceProperties,
     ) -> Result<SortOrderPushdownResult<Arc<dyn FileSource>>> {
-        Ok(self.rewrap_sort(self.inner.try_reverse_output(order, eq_properties)?))
+        Ok(self.wrap_sort(self.inner.try_reverse_output(order, eq_properties)?))
     }
 
     fn reorder_files(&self, files: Vec<PartitionedFile>) -> Vec<PartitionedFile> {
@@ -256,12 +282,7 @@ impl FileSource for NamingSource {
 }
 
 impl NamingSource {
-    /// `inner`, a source the wrapped one derived, wrapped as this one is.
-    fn rewrap(&self, inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
-        Self::wrap(inner, self.memory_pool.clone())
-    }
-
-    fn rewrap_sort(
+    fn wrap_sort(
         &self,
         result: SortOrderPushdownResult<Arc<dyn FileSource>>,
     ) -> SortOrderPushdownResult<Arc<dyn FileSource>> {

@@ -9,7 +9,9 @@
 //! - [`show`]: `SHOW FUNCTIONS` lists the tensor functions (DataFusion's listing needs
 //!   example argument types that their signatures do not have), and
 //!   `information_schema.routines` lists the higher-order ones (`tensor_choose`,
-//!   `tensor_at_apply`), which DataFusion's leaves out.
+//!   `tensor_at_apply`), which DataFusion's leaves out;
+//! - [`settings`]: `SET`, `SHOW` and `RESET` of this crate's settings also by the names
+//!   `datafusion.tensor.*`, and `RESET tensor.*`, which DataFusion 55 does not do.
 //!
 //! The rewrite runs in [`TensorSql::tensor_sql`] on a `SessionContext` (embedders, the
 //! sqllogictest suites), in the CLI (files, `-c`, the REPL) and in [`rewrite_sql`] for anything
@@ -17,6 +19,7 @@
 //! arguments only as a prefix of the signature; CASE and COALESCE give plain lists).
 
 pub mod keywords;
+pub mod settings;
 pub mod show;
 pub mod tensor_types;
 
@@ -36,6 +39,9 @@ use datafusion::sql::sqlparser::dialect::dialect_from_str;
 /// A plan error for a keyword argument a function does not take, gives twice, or gives with
 /// a positional one for the same parameter.
 pub fn rewrite_statement(statement: &mut DFStatement) -> Result<bool> {
+    if settings::rewrite_settings(statement) {
+        return Ok(true);
+    }
     match statement {
         DFStatement::Statement(statement) => rewrite_ast(statement.as_mut()),
         DFStatement::Explain(explain) => rewrite_statement(explain.statement.as_mut()),

@@ -54,7 +54,7 @@ macro_rules! cluster_suites {
             #[test]
             fn $name() {
                 let path = concat!("sql/", stringify!($name), ".slt");
-                if let Err(error) = run(600, crate::slt::run_file_on(Path::new(path), false, remote)) {
+                if let Err(error) = run(600, crate::slt::run_file_on(Path::new(path), false, &["ballista"], remote)) {
                     panic!("{path} on the cluster:\n{error}");
                 }
             }
@@ -271,4 +271,61 @@ fn an_executor_dying_mid_query_does_not_hang() {
             }
         }
     });
+}
+
+/// `SET tensor.fast_parquet` on the client reaches the scan an executor runs: the client's
+/// settings travel as Ballista's key/value pairs, the executors' configuration knows the key,
+/// and the scan decoded there reads with the reader the client's setting says (the executor's
+/// own default is the fast reader, so the `false` case fails if the setting is lost).
+#[tokio::test]
+async fn the_fast_reader_setting_reaches_the_executors() {
+    use ballista_core::extension::SessionConfigHelperExt;
+    use datafusion::execution::TaskContext;
+    use datafusion::physical_plan::collect;
+    use datafusion_proto::bytes::{
+        physical_plan_from_bytes_with_extension_codec, physical_plan_to_bytes_with_extension_codec,
+    };
+    use datafusion_tensor::ballista::plan::pin_plan;
+    use datafusion_tensor::ballista::{
+        TensorPhysicalCodec, tensor_ballista_config, tensor_session_state,
+    };
+    use std::sync::Arc;
+
+    let codec = TensorPhysicalCodec::new();
+    for (setting, fast) in [("true", 1), ("false", 0)] {
+        let client = datafusion_tensor::tensor_session_context()
+            .unwrap()
+            .enable_url_table();
+        let set = format!("SET datafusion.tensor.fast_parquet = {setting}");
+        client
+            .tensor_sql(&set)
+            .await
+            .unwrap()
+            .collect()
+            .await
+            .unwrap();
+        let plan = client
+            .sql("SELECT f64 FROM 'tests/data/pyarrow_tensors.parquet'")
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        let bytes =
+            physical_plan_to_bytes_with_extension_codec(pin_plan(plan).unwrap(), &codec).unwrap();
+        let pairs = client.state().config().to_key_value_pairs();
+        let executor =
+            tensor_session_state(tensor_ballista_config().update_from_key_value_pair(&pairs))
+                .unwrap();
+        let task = Arc::new(TaskContext::from(&executor));
+        let stage = physical_plan_from_bytes_with_extension_codec(&bytes, &task, &codec).unwrap();
+        let rows: usize = collect(Arc::clone(&stage), task)
+            .await
+            .unwrap()
+            .iter()
+            .map(arrow::array::RecordBatch::num_rows)
+            .sum();
+        assert_eq!(rows, 4);
+        assert_eq!(crate::fast_scan::row_groups(&stage), (fast, 0), "{setting}");
+    }
 }

@@ -261,6 +261,88 @@ fn help_and_show_functions_know_the_tensor_functions() {
     }
 }
 
+/// `SHOW FUNCTIONS` prints in every output format, its list of parameter names as each format
+/// prints any other list column (as text in CSV and TSV, an array in JSON).
+#[test]
+fn show_functions_prints_in_every_format() {
+    for format in [
+        "table",
+        "csv",
+        "tsv",
+        "json",
+        "nd-json",
+        "ndjson",
+        "automatic",
+    ] {
+        let (ok, listed, stderr) = run(&[
+            "-q",
+            "--format",
+            format,
+            "-c",
+            "SHOW FUNCTIONS LIKE 'tensor_get'",
+        ]);
+        assert!(ok && stderr.is_empty(), "{format}: {listed}{stderr}");
+        assert!(listed.contains("tensor_get"), "{format}: {listed}");
+        // The same list as a plain column: its row, without the JSON object around it.
+        let (ok, list, stderr) = run(&[
+            "-q",
+            "--format",
+            format,
+            "-c",
+            "SELECT ['t', 'index'] AS parameters",
+        ]);
+        assert!(ok, "{format}: {list}{stderr}");
+        let row = list
+            .lines()
+            .find(|line| line.contains("index"))
+            .unwrap_or_else(|| panic!("{format}: {list}"))
+            .trim();
+        let row = row
+            .strip_prefix("[{")
+            .and_then(|row| row.strip_suffix("}]"))
+            .or_else(|| row.strip_prefix('{').and_then(|row| row.strip_suffix('}')))
+            .unwrap_or(row);
+        assert!(listed.contains(row), "{format}: {row} not in\n{listed}");
+    }
+}
+
+/// `SET tensor.fast_parquet = false` (or `datafusion.tensor.fast_parquet`) leaves the next
+/// scans to DataFusion's reader, and `RESET` brings this crate's back: the scan's metrics say
+/// which read the file.
+#[test]
+fn the_fast_reader_setting_from_the_cli() {
+    let explain = "EXPLAIN ANALYZE SELECT f64 FROM 'tests/data/pyarrow_tensors.parquet'";
+    for name in ["tensor.fast_parquet", "datafusion.tensor.fast_parquet"] {
+        let set = format!("SET {name} = false");
+        let reset = format!("RESET {name}");
+        let (ok, stdout, stderr) = run(&[
+            "-q", "--format", "csv", "-c", explain, "-c", &set, "-c", explain, "-c", &reset, "-c",
+            explain,
+        ]);
+        assert!(ok, "{stdout}{stderr}");
+        let fast: Vec<&str> = stdout
+            .match_indices("tensor_row_groups_fast=")
+            .map(|(at, word)| &stdout[at + word.len()..=at + word.len()])
+            .collect();
+        // The first and third scans read the one row group fast; the second did not try.
+        assert_eq!(fast, ["1", "1"], "{stdout}");
+        assert_eq!(stdout.matches("DataSourceExec").count(), 3, "{stdout}");
+    }
+    let (ok, stdout, _) = run(&[
+        "-q",
+        "--format",
+        "csv",
+        "-c",
+        "SET datafusion.tensor.fast_parquet = false",
+        "-c",
+        "SHOW ALL",
+    ]);
+    assert!(
+        ok && stdout.contains("tensor.fast_parquet,false"),
+        "{stdout}"
+    );
+}
+
 /// The single cell of a one-row, one-column table.
 fn table_cell(stdout: &str) -> String {
     let cells = column_cells(stdout);

@@ -23,7 +23,9 @@ use datafusion::parquet::basic::{Compression, Encoding, ZstdLevel};
 use datafusion::parquet::file::properties::{WriterProperties, WriterVersion};
 use datafusion::physical_plan::{ExecutionPlan, collect};
 use datafusion::prelude::{ParquetReadOptions, SessionConfig};
-use datafusion_tensor::tensor_session_context_with_config;
+use datafusion_tensor::{
+    TensorOptions, TensorParquetFormatFactory, TensorSql, tensor_session_context_with_config,
+};
 use futures::FutureExt;
 
 const ROWS: usize = 3500;
@@ -117,7 +119,7 @@ fn pushed_down(ctx: SessionContext) -> SessionContext {
 
 /// The plan's Parquet scan's count of row groups read by the fast reader and read again by
 /// DataFusion's (0 when the scan never used the fast reader).
-fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
+pub(crate) fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
     if plan.name() == "DataSourceExec" {
         let metrics = plan.metrics().unwrap_or_default();
         let count = |name| metrics.sum_by_name(name).map_or(0, |v| v.as_usize());
@@ -209,6 +211,79 @@ async fn full_tensors_are_read_fast_and_equal_arrow_rs() {
         assert_columns(&got, &expected, &["x", "x"]);
         assert_eq!(groups, (4, 0), "{name}");
     }
+}
+
+/// The session setting `tensor.fast_parquet = false` leaves every scan to DataFusion's reader
+/// (same values, no row group read here), set by `SET` under either name or in the session's
+/// configuration; `RESET` brings the fast reader back. A session whose configuration lacks the
+/// setting (one `register_all` did not see) reads fast.
+#[tokio::test]
+async fn the_session_setting_turns_the_fast_reader_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let props = properties(WriterVersion::PARQUET_1_0, Compression::SNAPPY, true);
+    let tensors = table(vec![("x", f32_tensors(4, &[], &[]))]);
+    let path = write(&dir, "setting.parquet", &tensors, props);
+    let expected = arrow_rs_read(&path);
+    let sql = format!("SELECT x FROM '{path}'");
+    let run = |ctx: SessionContext, statement: &'static str| {
+        let sql = sql.clone();
+        let expected = expected.clone();
+        async move {
+            if !statement.is_empty() {
+                ctx.tensor_sql(statement)
+                    .await
+                    .unwrap()
+                    .collect()
+                    .await
+                    .unwrap();
+            }
+            let (got, groups) = query(&ctx, &sql).await;
+            assert_columns(&got, &expected, &["x"]);
+            groups
+        }
+    };
+    assert_eq!(run(context(2), "").await, (4, 0));
+    let off = (0, 0);
+    assert_eq!(
+        run(context(2), "SET tensor.fast_parquet = false").await,
+        off
+    );
+    assert_eq!(
+        run(context(2), "SET datafusion.tensor.fast_parquet = FALSE").await,
+        off
+    );
+    let ctx = context(2);
+    ctx.sql("SET tensor.fast_parquet = false").await.unwrap();
+    assert_eq!(run(ctx.clone(), "RESET tensor.fast_parquet").await, (4, 0));
+
+    let mut config = SessionConfig::new().with_option_extension(TensorOptions::default());
+    config
+        .options_mut()
+        .set("tensor.fast_parquet", "false")
+        .unwrap();
+    let ctx = tensor_session_context_with_config(config)
+        .unwrap()
+        .enable_url_table();
+    assert_eq!(run(ctx, "").await, off);
+
+    // The format registered by hand on a session without the extension.
+    let ctx = SessionContext::new_with_config(
+        SessionConfig::new().set_bool("datafusion.execution.parquet.skip_metadata", false),
+    );
+    ctx.state_ref()
+        .write()
+        .register_file_format(Arc::new(TensorParquetFormatFactory::new()), true)
+        .unwrap();
+    assert!(
+        ctx.state()
+            .config()
+            .options()
+            .extensions
+            .get::<TensorOptions>()
+            .is_none()
+    );
+    let ctx = ctx.enable_url_table();
+    assert_eq!(run(ctx, "").await, (4, 0));
 }
 
 #[tokio::test]
@@ -498,8 +573,8 @@ async fn collected(ctx: &SessionContext, sql: &str) -> RecordBatch {
 }
 
 /// Each of `cases` (a query over `{t}`, and the row groups the fast reader reads for it) gives
-/// over the file at `path` what DataFusion's own reader gives (`DATAFUSION_TENSOR_ARROW_SCAN`
-/// is not set in tests, so DataFusion's own format is the reference: `register_parquet`),
+/// over the file at `path` what DataFusion's own reader gives (DataFusion's own format is the
+/// reference: `register_parquet`),
 /// with every row group it reads read here. Returns the reference context (the file as `t`).
 async fn same_as_datafusion(path: &str, cases: &[(&str, usize)]) -> SessionContext {
     same_as_datafusion_in(path, cases, || context(1)).await

@@ -148,23 +148,28 @@ fn slt_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 async fn run_file(path: &Path, complete: bool) -> Result<(), String> {
     // `FROM 'file.parquet'` as in the CLI.
-    run_file_on(path, complete, || {
+    run_file_on(path, complete, &[], || {
         Ok(datafusion_tensor::tensor_session_context()?.enable_url_table())
     })
     .await
 }
 
 /// Runs (or, with `complete`, rewrites) the suite at `path` on the contexts `context` makes,
-/// one per file.
+/// one per file; records marked `skipif LABEL` are skipped for each of `labels` (`ballista` on
+/// a cluster).
 pub(crate) async fn run_file_on(
     path: &Path,
     complete: bool,
+    labels: &[&str],
     context: impl Fn() -> Result<SessionContext, DataFusionError> + Clone + Send + Sync + 'static,
 ) -> Result<(), String> {
     let mut runner = sqllogictest::Runner::new(move || {
         let context = context.clone();
         async move { Ok(TensorDb { ctx: context()? }) }
     });
+    for label in labels {
+        runner.add_label(label);
+    }
     runner.with_column_validator(sqllogictest::default_column_validator);
     if complete {
         runner

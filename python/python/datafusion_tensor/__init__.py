@@ -124,10 +124,18 @@ class DataFrame:
 
 class SessionContext:
     """The ready-made tensor session: every function, keyword options in any order, lambdas,
-    the planner rules and the tensor Parquet format, as the CLI has them."""
+    the planner rules and the tensor Parquet format, as the CLI has them.
 
-    def __init__(self) -> None:
-        self.ctx = _internal.SessionContext()
+    ``config`` sets session settings as ``SET`` does (``ctx.sql("SET ...")`` works too), e.g.
+    ``{"tensor.fast_parquet": False}`` for DataFusion's own Parquet reader; booleans and
+    numbers are given as their SQL text."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        settings = {
+            key: str(value).lower() if isinstance(value, bool) else str(value)
+            for key, value in (config or {}).items()
+        }
+        self.ctx = _internal.SessionContext(settings)
 
     def sql(self, query: str) -> DataFrame:
         """Plans ``query`` (statements such as ``CREATE EXTERNAL TABLE`` or ``SET`` run at

@@ -30,8 +30,9 @@
 //! type the crate supports (every integer type, Float16/32/64, Boolean) stored as arrow-rs
 //! reads it; no partition or virtual columns, no encryption, no access plan or other extension
 //! on the file. A file that fails these checks is read by DataFusion's Parquet reader as
-//! before; so is every scan when the environment variable `DATAFUSION_TENSOR_ARROW_SCAN` is set
-//! (to compare the two).
+//! before; so is every scan of a session with `tensor.fast_parquet = false`
+//! ([`crate::config::TensorOptions`]; the scan, `super::scan`, does not call [`maybe_fast`]
+//! then), to compare the two.
 //!
 //! - The other columns of the scan (a label, an id) are read by arrow-rs's own reader from the
 //!   same fetched row group, into the same batches.
@@ -139,9 +140,6 @@ const MAX_DECODED_ROW_GROUP_BYTES: u64 = 256 << 20;
 /// about twice what it holds, not more.
 const MAX_DECODED_VARIABLE_ROW_GROUP_BYTES: u64 = 1 << 30;
 
-/// The environment variable that turns this reader off (any value).
-pub const ARROW_SCAN_VARIABLE: &str = "DATAFUSION_TENSOR_ARROW_SCAN";
-
 /// `inner` (the Parquet source's own morselizer), or this reader in front of it when the scan
 /// qualifies (module docs).
 pub fn maybe_fast(
@@ -152,9 +150,6 @@ pub fn maybe_fast(
     batch_size: Option<usize>,
     memory_pool: Option<Arc<dyn MemoryPool>>,
 ) -> Box<dyn Morselizer> {
-    if std::env::var_os(ARROW_SCAN_VARIABLE).is_some() {
-        return inner;
-    }
     let Some(scan) = plan_scan(source, config) else {
         return inner;
     };
