@@ -361,6 +361,58 @@ async fn a_null_found_after_batches_were_given_hands_the_rest_over() {
     }
 }
 
+/// What the reader holds while it reads a row group (its fetched column chunks) is counted in
+/// the session's memory pool: a pool too small for one row group fails the query with
+/// DataFusion's "Resources exhausted" instead of growing past it; one large enough reads it.
+#[tokio::test]
+async fn a_memory_pool_too_small_for_a_row_group_fails_the_query() {
+    use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+    let dir = tempfile::tempdir().unwrap();
+    let batch = table(vec![("x", f32_tensors(64, &[], &[]))]);
+    // Row groups of 1000 rows of 64 float32s, uncompressed and plain: 256 KB of values each.
+    let path = write(
+        &dir,
+        "large_groups.parquet",
+        &batch,
+        properties(WriterVersion::PARQUET_1_0, Compression::UNCOMPRESSED, false),
+    );
+    let limited = |bytes: usize| {
+        let runtime = RuntimeEnvBuilder::new()
+            .with_memory_limit(bytes, 1.0)
+            .build_arc()
+            .unwrap();
+        let mut config = SessionConfig::new().with_target_partitions(1);
+        config.options_mut().execution.parquet.skip_metadata = false;
+        let ctx = SessionContext::new_with_config_rt(config, runtime);
+        datafusion_tensor::register_all(&ctx).unwrap();
+        ctx.enable_url_table()
+    };
+    let sql = format!("SELECT sum(tensor_get(x, '3')) AS s FROM '{path}'");
+    let err = limited(64 * 1024)
+        .sql(&sql)
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Resources exhausted"), "{err}");
+    assert!(err.contains("TensorParquetScan"), "{err}");
+    let (got, groups) = query(&limited(64 << 20), &sql).await;
+    assert_eq!(groups, (4, 0));
+    let expected = (0..ROWS)
+        .map(|row| ((row * 64 + 3) % 50) as f64 / 4.0)
+        .sum::<f64>();
+    let sum = got
+        .column(0)
+        .as_primitive::<arrow::datatypes::Float64Type>()
+        .value(0);
+    assert!(
+        (sum - expected).abs() < 1e-9 * expected,
+        "{sum} against {expected}"
+    );
+}
+
 #[tokio::test]
 async fn every_element_type_and_page_format() {
     let dir = tempfile::tempdir().unwrap();
