@@ -11,8 +11,8 @@ Writes with pyarrow under target/compare/:
 - varshape_100000.parquet: benches/compare/varshape.py's file (100,000 uint8 images
   3 x (16..64) x (16..64), one 480 MB row group).
 
-Each query runs in its own CLI process under /usr/bin/time -v (peak resident memory), once
-through this crate's reader and once through DataFusion's (`SET
+Each query runs in CLI processes under /usr/bin/time -v, once through this crate's reader and
+once through DataFusion's (`SET
 datafusion.tensor.fast_parquet = false` with --set, else the environment variable
 DATAFUSION_TENSOR_ARROW_SCAN, which older builds know), each the best of --repeat runs in
 one process. A
@@ -69,13 +69,19 @@ def generate_f32(path):
 
 
 def run(binary, sql, repeat, setup, env=None):
-    first = ["-c", setup] if setup else []
-    command = [binary, "--format", "csv"] + first + ["-c", sql] * repeat
-    if env:
-        command = ["env", env] + command
-    out, peak = timed(command)
+    """(best time of `repeat` runs in one process, peak MiB of one run alone, its result)"""
+
+    def process(times):
+        first = ["-c", setup] if setup else []
+        command = [binary, "--format", "csv"] + first + ["-c", sql] * times
+        if env:
+            command = ["env", env] + command
+        return timed(command)
+
+    out, _ = process(repeat)
     elapsed = [float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)]
     elapsed = elapsed[1:] if setup else elapsed
+    _, peak = process(1)
     results = [line for line in out.splitlines() if re.fullmatch(r"-?[\d.e+-]+", line)]
     return min(elapsed), peak, results[-1] if results else "?"
 

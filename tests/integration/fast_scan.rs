@@ -388,14 +388,7 @@ async fn a_memory_pool_too_small_for_a_row_group_fails_the_query() {
         ctx.enable_url_table()
     };
     let sql = format!("SELECT sum(tensor_get(x, '3')) AS s FROM '{path}'");
-    let err = limited(64 * 1024)
-        .sql(&sql)
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap_err()
-        .to_string();
+    let err = crate::interop::error_of(&limited(64 * 1024), &sql).await;
     assert!(err.contains("Resources exhausted"), "{err}");
     assert!(err.contains("TensorParquetScan"), "{err}");
     let (got, groups) = query(&limited(64 << 20), &sql).await;

@@ -29,6 +29,18 @@ pub(crate) async fn collect(ctx: &SessionContext, sql: &str) -> Vec<RecordBatch>
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
+/// The error `sql` fails with on `ctx` (when planned or run).
+pub(crate) async fn error_of(ctx: &SessionContext, sql: &str) -> String {
+    let result = match ctx.sql(sql).await {
+        Ok(df) => df.collect().await.map(drop),
+        Err(err) => Err(err),
+    };
+    match result {
+        Ok(()) => panic!("{sql}: no error"),
+        Err(err) => err.to_string(),
+    }
+}
+
 /// The leaf values of a (nested) list, as f64 (booleans as 0/1), NULL elements as None.
 pub(crate) fn leaves(array: &ArrayRef) -> Vec<Option<f64>> {
     match array.data_type() {
@@ -183,14 +195,8 @@ async fn pyarrow_zero_size_dimension() {
 #[tokio::test]
 async fn pyarrow_zero_size_parquet_is_a_clean_error() {
     let ctx = context();
-    let err = ctx
-        .sql("SELECT tensor_shape(empty) FROM 'tests/data/pyarrow_empty_dim.parquet'")
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap_err()
-        .to_string();
+    let sql = "SELECT tensor_shape(empty) FROM 'tests/data/pyarrow_empty_dim.parquet'";
+    let err = error_of(&ctx, sql).await;
     assert!(err.contains("misaligned row"), "{err}");
 }
 

@@ -2,11 +2,10 @@
 
 use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
-use datafusion::parquet::column::page::{Page, PageReader};
 
-use super::chunk::{Chunk, FullTensorPages, not_full};
-use super::decode::{Decode, Pending};
+use super::chunk::{Chunk, FullTensorPages, NextPage, not_full};
 use super::levels::hybrid_values;
+use super::pending::{Decode, Pending};
 
 /// The Boolean values of a tensor column chunk, a page at a time (arrow-rs's column reader
 /// does not read booleans into a `Vec<bool>`): plain (bit-packed) and RLE pages. Booleans are
@@ -29,15 +28,10 @@ impl BooleanPages {
 
 impl Decode<bool> for BooleanPages {
     fn decode(&mut self, pending: &mut Pending<bool>, _want: usize) -> Result<bool> {
-        let (buf, n, encoding) = match self.pages.get_next_page()? {
-            Some(Page::DataPage {
-                buf,
-                num_values,
-                encoding,
-                ..
-            }) => (buf, num_values as usize, encoding),
-            None => return Ok(false),
-            Some(_) => return Err(not_full().into()),
+        let (buf, n, encoding) = match self.pages.next_page()? {
+            NextPage::Data(buf, values, encoding) => (buf, values, encoding),
+            NextPage::End => return Ok(false),
+            NextPage::Dictionary(_) => return Err(not_full().into()),
         };
         self.page.clear();
         match encoding {

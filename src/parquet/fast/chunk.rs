@@ -16,9 +16,8 @@ use datafusion::parquet::file::serialized_reader::SerializedPageReader;
 
 use super::levels::{full_tensor_levels, list_starts};
 
-use super::fetch::Fetched;
+use super::fetched::Fetched;
 use super::plan::Selection;
-use super::variable::ListsFound;
 
 /// One tensor column chunk of a fetched row group, to read.
 pub(super) struct Chunk<'a> {
@@ -118,6 +117,15 @@ impl Chunk<'_> {
     }
 }
 
+/// The lists of a `data` chunk found so far.
+#[derive(Debug, Default)]
+pub(super) struct ListsFound {
+    /// The chunk positions of the lists' first levels (repetition level 0).
+    pub(super) starts: Vec<u64>,
+    /// Levels read (each a value: every one is checked to be the maximum definition level).
+    pub(super) levels: u64,
+}
+
 /// A tensor column chunk's pages, each checked to hold full tensors (every definition level
 /// the maximum, a repetition level 0 exactly at the start of every `size` levels) and handed on
 /// as a page of its values alone. A page that holds anything else is an error (the row group
@@ -133,6 +141,33 @@ pub(super) struct FullTensorPages {
     /// For a variable-shape tensor's `data` chunk (`size` unused): the lists found, and how
     /// many there may be at most.
     pub(super) lists: Option<(Arc<Mutex<ListsFound>>, usize)>,
+}
+
+/// A chunk's next page, as the decoders here take it.
+pub(super) enum NextPage {
+    /// Its dictionary page's values.
+    Dictionary(Bytes),
+    /// A data page's values (its levels checked and gone), how many, and their encoding.
+    Data(Bytes, usize, Encoding),
+    /// The chunk's end.
+    End,
+}
+
+impl FullTensorPages {
+    /// The chunk's next page; an error for a page of another kind.
+    pub(super) fn next_page(&mut self) -> Result<NextPage> {
+        Ok(match self.get_next_page()? {
+            Some(Page::DictionaryPage { buf, .. }) => NextPage::Dictionary(buf),
+            Some(Page::DataPage {
+                buf,
+                num_values,
+                encoding,
+                ..
+            }) => NextPage::Data(buf, num_values as usize, encoding),
+            None => NextPage::End,
+            Some(_) => return Err(not_full().into()),
+        })
+    }
 }
 
 pub(super) fn not_full() -> ParquetError {

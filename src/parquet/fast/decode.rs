@@ -7,8 +7,6 @@
 //! the rest of the page it came from, never the chunk's decoded values (a 200 MiB row group of
 //! float32 tensors held whole made the scan's peak memory grow with the row-group size).
 
-use std::collections::VecDeque;
-use std::ops::Range;
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, ArrowPrimitiveType, BooleanArray, PrimitiveArray};
@@ -28,6 +26,7 @@ use super::chunk::{Chunk, not_full};
 use super::columns::Element;
 use super::float16::half_pages;
 use super::pages::{narrow_pages, number_pages};
+use super::pending::{Decode, Pending};
 
 /// A tensor column chunk's values, decoded as they are asked for.
 pub(super) trait ColumnValues: Send {
@@ -38,113 +37,6 @@ pub(super) trait ColumnValues: Send {
     /// Decodes the chunk's next page (or stretch of values), its levels checked; `false` when
     /// the chunk has no more.
     fn decode_more(&mut self) -> Result<bool>;
-}
-
-/// One way of decoding a chunk's values: a step at a time, into [`Pending`].
-pub(super) trait Decode<T>: Send {
-    /// Decodes the chunk's next values (a page, or a stretch of at most `want` values: the
-    /// wanted values still missing) into `pending`; `false` when the chunk has no more.
-    fn decode(&mut self, pending: &mut Pending<T>, want: usize) -> Result<bool>;
-}
-
-/// Values decoded and not yet taken: those of the chunk's selection when it has one.
-pub(super) struct Pending<T> {
-    values: Vec<T>,
-    /// The selected elements still ahead, as runs (`None`: every element).
-    selected: Option<VecDeque<Range<usize>>>,
-    /// Elements of the chunk gone by (kept or not).
-    seen: usize,
-}
-
-impl<T: Clone> Pending<T> {
-    pub(super) fn new(chunk: &Chunk) -> Self {
-        Self {
-            values: Vec::new(),
-            selected: chunk.selected_elements(),
-            seen: 0,
-        }
-    }
-
-    pub(super) fn has_selection(&self) -> bool {
-        self.selected.is_some()
-    }
-
-    /// Whether any of the next `n` elements is wanted.
-    pub(super) fn wants(&self, n: usize) -> bool {
-        match &self.selected {
-            None => true,
-            Some(runs) => runs.front().is_some_and(|run| run.start < self.seen + n),
-        }
-    }
-
-    /// Passes over the next `n` elements, none of them wanted.
-    pub(super) fn skip(&mut self, n: usize) {
-        self.seen += n;
-    }
-
-    /// Appends the wanted ones of the next `values.len()` elements.
-    pub(super) fn extend_from_slice(&mut self, values: &[T]) {
-        if self.selected.is_none() {
-            self.seen += values.len();
-            self.values.extend_from_slice(values);
-            return;
-        }
-        for range in self.advance(values.len()) {
-            self.values.extend_from_slice(&values[range]);
-        }
-    }
-
-    /// Passes over the next `n` elements, giving the wanted ones as ranges of them (the
-    /// caller [`Self::push`]es their values).
-    pub(super) fn advance(&mut self, n: usize) -> Vec<Range<usize>> {
-        let (start, end) = (self.seen, self.seen + n);
-        self.seen = end;
-        let Some(runs) = &mut self.selected else {
-            return std::iter::once(0..n).collect();
-        };
-        let mut wanted = Vec::new();
-        while let Some(run) = runs.front_mut() {
-            if run.start >= end {
-                break;
-            }
-            wanted.push(run.start.max(start) - start..run.end.min(end) - start);
-            if run.end <= end {
-                runs.pop_front();
-            } else {
-                run.start = end;
-                break;
-            }
-        }
-        wanted
-    }
-
-    /// Appends wanted values (of elements [`Self::advance`] passed over).
-    pub(super) fn push(&mut self, values: &[T]) {
-        self.values.extend_from_slice(values);
-    }
-
-    /// The buffer the wanted values of the next `n` elements are appended to, when every
-    /// element is wanted (a decoder writing straight into it).
-    pub(super) fn every(&mut self, n: usize) -> Option<&mut Vec<T>> {
-        if self.selected.is_some() {
-            return None;
-        }
-        self.seen += n;
-        Some(&mut self.values)
-    }
-
-    fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// The first `count` values (as many are pending), the rest kept.
-    fn take(&mut self, count: usize) -> Vec<T> {
-        if count == self.values.len() {
-            return std::mem::take(&mut self.values);
-        }
-        let rest = self.values.split_off(count);
-        std::mem::replace(&mut self.values, rest)
-    }
 }
 
 /// [`ColumnValues`] of one stored type `S`, made into arrays by `array`.
@@ -163,7 +55,6 @@ impl<S: Clone + Send> ColumnValues for Values<S> {
             // Room for the batch, as much of it as the footer's sizes vouch for.
             let room = count.min(self.vouched / self.width.max(1));
             self.pending
-                .values
                 .reserve(room.saturating_sub(self.pending.len()));
         }
         while self.pending.len() < count {

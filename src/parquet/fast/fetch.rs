@@ -7,16 +7,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use arrow::array::RecordBatch;
-use bytes::Buf;
-use bytes::Bytes;
 use datafusion::common::Result;
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::parquet::{ParquetAccessPlan, RowGroupAccess};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::parquet::arrow::arrow_reader::{RowSelection, RowSelector};
-use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::metadata::RowGroupMetaData;
-use datafusion::parquet::file::reader::{ChunkReader, Length};
 use datafusion::physical_plan::metrics::Count;
 use datafusion_datasource::morsel::{
     Morsel, MorselPlan, MorselPlanner, Morselizer, PendingMorselPlanner,
@@ -24,9 +20,53 @@ use datafusion_datasource::morsel::{
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
-use super::open::FilePlan;
+use super::fetched::Fetched;
+use super::open::{FilePlan, read_metadata};
 use super::row_group::RowGroupReader;
 use super::{MAX_DECODED_ROW_GROUP_BYTES, MAX_DECODED_VARIABLE_ROW_GROUP_BYTES, Shared};
+
+/// The first step for a file: read its footer, then decide.
+#[derive(Debug)]
+pub(super) struct OpenFile {
+    pub(super) file: PartitionedFile,
+    pub(super) inner: Arc<dyn Morselizer>,
+    pub(super) shared: Arc<Shared>,
+}
+
+impl MorselPlanner for OpenFile {
+    fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
+        let Self {
+            file,
+            inner,
+            shared,
+        } = *self;
+        Ok(Some(MorselPlan::new().with_pending_planner(async move {
+            let location = file.object_meta.location.clone();
+            let metadata = read_metadata(
+                &shared.store,
+                &location,
+                file.object_meta.size,
+                shared.scan.page_index,
+            )
+            .await;
+            let Some(mut file_plan) = metadata
+                .ok()
+                .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
+            else {
+                // Not a file this reader serves, or a footer it could not read: DataFusion's
+                // reader reads it all (and words any error as it always does).
+                return inner.plan_file(file);
+            };
+            file_plan.prune_by_bloom_filters(&shared).await;
+            Ok(Box::new(RowGroups {
+                queue: file_plan.row_groups.iter().copied().collect(),
+                file: Arc::new(file_plan),
+                shared,
+                fallback: Fallback { inner, file },
+            }) as Box<dyn MorselPlanner>)
+        })))
+    }
+}
 
 /// The row groups of a file still to read.
 #[derive(Debug)]
@@ -152,66 +192,6 @@ impl MorselPlanner for Fetch {
         Ok(Some(
             rest.fetch_next().unwrap_or_default().with_morsels(morsels),
         ))
-    }
-}
-
-/// A row group's fetched column chunks: the byte ranges of the file a reader may ask for.
-#[derive(Clone)]
-pub(super) struct Fetched {
-    pub(super) size: u64,
-    /// (file offset, bytes) of each column chunk.
-    pub(super) chunks: Vec<(u64, Bytes)>,
-}
-
-impl fmt::Debug for Fetched {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Fetched")
-            .field("size", &self.size)
-            .field("chunks", &self.chunks.len())
-            .finish()
-    }
-}
-
-impl Fetched {
-    pub(super) fn slice(&self, start: u64, length: Option<usize>) -> Result<Bytes, ParquetError> {
-        for (offset, bytes) in &self.chunks {
-            let end = offset.saturating_add(bytes.len() as u64);
-            // A read at the end of one chunk is the start of the next (adjacent chunks).
-            if start >= *offset && (start < end || (start == end && length == Some(0))) {
-                let from = (start - offset) as usize;
-                let to = match length {
-                    Some(length) => from.checked_add(length).filter(|&to| to <= bytes.len()),
-                    None => Some(bytes.len()),
-                };
-                if let Some(to) = to {
-                    return Ok(bytes.slice(from..to));
-                }
-            }
-        }
-        Err(ParquetError::General(format!(
-            "read of bytes {start}..{} outside the column chunks fetched",
-            length.map_or("end".to_string(), |l| start
-                .saturating_add(l as u64)
-                .to_string())
-        )))
-    }
-}
-
-impl Length for Fetched {
-    fn len(&self) -> u64 {
-        self.size
-    }
-}
-
-impl ChunkReader for Fetched {
-    type T = bytes::buf::Reader<Bytes>;
-
-    fn get_read(&self, start: u64) -> Result<Self::T, ParquetError> {
-        Ok(self.slice(start, None)?.reader())
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> Result<Bytes, ParquetError> {
-        self.slice(start, Some(length))
     }
 }
 
@@ -387,15 +367,6 @@ impl Fallback {
             Err(err) => stream::iter([Err(err)]).boxed(),
         }
     }
-}
-
-/// Where a row group starts for DataFusion's assignment of row groups to byte ranges
-/// (`prune_by_range`): the first page, dictionary or data, of its first column.
-pub(super) fn first_page_offset(group: &RowGroupMetaData) -> i64 {
-    let first = group.column(0);
-    first
-        .dictionary_page_offset()
-        .unwrap_or_else(|| first.data_page_offset())
 }
 
 /// Work left in [`drive`], last to do first.

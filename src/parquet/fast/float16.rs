@@ -5,8 +5,8 @@ use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
 
 use super::chunk::Chunk;
-use super::decode::Decode;
 use super::pages::PageDecoder;
+use super::pending::Decode;
 
 /// The Float16 values (as their bits) of a tensor column chunk. arrow-rs's column reader would
 /// give each 2-byte value as a `Bytes` of its own; the encodings writers use for them are

@@ -91,15 +91,20 @@
 //!   columns' element types and layouts);
 //! - [`open`]: a file's footer and page index, and where each column read is in it;
 //! - [`prune`]: row groups and pages ruled out by statistics, bloom filters and page index;
-//! - [`fetch`]: row groups as morsels, their column chunks fetched, DataFusion's reader for
-//!   those this one leaves;
+//! - [`fetch`]: a file's row groups as morsels, their column chunks fetched ([`fetched`])
+//!   and counted in the session's memory pool, DataFusion's reader for what this one leaves;
 //! - [`row_group`]: a fetched row group decoded into the scan's batches, the predicate
 //!   applied; [`variable`]: variable-shape columns' lists;
 //! - [`chunk`]: one column chunk's pages, their levels checked ([`levels`], on the encoded
 //!   levels), handed on as values alone;
 //! - page decoding, one file per family: [`decode`] (the entry point, and arrow-rs's column
-//!   reader for the other encodings), [`pages`] (plain and dictionary numbers), [`float16`],
-//!   [`boolean`].
+//!   reader for the other encodings), [`pages`] (plain and dictionary numbers, looked up in
+//!   [`dictionary`]), [`float16`], [`boolean`]; each decodes a step at a time into
+//!   [`pending`]'s values, a batch taken when asked for.
+//!
+//! The modules import downwards only: `levels`, `dictionary`, `fetched`, `columns` →
+//! `plan`, `chunk`, `prune` → `pending` → `pages`, `float16`, `boolean` → `decode` →
+//! `variable`, `open` → `row_group` → `fetch`.
 
 mod boolean;
 mod chunk;
@@ -107,10 +112,12 @@ mod columns;
 mod decode;
 mod dictionary;
 mod fetch;
+mod fetched;
 mod float16;
 mod levels;
 mod open;
 mod pages;
+mod pending;
 mod plan;
 mod prune;
 mod row_group;
@@ -126,7 +133,7 @@ use datafusion::object_store::ObjectStore;
 use datafusion::physical_plan::metrics::{Count, MetricBuilder};
 use datafusion_datasource::morsel::{MorselPlanner, Morselizer};
 
-use open::OpenFile;
+use fetch::OpenFile;
 use plan::{ScanPlan, plan_scan};
 
 /// The largest row group (its projected tensor values, decoded) this reader reads; larger

@@ -15,62 +15,20 @@ use datafusion::object_store::path::Path;
 use datafusion::parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use datafusion::parquet::arrow::async_reader::MetadataFetch;
 use datafusion::parquet::errors::ParquetError;
-use datafusion::parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
+use datafusion::parquet::file::metadata::{
+    PageIndexPolicy, ParquetMetaDataReader, RowGroupMetaData,
+};
 use datafusion::physical_optimizer::pruning::PruningPredicate;
-use datafusion_datasource::morsel::{MorselPlan, MorselPlanner, Morselizer};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 
 use super::Shared;
 use super::columns::Element;
-use super::fetch::{Fallback, Fetched, RowGroups, first_page_offset};
+use super::fetched::Fetched;
 use super::plan::PageIndex;
 use super::prune::{
     pruned_by_bloom_filters, pruned_by_page_index, pruned_by_statistics, pruning_predicate,
 };
-
-/// The first step for a file: read its footer, then decide.
-#[derive(Debug)]
-pub(super) struct OpenFile {
-    pub(super) file: PartitionedFile,
-    pub(super) inner: Arc<dyn Morselizer>,
-    pub(super) shared: Arc<Shared>,
-}
-
-impl MorselPlanner for OpenFile {
-    fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
-        let Self {
-            file,
-            inner,
-            shared,
-        } = *self;
-        Ok(Some(MorselPlan::new().with_pending_planner(async move {
-            let location = file.object_meta.location.clone();
-            let metadata = read_metadata(
-                &shared.store,
-                &location,
-                file.object_meta.size,
-                shared.scan.page_index,
-            )
-            .await;
-            let Some(mut file_plan) = metadata
-                .ok()
-                .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
-            else {
-                // Not a file this reader serves, or a footer it could not read: DataFusion's
-                // reader reads it all (and words any error as it always does).
-                return inner.plan_file(file);
-            };
-            file_plan.row_groups = pruned_by_bloom_filters(&shared, &file_plan).await;
-            Ok(Box::new(RowGroups {
-                queue: file_plan.row_groups.iter().copied().collect(),
-                file: Arc::new(file_plan),
-                shared,
-                fallback: Fallback { inner, file },
-            }) as Box<dyn MorselPlanner>)
-        })))
-    }
-}
 
 /// The footer of a file of `size` bytes, with its Arrow schema: one read of its last 64 KiB,
 /// and a second when the metadata is longer; the part of its page index `page_index` asks for,
@@ -167,6 +125,21 @@ pub(super) struct FilePlan {
 }
 
 impl FilePlan {
+    /// Its row groups (those its statistics left) less those whose bloom filters rule the
+    /// scan's predicate out ([`pruned_by_bloom_filters`]).
+    pub(super) async fn prune_by_bloom_filters(&mut self, shared: &Shared) {
+        let candidates = std::mem::take(&mut self.row_groups);
+        self.row_groups = pruned_by_bloom_filters(
+            shared,
+            &self.metadata,
+            self.pruning.as_ref(),
+            candidates,
+            &self.location,
+            self.size,
+        )
+        .await;
+    }
+
     pub(super) fn new(
         shared: &Shared,
         metadata: ArrowReaderMetadata,
@@ -266,4 +239,13 @@ impl FilePlan {
             page_selections,
         })
     }
+}
+
+/// Where a row group starts for DataFusion's assignment of row groups to byte ranges
+/// (`prune_by_range`): the first page, dictionary or data, of its first column.
+pub(super) fn first_page_offset(group: &RowGroupMetaData) -> i64 {
+    let first = group.column(0);
+    first
+        .dictionary_page_offset()
+        .unwrap_or_else(|| first.data_page_offset())
 }

@@ -5,11 +5,10 @@
 
 use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
-use datafusion::parquet::column::page::{Page, PageReader};
 
-use super::chunk::{Chunk, FullTensorPages, not_full};
-use super::decode::{Decode, Pending};
+use super::chunk::{Chunk, FullTensorPages, NextPage, not_full};
 use super::dictionary::{Dictionary, dictionary_values, selected_dictionary_values};
+use super::pending::{Decode, Pending};
 
 /// A number stored in Parquet as its little-endian bytes.
 pub(super) trait Plain: Copy + Default + Send + 'static {
@@ -141,24 +140,16 @@ where
             pending.skip(rows * self.size);
             return Ok(true);
         }
-        let (buf, n, encoding) = match self.pages.get_next_page()? {
-            Some(Page::DictionaryPage { buf, .. }) => {
+        let (buf, n, encoding) = match self.pages.next_page()? {
+            NextPage::Dictionary(buf) => {
                 let entries = (self.plain)(&buf)
                     .and_then(Dictionary::new)
                     .ok_or_else(not_full)?;
                 self.dictionary = Some(entries);
                 return Ok(true);
             }
-            Some(Page::DataPage {
-                buf,
-                num_values,
-                encoding,
-                ..
-            }) => (buf, num_values as usize, encoding),
-            // The chunk's end.
-            None => return Ok(false),
-            // A page of another kind.
-            Some(_) => return Err(not_full().into()),
+            NextPage::Data(buf, values, encoding) => (buf, values, encoding),
+            NextPage::End => return Ok(false),
         };
         // Its levels are checked (above, by `pages`); its values are not wanted.
         if !pending.wants(n) && !self.decode_unwanted {

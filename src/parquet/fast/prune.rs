@@ -15,6 +15,7 @@ use datafusion::datasource::physical_plan::parquet::{
 };
 use datafusion::object_store::ObjectStore;
 use datafusion::object_store::ObjectStoreExt;
+use datafusion::object_store::path::Path;
 use datafusion::parquet::arrow::arrow_reader::ArrowReaderMetadata;
 use datafusion::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use datafusion::parquet::arrow::parquet_column;
@@ -27,8 +28,7 @@ use datafusion::physical_optimizer::pruning::{PruningPredicate, PruningPredicate
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 
 use super::Shared;
-use super::fetch::Fetched;
-use super::open::FilePlan;
+use super::fetched::Fetched;
 
 /// The row groups among `candidates` that keep rows once pages whose column-index statistics
 /// rule `predicate` out are dropped, and the rows they keep where pages are dropped, as
@@ -132,18 +132,20 @@ pub(super) fn pruning_predicate(
 /// the scan's predicate compares columns with, as DataFusion's reader prunes them after the
 /// statistics (`RowGroupAccessPlanFilter::prune_by_bloom_filters`, with filters read as its
 /// opener reads them); a filter that cannot be read rules nothing out.
-pub(super) async fn pruned_by_bloom_filters(shared: &Shared, file: &FilePlan) -> Vec<usize> {
-    let candidates = file.row_groups.clone();
+pub(super) async fn pruned_by_bloom_filters(
+    shared: &Shared,
+    metadata: &ArrowReaderMetadata,
+    pruning: Option<&PruningPredicate>,
+    candidates: Vec<usize>,
+    location: &Path,
+    size: u64,
+) -> Vec<usize> {
     let scan = &shared.scan;
-    let schema = file.metadata.schema();
-    let Some(pruning) = file
-        .pruning
-        .as_ref()
-        .filter(|_| scan.bloom_filters && !candidates.is_empty())
-    else {
+    let schema = metadata.schema();
+    let Some(pruning) = pruning.filter(|_| scan.bloom_filters && !candidates.is_empty()) else {
         return candidates;
     };
-    let parquet_schema = file.metadata.parquet_schema();
+    let parquet_schema = metadata.parquet_schema();
     let columns: Vec<(String, usize)> = pruning
         .literal_columns()
         .into_iter()
@@ -154,10 +156,12 @@ pub(super) async fn pruned_by_bloom_filters(shared: &Shared, file: &FilePlan) ->
         .collect();
     let mut kept = Vec::with_capacity(candidates.len());
     for group in candidates {
-        let chunks = file.metadata.metadata().row_group(group).columns();
+        let chunks = metadata.metadata().row_group(group).columns();
         let mut filters = BloomFilterStatistics::with_capacity(columns.len());
         for (name, leaf) in &columns {
-            if let Some(filter) = read_bloom_filter(&shared.store, file, &chunks[*leaf]).await {
+            if let Some(filter) =
+                read_bloom_filter(&shared.store, location, size, &chunks[*leaf]).await
+            {
                 let descr = parquet_schema.column(*leaf);
                 filters.insert(name, filter, descr.physical_type(), descr.type_length());
             }
@@ -177,17 +181,18 @@ pub(super) async fn pruned_by_bloom_filters(shared: &Shared, file: &FilePlan) ->
 /// reads.
 pub(super) async fn read_bloom_filter(
     store: &Arc<dyn ObjectStore>,
-    file: &FilePlan,
+    location: &Path,
+    size: u64,
     chunk: &ColumnChunkMetaData,
 ) -> Option<Sbbf> {
     let start = u64::try_from(chunk.bloom_filter_offset()?).ok()?;
     let end = start.checked_add(u64::try_from(chunk.bloom_filter_length()?).ok()?)?;
-    if end > file.size {
+    if end > size {
         return None;
     }
-    let bytes = store.get_range(&file.location, start..end).await.ok()?;
+    let bytes = store.get_range(location, start..end).await.ok()?;
     let fetched = Fetched {
-        size: file.size,
+        size,
         chunks: vec![(start, bytes)],
     };
     // A filter of no blocks would make every lookup index past its end.

@@ -31,7 +31,7 @@ use super::Shared;
 use super::chunk::{Chunk, not_full};
 use super::columns::ReadColumn;
 use super::decode::{ColumnValues, open_tensor_values};
-use super::fetch::Fetched;
+use super::fetched::Fetched;
 use super::open::FilePlan;
 use super::plan::Selection;
 use super::variable::VariableReader;

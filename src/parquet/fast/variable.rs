@@ -10,19 +10,10 @@ use arrow::buffer::{OffsetBuffer, ScalarBuffer};
 use datafusion::common::Result;
 use datafusion::parquet::file::metadata::RowGroupMetaData;
 
-use super::chunk::{Chunk, not_full};
+use super::chunk::{Chunk, ListsFound, not_full};
 use super::columns::{Element, VariableColumn};
 use super::decode::{ColumnValues, open_tensor_values};
-use super::fetch::Fetched;
-
-/// The lists of a `data` chunk found so far.
-#[derive(Debug, Default)]
-pub(super) struct ListsFound {
-    /// The chunk positions of the lists' first levels (repetition level 0).
-    pub(super) starts: Vec<u64>,
-    /// Levels read (each a value: every one is checked to be the maximum definition level).
-    pub(super) levels: u64,
-}
+use super::fetched::Fetched;
 
 /// A variable-shape tensor column of a row group, read a batch of rows at a time. Its `data`
 /// chunk's pages are decoded as far as the batch's last list reaches (its end is where the
