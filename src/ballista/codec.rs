@@ -294,7 +294,7 @@ impl PhysicalExtensionCodec for TensorPhysicalCodec {
         let inputs = inputs
             .iter()
             .map(|input| {
-                let pool = Some(Arc::clone(ctx.memory_pool()));
+                let pool = Some(ctx.memory_pool());
                 restore_plan(Arc::clone(input), ctx.session_config().options(), pool)
             })
             .collect::<Result<Vec<_>>>()?;

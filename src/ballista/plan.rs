@@ -266,14 +266,14 @@ fn type_literals(
 /// return fields recomputed from their carried plans, the nodes above them rebuilt, and
 /// Parquet scans wrapped in the tensor scan, with the fast tensor reader as `options` (the
 /// session's settings where the plan is decoded: on an executor, the client's) say
-/// (`tensor.fast_parquet`).
+/// (`tensor.fast_parquet`), counting what it holds in `memory_pool` (the decoding context's).
 ///
 /// # Errors
 /// When a rebuilt node does not build (it did where the plan was made).
 pub fn restore_plan(
     plan: Arc<dyn ExecutionPlan>,
     options: &datafusion::config::ConfigOptions,
-    memory_pool: Option<Arc<dyn datafusion::execution::memory_pool::MemoryPool>>,
+    memory_pool: Option<&Arc<dyn datafusion::execution::memory_pool::MemoryPool>>,
 ) -> Result<Arc<dyn ExecutionPlan>> {
     let rebuild = |expr: &Arc<dyn PhysicalExpr>, schema: &arrow::datatypes::Schema| -> Rebuilt {
         if let Some(call) = expr.downcast_ref::<ScalarFunctionExpr>() {
@@ -311,7 +311,7 @@ pub fn restore_plan(
             .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
             .is_some_and(|config| config.file_source.file_type() == "parquet");
         if is_parquet {
-            crate::parquet::scan::name_files_in_errors(plan, options, memory_pool.clone())
+            crate::parquet::scan::name_files_in_errors(plan, options, memory_pool.cloned())
         } else {
             plan
         }
