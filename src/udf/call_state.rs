@@ -21,7 +21,8 @@ use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 use super::{
     CallInputs, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction,
     TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
-    TensorTakeAlongAxis, TensorToList, TensorToString, TensorTyped, TensorUdf, VariadicTensorUdf,
+    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
+    TensorTyped, TensorUdf, VariadicTensorUdf,
 };
 use crate::tensor_type::TensorType;
 
@@ -69,6 +70,10 @@ macro_rules! each_tensor_udf {
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorReshape>>() {
             Some($body)
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToString>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToVariable>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToFixed>>() {
             Some($body)
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorGet>>() {
             Some($body)
@@ -247,4 +252,23 @@ pub fn pin_higher_order(
         )));
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scalar function the crate registers is one whose planned calls' state the plan
+    /// codecs carry (`tensor_to_variable` and `tensor_to_fixed` were missing: on a cluster they
+    /// were planned again without their tensor metadata).
+    #[test]
+    fn every_registered_function_is_known_to_the_codecs() {
+        for udf in super::super::all_functions() {
+            assert!(
+                is_tensor_function(&udf),
+                "{} is unknown to the call-state codecs",
+                udf.name()
+            );
+        }
+    }
 }
