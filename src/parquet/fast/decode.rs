@@ -43,9 +43,8 @@ pub(super) trait ColumnValues: Send {
 struct Values<S> {
     decoder: Box<dyn Decode<S>>,
     pending: Pending<S>,
-    /// Room the footer vouches for per value (see [`Chunk::vouched`]).
+    /// Bytes of values the footer vouches for (see [`Chunk::vouched_bytes`]).
     vouched: usize,
-    width: usize,
     array: fn(Vec<S>) -> Result<ArrayRef>,
 }
 
@@ -53,7 +52,7 @@ impl<S: Clone + Send> ColumnValues for Values<S> {
     fn next_array(&mut self, count: usize) -> Result<ArrayRef> {
         if self.pending.len() < count {
             // Room for the batch, as much of it as the footer's sizes vouch for.
-            let room = count.min(self.vouched / self.width.max(1));
+            let room = count.min(self.vouched / size_of::<S>().max(1));
             self.pending
                 .reserve(room.saturating_sub(self.pending.len()));
         }
@@ -80,7 +79,6 @@ fn values<S: Clone + Send + 'static>(
         decoder,
         pending: Pending::new(chunk),
         vouched: chunk.vouched_bytes(),
-        width: size_of::<S>(),
         array,
     })
 }
@@ -236,11 +234,8 @@ where
         if self.left == 0 {
             return Ok(false);
         }
-        if !pending.has_selection() {
-            let n = want.min(self.left).min(1 << 20);
-            let Some(out) = pending.every(n) else {
-                return Err(not_full().into());
-            };
+        let n = want.min(self.left).min(1 << 20);
+        if let Some(out) = pending.every(n) {
             let (_, read, _) = self.reader.read_records(n, None, None, out)?;
             if read != n {
                 return Err(not_full().into());

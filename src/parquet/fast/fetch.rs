@@ -221,14 +221,15 @@ impl fmt::Debug for RowGroupMorsel {
 /// once a limit is met): `tensor_row_groups_fast` unless DataFusion's reader read any of it.
 struct Tally {
     fast: Count,
+    fallback: Count,
     fell_back: bool,
 }
 
 impl Tally {
-    fn fall_back(&mut self, shared: &Shared) {
+    fn fall_back(&mut self) {
         if !self.fell_back {
             self.fell_back = true;
-            shared.fallback.add(1);
+            self.fallback.add(1);
         }
     }
 }
@@ -253,6 +254,65 @@ enum Progress {
     ),
     /// Read by DataFusion's reader.
     Falling(BoxStream<'static, Result<RecordBatch>>),
+    /// Ended by an error.
+    Failed,
+}
+
+/// A row group's stream: where it stands, and what it needs to hand the row group over.
+struct RowGroupStream {
+    progress: Progress,
+    tally: Tally,
+    fallback: Fallback,
+    row_group: usize,
+    /// The file's row groups, and this one's rows.
+    groups: usize,
+    rows: usize,
+    /// Held as long as the stream: what the row group's read holds, in the memory pool.
+    _reservation: Option<MemoryReservation>,
+}
+
+impl RowGroupStream {
+    /// The next batch, and the stream after it.
+    async fn next(mut self) -> Option<(Result<RecordBatch>, Self)> {
+        loop {
+            match std::mem::replace(&mut self.progress, Progress::Failed) {
+                Progress::Reading(mut reader) => match reader.next_batch() {
+                    Ok(Some(batch)) => {
+                        self.progress = Progress::Reading(reader);
+                        return Some((Ok(batch), self));
+                    }
+                    Ok(None) => return None,
+                    // A page of anything but full tensors, or an error: DataFusion's reader
+                    // reads the rest of the row group (and words the error if there is one).
+                    Err(_) => {
+                        self.tally.fall_back();
+                        let from = match reader.resume_row() {
+                            Ok(from) => from,
+                            // The rows already made could not be given: no row is dropped
+                            // silently.
+                            Err(err) => return Some((Err(err), self)),
+                        };
+                        let (groups, rows) = (self.groups, self.rows);
+                        let rest = self.fallback.row_group(self.row_group, groups, from, rows);
+                        self.progress = Progress::Resuming(reader.take_ready(), rest);
+                    }
+                },
+                Progress::Resuming(mut ready, rest) => match ready.pop_front() {
+                    Some(batch) => {
+                        self.progress = Progress::Resuming(ready, rest);
+                        return Some((Ok(batch), self));
+                    }
+                    None => self.progress = Progress::Falling(rest),
+                },
+                Progress::Falling(mut rest) => {
+                    let batch = rest.next().await?;
+                    self.progress = Progress::Falling(rest);
+                    return Some((batch, self));
+                }
+                Progress::Failed => return None,
+            }
+        }
+    }
 }
 
 impl Morsel for RowGroupMorsel {
@@ -273,57 +333,28 @@ impl Morsel for RowGroupMorsel {
         });
         let mut tally = Tally {
             fast: shared.fast.clone(),
+            fallback: shared.fallback.clone(),
             fell_back: false,
         };
-        let start = match opened {
+        let progress = match opened {
             Some(Ok(reader)) => Progress::Reading(Box::new(reader)),
             // Anything but plain full tensors, or an error: DataFusion's reader reads the row
             // group again (and words the error if there is one).
             None | Some(Err(_)) => {
-                tally.fall_back(&shared);
+                tally.fall_back();
                 Progress::Falling(fallback.row_group(row_group, groups, 0, rows))
             }
         };
-        // The reservation lives as long as the stream.
-        let state = (start, tally, reservation);
-        stream::unfold(state, move |(mut progress, mut tally, reservation)| {
-            let shared = Arc::clone(&shared);
-            let fallback = fallback.clone();
-            async move {
-                loop {
-                    match progress {
-                        Progress::Reading(mut reader) => match reader.next_batch() {
-                            Ok(Some(batch)) => {
-                                let state = (Progress::Reading(reader), tally, reservation);
-                                return Some((Ok(batch), state));
-                            }
-                            Ok(None) => return None,
-                            // A page of anything but full tensors, or an error: DataFusion's
-                            // reader reads the rest of the row group (and words the error if
-                            // there is one).
-                            Err(_) => {
-                                tally.fall_back(&shared);
-                                let from = reader.resume_row();
-                                let rest = fallback.row_group(row_group, groups, from, rows);
-                                progress = Progress::Resuming(reader.take_ready(), rest);
-                            }
-                        },
-                        Progress::Resuming(mut ready, rest) => match ready.pop_front() {
-                            Some(batch) => {
-                                let state = (Progress::Resuming(ready, rest), tally, reservation);
-                                return Some((Ok(batch), state));
-                            }
-                            None => progress = Progress::Falling(rest),
-                        },
-                        Progress::Falling(mut rest) => {
-                            let batch = rest.next().await?;
-                            return Some((batch, (Progress::Falling(rest), tally, reservation)));
-                        }
-                    }
-                }
-            }
-        })
-        .boxed()
+        let state = RowGroupStream {
+            progress,
+            tally,
+            fallback,
+            row_group,
+            groups,
+            rows,
+            _reservation: reservation,
+        };
+        stream::unfold(state, RowGroupStream::next).boxed()
     }
 }
 

@@ -447,34 +447,35 @@ impl RowGroupReader {
     }
 
     /// Where DataFusion's reader takes over after an error: the first row whose output has
-    /// not been made, the batches made before it given first ([`Self::take_ready`]).
-    pub(super) fn resume_row(&mut self) -> usize {
+    /// not been made, the batches made before it given first ([`Self::take_ready`]). An error
+    /// when the rows the coalescer holds (all before that row) cannot be made into batches.
+    pub(super) fn resume_row(&mut self) -> Result<usize> {
         // The rows before `next` went into the coalescer: what it holds is given too.
         if let Rows::Every {
             coalescer: Some(coalescer),
             ..
         } = &mut self.mode
-            && coalescer.finish_buffered_batch().is_ok()
         {
-            // A batch that fails to project is left to DataFusion's reader's (`next` is not
-            // moved past it).
-            let _ = self.drain_coalescer();
+            coalescer.finish_buffered_batch()?;
+            self.drain_coalescer()?;
         }
-        match &self.mode {
+        Ok(match &self.mode {
             Rows::Every { next, .. } => *next,
             // The row of the first selected row not given (every row before it was given or
             // ruled out).
             Rows::Selected { runs, next, .. } => {
                 let mut skip = *next;
+                let mut row = self.rows;
                 for run in runs {
                     if skip < run.len() {
-                        return run.start + skip;
+                        row = run.start + skip;
+                        break;
                     }
                     skip -= run.len();
                 }
-                self.rows
+                row
             }
-        }
+        })
     }
 
     /// The batches made and not yet given.
