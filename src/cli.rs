@@ -443,7 +443,9 @@ impl TensorCliContext {
                 self.display,
             )?,
             None => {
-                let plan = self.ctx.state().statement_to_plan(statement).await?;
+                let state = self.ctx.state();
+                let limits = crate::limits::Limits::of(state.config().options());
+                let plan = crate::limits::scope(limits, state.statement_to_plan(statement)).await?;
                 // As datafusion-cli: these print whole.
                 if matches!(
                     plan,

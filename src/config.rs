@@ -40,6 +40,15 @@ config_namespace! {
         /// DataFusion's reader. Defaults to true, or to false when the environment variable
         /// DATAFUSION_TENSOR_ARROW_SCAN is set.
         pub fast_parquet: bool, default = fast_parquet_default()
+
+        /// The most elements one tensor (one row, one index array, a shape computed while
+        /// planning) may have: larger shapes are errors before anything is allocated.
+        /// Defaults to 2^26, or to the environment variable DATAFUSION_TENSOR_MAX_ELEMENTS.
+        pub max_tensor_elements: usize, default = crate::limits::default_max_tensor_elements()
+
+        /// The most bytes one function's tensor result over one batch may take. Defaults to
+        /// 2^33 (8 GiB), or to the environment variable DATAFUSION_TENSOR_MAX_BATCH_BYTES.
+        pub max_batch_bytes: usize, default = crate::limits::default_max_batch_bytes()
     }
 }
 

@@ -8,13 +8,22 @@
 //! planning time, before anything is allocated), and every tensor result against
 //! [`max_batch_bytes`] before its batch is allocated.
 //!
-//! Both are process-wide (the planner calls that compute result types see no session
-//! configuration): set them with [`set_max_tensor_elements`] / [`set_max_batch_bytes`], or the
+//! Both are session settings, `tensor.max_tensor_elements` and `tensor.max_batch_bytes`
+//! ([`crate::TensorOptions`]: `SET tensor.max_batch_bytes = 1048576`). A session's values apply
+//! wherever DataFusion hands a function its session configuration: when the optimizer plans a
+//! call (`simplify`), when a batch runs, and around the whole planning of a statement on the
+//! paths this crate owns (the CLI, [`crate::TensorSql::tensor_sql`], Python), which enter them
+//! with [`scope`] / [`sync_scope`]. Elsewhere (DataFusion's own `SessionContext::sql` asks a
+//! function's result type before any configuration is at hand) the process defaults apply: the
 //! environment variables `DATAFUSION_TENSOR_MAX_ELEMENTS` / `DATAFUSION_TENSOR_MAX_BATCH_BYTES`
-//! (read once, at the first check).
+//! (read once), or what [`set_max_tensor_elements`] / [`set_max_batch_bytes`] set; they are also
+//! the defaults of the session settings.
 
+use std::future::Future;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use datafusion::common::config::ConfigOptions;
 
 /// Default [`max_tensor_elements`]: 2^26 = 67,108,864 elements (256 MiB of float32) per tensor.
 pub const DEFAULT_MAX_TENSOR_ELEMENTS: usize = 1 << 26;
@@ -34,8 +43,54 @@ fn from_env(var: &str, default: usize, cell: &'static OnceLock<usize>) -> usize 
     })
 }
 
+/// The limits of one session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// [`max_tensor_elements`].
+    pub max_tensor_elements: usize,
+    /// [`max_batch_bytes`].
+    pub max_batch_bytes: usize,
+}
+
+impl Limits {
+    /// The limits a session's configuration sets (its [`crate::TensorOptions`]; the process
+    /// defaults when it has none).
+    pub fn of(options: &ConfigOptions) -> Self {
+        let tensor = crate::TensorOptions::from_config(options);
+        Self {
+            max_tensor_elements: tensor.max_tensor_elements,
+            max_batch_bytes: tensor.max_batch_bytes,
+        }
+    }
+}
+
+tokio::task_local! {
+    /// The session limits in force on this task (or, for [`sync_scope`], this call).
+    static SESSION: Limits;
+}
+
+/// Runs `future` with `limits` in force (on the paths that plan a whole statement).
+pub async fn scope<F: Future>(limits: Limits, future: F) -> F::Output {
+    SESSION.scope(limits, future).await
+}
+
+/// Runs `f` with `limits` in force (planning one call, running one batch).
+pub fn sync_scope<T>(limits: Limits, f: impl FnOnce() -> T) -> T {
+    SESSION.sync_scope(limits, f)
+}
+
+/// The limits in force: the session's inside a [`scope`], else the process defaults.
+fn in_force() -> Option<Limits> {
+    SESSION.try_with(|limits| *limits).ok()
+}
+
 /// The most elements one tensor (one row of a tensor column, or one index array) may have.
 pub fn max_tensor_elements() -> usize {
+    in_force().map_or_else(default_max_tensor_elements, |l| l.max_tensor_elements)
+}
+
+/// The process default of [`max_tensor_elements`] (and of the session setting).
+pub fn default_max_tensor_elements() -> usize {
     static ENV: OnceLock<usize> = OnceLock::new();
     match MAX_ELEMENTS.load(Ordering::Relaxed) {
         UNSET => from_env(
@@ -49,6 +104,11 @@ pub fn max_tensor_elements() -> usize {
 
 /// The most bytes one function's tensor result over one batch may take.
 pub fn max_batch_bytes() -> usize {
+    in_force().map_or_else(default_max_batch_bytes, |l| l.max_batch_bytes)
+}
+
+/// The process default of [`max_batch_bytes`] (and of the session setting).
+pub fn default_max_batch_bytes() -> usize {
     static ENV: OnceLock<usize> = OnceLock::new();
     match MAX_BATCH.load(Ordering::Relaxed) {
         UNSET => from_env(
@@ -60,12 +120,13 @@ pub fn max_batch_bytes() -> usize {
     }
 }
 
-/// Sets [`max_tensor_elements`] for the process (queries planned afterwards see it).
+/// Sets the process default of [`max_tensor_elements`] (sessions created afterwards start with
+/// it; so does planning outside any session scope).
 pub fn set_max_tensor_elements(n: usize) {
     MAX_ELEMENTS.store(n.min(UNSET - 1), Ordering::Relaxed);
 }
 
-/// Sets [`max_batch_bytes`] for the process.
+/// Sets the process default of [`max_batch_bytes`].
 pub fn set_max_batch_bytes(n: usize) {
     MAX_BATCH.store(n.min(UNSET - 1), Ordering::Relaxed);
 }

@@ -37,7 +37,7 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
     let limit = crate::limits::max_tensor_elements();
     if nonzero > limit {
         return Err(TensorError::Limit(format!(
-            "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with DATAFUSION_TENSOR_MAX_ELEMENTS or datafusion_tensor::limits::set_max_tensor_elements)",
+            "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with SET tensor.max_tensor_elements, or DATAFUSION_TENSOR_MAX_ELEMENTS)",
             format_shape(shape),
             if empty {
                 " in its nonzero dimensions"

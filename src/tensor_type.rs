@@ -22,10 +22,8 @@ use crate::shape::{checked_size, format_shape, row_major_strides};
 
 /// `ARROW:extension:name` of a tensor field.
 pub const EXTENSION_NAME: &str = "arrow.fixed_shape_tensor";
-/// Field metadata key holding the extension name.
-pub const EXTENSION_NAME_KEY: &str = "ARROW:extension:name";
-/// Field metadata key holding the extension's JSON parameters.
-pub const EXTENSION_METADATA_KEY: &str = "ARROW:extension:metadata";
+/// The field metadata keys holding an extension's name and its JSON parameters (arrow's).
+pub use arrow_schema::extension::{EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY};
 /// Name of the child field of the `FixedSizeList` storage, as pyarrow and arrow-rs write it.
 pub const ITEM_FIELD_NAME: &str = "item";
 
@@ -86,7 +84,7 @@ impl TensorType {
     /// DataFusion expressions (`CASE`, `COALESCE`, `arrow_cast`) drop field metadata.
     pub fn from_field(field: &Field) -> Result<Option<Self>, TensorError> {
         if has_tensor_extension(field) {
-            let metadata = field.metadata().get(EXTENSION_METADATA_KEY);
+            let metadata = field.metadata().get(EXTENSION_TYPE_METADATA_KEY);
             return Self::from_extension(field.data_type(), metadata.map(String::as_str));
         }
         let Some((item, list_size)) = fixed_size_list(field.data_type())? else {
@@ -110,7 +108,7 @@ impl TensorType {
             // DataFusion keeps only the metadata keys all inputs of a UNION agree on: the name
             // without the metadata is what a UNION of two different tensor types leaves.
             return Err(TensorError::Shape(format!(
-                "{EXTENSION_NAME} without its {EXTENSION_METADATA_KEY}: the tensor type was lost, as when a UNION combines tensors of different types (shape, dim names or permutation); give every branch the same type"
+                "{EXTENSION_NAME} without its {EXTENSION_TYPE_METADATA_KEY}: the tensor type was lost, as when a UNION combines tensors of different types (shape, dim names or permutation); give every branch the same type"
             )));
         };
         let parsed = ParsedMetadata::parse(metadata)?;
@@ -256,8 +254,14 @@ impl TensorType {
     /// The field metadata that marks a field as this tensor type.
     pub fn field_metadata(&self) -> HashMap<String, String> {
         HashMap::from([
-            (EXTENSION_NAME_KEY.to_string(), EXTENSION_NAME.to_string()),
-            (EXTENSION_METADATA_KEY.to_string(), self.metadata_json()),
+            (
+                EXTENSION_TYPE_NAME_KEY.to_string(),
+                EXTENSION_NAME.to_string(),
+            ),
+            (
+                EXTENSION_TYPE_METADATA_KEY.to_string(),
+                self.metadata_json(),
+            ),
         ])
     }
 
@@ -303,7 +307,11 @@ fn fixed_size_list(data_type: &DataType) -> Result<Option<(&FieldRef, usize)>, T
 
 /// Whether `field` carries the `arrow.fixed_shape_tensor` extension name (valid or not).
 pub fn has_tensor_extension(field: &Field) -> bool {
-    field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(EXTENSION_NAME)
+    field
+        .metadata()
+        .get(EXTENSION_TYPE_NAME_KEY)
+        .map(String::as_str)
+        == Some(EXTENSION_NAME)
 }
 
 /// Whether `element` may be a tensor's element type (SPEC §1).
@@ -473,8 +481,11 @@ mod tests {
             true,
         )
         .with_metadata(HashMap::from([
-            (EXTENSION_NAME_KEY.to_string(), EXTENSION_NAME.to_string()),
-            (EXTENSION_METADATA_KEY.to_string(), json.to_string()),
+            (
+                EXTENSION_TYPE_NAME_KEY.to_string(),
+                EXTENSION_NAME.to_string(),
+            ),
+            (EXTENSION_TYPE_METADATA_KEY.to_string(), json.to_string()),
         ]))
     }
 
@@ -533,7 +544,7 @@ mod tests {
         );
         // No metadata is no valid tensor, as a field with the name and no metadata.
         let bare = field.clone().with_metadata(HashMap::from([(
-            EXTENSION_NAME_KEY.to_string(),
+            EXTENSION_TYPE_NAME_KEY.to_string(),
             EXTENSION_NAME.to_string(),
         )]));
         assert_eq!(

@@ -24,9 +24,9 @@ use serde_json::Value;
 use crate::error::TensorError;
 use crate::shape::{checked_size, format_shape, row_major_strides};
 use crate::tensor_type::{
-    EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, ITEM_FIELD_NAME, TensorType, check_element_type,
-    checked_dim_names, checked_permutation, metadata_error, metadata_object, optional_dim_names,
-    optional_permutation, push_json_usizes,
+    EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, ITEM_FIELD_NAME, TensorType,
+    check_element_type, checked_dim_names, checked_permutation, metadata_error, metadata_object,
+    optional_dim_names, optional_permutation, push_json_usizes,
 };
 
 /// `ARROW:extension:name` of a variable-shape tensor field.
@@ -121,7 +121,7 @@ impl VariableShapeType {
         if !has_variable_shape_extension(field) {
             return Ok(None);
         }
-        let metadata = field.metadata().get(EXTENSION_METADATA_KEY);
+        let metadata = field.metadata().get(EXTENSION_TYPE_METADATA_KEY);
         Self::from_extension(field.data_type(), metadata.map(String::as_str)).map(Some)
     }
 
@@ -248,16 +248,6 @@ impl VariableShapeType {
         }
     }
 
-    /// The row-major type of the logical tensors holding `element`s: the type of a result that
-    /// keeps every row's shape.
-    pub fn row_major_of(&self, element: DataType) -> Result<Self, TensorError> {
-        check_element_type(&element)?;
-        Ok(Self {
-            element,
-            ..self.to_row_major()
-        })
-    }
-
     /// The storage type. Child fields are nullable, as pyarrow makes them.
     pub fn storage_type(&self) -> DataType {
         DataType::Struct(Fields::from(vec![
@@ -300,10 +290,13 @@ impl VariableShapeType {
     pub fn field_metadata(&self) -> HashMap<String, String> {
         HashMap::from([
             (
-                EXTENSION_NAME_KEY.to_string(),
+                EXTENSION_TYPE_NAME_KEY.to_string(),
                 VARIABLE_EXTENSION_NAME.to_string(),
             ),
-            (EXTENSION_METADATA_KEY.to_string(), self.metadata_json()),
+            (
+                EXTENSION_TYPE_METADATA_KEY.to_string(),
+                self.metadata_json(),
+            ),
         ])
     }
 
@@ -378,7 +371,11 @@ fn storage_parts(storage_type: &DataType) -> Result<(DataType, usize), TensorErr
 
 /// Whether `field` carries the `arrow.variable_shape_tensor` extension name (valid or not).
 pub fn has_variable_shape_extension(field: &Field) -> bool {
-    field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(VARIABLE_EXTENSION_NAME)
+    field
+        .metadata()
+        .get(EXTENSION_TYPE_NAME_KEY)
+        .map(String::as_str)
+        == Some(VARIABLE_EXTENSION_NAME)
 }
 
 /// The tensor type of a column: one shape for every row, or a shape per row.
@@ -625,11 +622,11 @@ mod tests {
     fn field(element: DataType, ndim: i32, json: Option<&str>) -> Field {
         let tensor = VariableShapeType::new(element, ndim as usize).unwrap();
         let mut metadata = HashMap::from([(
-            EXTENSION_NAME_KEY.to_string(),
+            EXTENSION_TYPE_NAME_KEY.to_string(),
             VARIABLE_EXTENSION_NAME.to_string(),
         )]);
         if let Some(json) = json {
-            metadata.insert(EXTENSION_METADATA_KEY.to_string(), json.to_string());
+            metadata.insert(EXTENSION_TYPE_METADATA_KEY.to_string(), json.to_string());
         }
         Field::new("t", tensor.storage_type(), true).with_metadata(metadata)
     }

@@ -48,7 +48,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use futures::{FutureExt, StreamExt, TryStreamExt};
 
 use crate::tensor_type::{
-    EXTENSION_METADATA_KEY, EXTENSION_NAME, TensorType, has_tensor_extension,
+    EXTENSION_NAME, EXTENSION_TYPE_METADATA_KEY, TensorType, has_tensor_extension,
 };
 use crate::variable_shape::{VARIABLE_EXTENSION_NAME, VariableShapeType};
 
@@ -361,7 +361,7 @@ fn check_tensor_columns(
                     )));
                 }
             };
-            let text = field.metadata().get(EXTENSION_METADATA_KEY).cloned();
+            let text = field.metadata().get(EXTENSION_TYPE_METADATA_KEY).cloned();
             match seen.entry(field.name().clone()) {
                 Entry::Vacant(entry) => {
                     entry.insert((path.clone(), kind, text));
@@ -381,7 +381,10 @@ fn check_tensor_columns(
                             .get_or_insert_with(|| schema.fields().iter().cloned().collect());
                         let mut metadata = field.metadata().clone();
                         if let Some(first_text) = first_text {
-                            metadata.insert(EXTENSION_METADATA_KEY.to_string(), first_text.clone());
+                            metadata.insert(
+                                EXTENSION_TYPE_METADATA_KEY.to_string(),
+                                first_text.clone(),
+                            );
                         }
                         fields[i] = Arc::new(field.as_ref().clone().with_metadata(metadata));
                     }
@@ -419,7 +422,7 @@ fn merge(schemas: &[(Path, SchemaRef)], quoted: &dyn Fn(&Path) -> String) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tensor_type::EXTENSION_NAME_KEY;
+    use crate::tensor_type::EXTENSION_TYPE_NAME_KEY;
 
     fn tensor_field(json: &str, size: i32) -> Field {
         Field::new(
@@ -428,8 +431,11 @@ mod tests {
             true,
         )
         .with_metadata(HashMap::from([
-            (EXTENSION_NAME_KEY.to_string(), EXTENSION_NAME.to_string()),
-            (EXTENSION_METADATA_KEY.to_string(), json.to_string()),
+            (
+                EXTENSION_TYPE_NAME_KEY.to_string(),
+                EXTENSION_NAME.to_string(),
+            ),
+            (EXTENSION_TYPE_METADATA_KEY.to_string(), json.to_string()),
         ]))
     }
 
@@ -453,7 +459,7 @@ mod tests {
         .unwrap();
         let merged = merge(&schemas, &name).unwrap();
         assert_eq!(
-            merged.field(0).metadata()[EXTENSION_METADATA_KEY],
+            merged.field(0).metadata()[EXTENSION_TYPE_METADATA_KEY],
             r#"{"shape":[2,2]}"#
         );
     }

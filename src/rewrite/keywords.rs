@@ -30,7 +30,8 @@ use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 
-use crate::udf::AtOp;
+use crate::udf::Parameters;
+use crate::udf::registry::keyword_parameters as parameters;
 
 /// `sql` with every SQL keyword written as an argument name (`values => [1, 2]`) quoted
 /// (`"values" => [1, 2]`), so that it parses as the name it is: sqlparser reads `VALUES` after
@@ -85,53 +86,6 @@ pub fn quote_keyword_argument_names<'a>(sql: &'a str, dialect: &dyn Dialect) -> 
         quoted.replace_range(start..end, &format!("\"{name}\""));
     }
     Cow::Owned(quoted)
-}
-
-/// How a tensor function takes its arguments.
-#[derive(Debug, Clone, Copy)]
-enum Parameters {
-    /// Named parameters in order; the first `required` must be given.
-    Fixed {
-        names: &'static [&'static str],
-        required: usize,
-    },
-    /// `tensor_choose(a, choices..., mode)`: positional data, then the keyword options, which
-    /// go last.
-    Variadic { options: &'static [&'static str] },
-}
-
-impl Parameters {
-    fn names(self) -> &'static [&'static str] {
-        match self {
-            Self::Fixed { names, .. } => names,
-            Self::Variadic { options } => options,
-        }
-    }
-}
-
-/// The keyword rules of the tensor function `name` (already normalised); `None` for any other
-/// function.
-fn parameters(name: &str) -> Option<Parameters> {
-    const T: &[&str] = &["t"];
-    let fixed = |names, required| Some(Parameters::Fixed { names, required });
-    match name {
-        "tensor" => fixed(&["values", "shape", "dim_names", "permutation"], 2),
-        "tensor_shape" | "tensor_ndim" | "tensor_size" | "tensor_to_list" | "tensor_to_string" => {
-            fixed(T, 1)
-        }
-        "tensor_reshape" => fixed(&["t", "shape"], 2),
-        // Positional only: `tensor_get(t, 'index')` or `tensor_get(t, i, j, ...)`.
-        "tensor_get" => fixed(&[], 0),
-        "tensor_take_along_axis" => fixed(&["t", "idx", "axis"], 3),
-        "tensor_put_along_axis" => fixed(&["t", "idx", "values", "axis"], 4),
-        "tensor_choose" => Some(Parameters::Variadic { options: &["mode"] }),
-        _ => {
-            let op = AtOp::ALL.iter().find(|op| op.function_name() == name)?;
-            // x, idx and (but for get) y or fn.
-            let required = if *op == AtOp::Get { 2 } else { 3 };
-            fixed(op.parameter_names(), required)
-        }
-    }
 }
 
 /// Rewrites every tensor function call with keyword arguments in `node` into its positional
@@ -208,6 +162,10 @@ fn rewrite_call(function: &mut Function) -> Result<bool> {
     list.args = match parameters {
         Parameters::Fixed { names, required } => {
             fixed_arguments(&name, parameters, names, required, positional, keywords)?
+        }
+        // Positional only (and, never here, internal): every keyword is unexpected.
+        Parameters::Positional | Parameters::Internal => {
+            fixed_arguments(&name, parameters, &[], 0, positional, keywords)?
         }
         Parameters::Variadic { options } => {
             let mut args: Vec<FunctionArg> =

@@ -131,7 +131,8 @@ impl TensorSql for SessionContext {
             return show::show_functions(self, pattern.as_deref()).await;
         }
         rewrite_statement(&mut statement)?;
-        let plan = state.statement_to_plan(statement).await?;
+        let limits = crate::limits::Limits::of(state.config().options());
+        let plan = crate::limits::scope(limits, state.statement_to_plan(statement)).await?;
         options.verify_plan(&plan)?;
         self.execute_logical_plan(plan).await
     }

@@ -20,7 +20,7 @@ use arrow::compute::cast_with_options;
 use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
 use super::rows::{format_known, known_shape, output_of_known, row_tensor, view_of};
@@ -481,23 +481,20 @@ fn element_offsets(
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorTakeAlongAxis {
-    signature: Signature,
-}
+pub struct TensorTakeAlongAxis {}
 
-registered_function!(TensorTakeAlongAxis, ["t", "idx", "axis"]);
+registered_function!(TensorTakeAlongAxis);
 
 impl TensorFunction for TensorTakeAlongAxis {
     type Plan = AlongCall;
 
-    function_metadata!("tensor_take_along_axis");
+    function_metadata!("tensor_take_along_axis", ["t", "idx", "axis"], required = 3);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        super::check_arity(self.name(), arg_types, 3, 3)?;
         Ok(arg_types.to_vec())
     }
 
@@ -576,16 +573,18 @@ impl TensorFunction for TensorTakeAlongAxis {
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorPutAlongAxis {
-    signature: Signature,
-}
+pub struct TensorPutAlongAxis {}
 
-registered_function!(TensorPutAlongAxis, ["t", "idx", "values", "axis"]);
+registered_function!(TensorPutAlongAxis);
 
 impl TensorFunction for TensorPutAlongAxis {
     type Plan = AlongCall;
 
-    function_metadata!("tensor_put_along_axis");
+    function_metadata!(
+        "tensor_put_along_axis",
+        ["t", "idx", "values", "axis"],
+        required = 4
+    );
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1, 2]
@@ -601,7 +600,6 @@ impl TensorFunction for TensorPutAlongAxis {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        super::check_arity(self.name(), arg_types, 4, 4)?;
         Ok(arg_types.to_vec())
     }
 

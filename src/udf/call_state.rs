@@ -10,7 +10,6 @@
 //! functions, which arguments were literals as written). The Ballista codecs
 //! (`crate::ballista`) carry it.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use arrow::datatypes::FieldRef;
@@ -18,11 +17,9 @@ use datafusion::common::{ScalarValue, plan_datafusion_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 
+use super::registry::{HigherOrderTensorCall, Registered, ScalarTensorCall, registry};
 use super::{
-    CallInputs, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction,
-    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
-    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
-    TensorTyped, TensorUdf, VariadicTensorUdf,
+    AtOp, CallInputs, TensorAtApply, TensorFunction, TensorTyped, TensorUdf, VariadicTensorUdf,
 };
 use crate::tensor_type::TensorType;
 
@@ -51,42 +48,6 @@ pub enum CallState {
         /// The argument fields and literals it is planned with.
         pinned: Option<CallInputs>,
     },
-}
-
-/// `TensorUdf<F>` behind a scalar function's `dyn ScalarUDFImpl`, for each `F` of the crate.
-macro_rules! each_tensor_udf {
-    ($inner:expr, |$udf:ident| $body:expr) => {{
-        let inner: &dyn Any = $inner;
-        if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorConstructor>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorShape>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorNdim>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorSize>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToList>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorReshape>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToString>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToVariable>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorToFixed>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorGet>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorTakeAlongAxis>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorPutAlongAxis>>() {
-            Some($body)
-        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorAt>>() {
-            Some($body)
-        } else {
-            None
-        }
-    }};
 }
 
 fn planned_state<F: TensorFunction>(udf: &TensorUdf<F>) -> Option<CallState> {
@@ -118,27 +79,141 @@ fn replan<F: TensorFunction>(
     Ok(ScalarUDF::new_from_impl(planned))
 }
 
+impl<F: TensorFunction> ScalarTensorCall for TensorUdf<F> {
+    fn call_state(&self) -> Option<CallState> {
+        planned_state(self)
+    }
+
+    fn with_state(&self, state: CallState) -> Result<ScalarUDF> {
+        let name = self.function().name();
+        match state {
+            CallState::Planned { inputs, settings } => replan(self, inputs, &settings),
+            CallState::Typed { .. } => Err(plan_datafusion_err!(
+                "{name}: a tensor_typed call's state for another function"
+            )),
+            CallState::HigherOrder { .. } => Err(plan_datafusion_err!(
+                "{name}: a higher-order function's state for a scalar function"
+            )),
+        }
+    }
+}
+
+impl ScalarTensorCall for TensorTyped {
+    fn call_state(&self) -> Option<CallState> {
+        let (tensor, name) = self.state();
+        if tensor.is_none() && name.is_none() {
+            return None;
+        }
+        Some(CallState::Typed {
+            tensor: tensor.cloned(),
+            name: name.map(str::to_string),
+        })
+    }
+
+    fn with_state(&self, state: CallState) -> Result<ScalarUDF> {
+        match state {
+            CallState::Typed { tensor, name } => Ok(ScalarUDF::new_from_impl(
+                TensorTyped::with_state(tensor, name),
+            )),
+            _ => Err(plan_datafusion_err!(
+                "{}: a planned call's state for a function that is not planned",
+                super::TENSOR_TYPED
+            )),
+        }
+    }
+}
+
+fn higher_order_state(
+    literal_arguments: Option<Vec<bool>>,
+    pinned: Option<&CallInputs>,
+) -> Option<CallState> {
+    if literal_arguments.is_none() && pinned.is_none() {
+        return None;
+    }
+    Some(CallState::HigherOrder {
+        literal_arguments,
+        pinned: pinned.cloned(),
+    })
+}
+
+/// The parts of a higher-order function's state; an error naming `name` for another kind.
+fn higher_order_parts(
+    name: &str,
+    state: CallState,
+) -> Result<(Option<Vec<bool>>, Option<CallInputs>)> {
+    match state {
+        CallState::HigherOrder {
+            literal_arguments,
+            pinned,
+        } => Ok((literal_arguments, pinned)),
+        _ => Err(plan_datafusion_err!(
+            "{name}: a scalar function's state for a higher-order function"
+        )),
+    }
+}
+
+impl<F: TensorFunction> HigherOrderTensorCall for VariadicTensorUdf<F> {
+    fn call_state(&self) -> Option<CallState> {
+        higher_order_state(self.literal_arguments.clone(), self.pinned.as_deref())
+    }
+
+    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF> {
+        let (literal_arguments, pinned) = higher_order_parts(self.function_name(), state)?;
+        Ok(HigherOrderUDF::new_from_impl(
+            VariadicTensorUdf::with_state(self, literal_arguments, pinned),
+        ))
+    }
+
+    fn pinned_to(
+        &self,
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<HigherOrderUDF> {
+        let values = fields
+            .iter()
+            .map(|field| match field {
+                ValueOrLambda::Value(field) | ValueOrLambda::Lambda(field) => Arc::clone(field),
+            })
+            .collect::<Vec<_>>();
+        Ok(HigherOrderUDF::new_from_impl(VariadicTensorUdf::pinned_to(
+            self, &values, scalars,
+        )))
+    }
+}
+
+impl HigherOrderTensorCall for TensorAtApply {
+    fn call_state(&self) -> Option<CallState> {
+        // Its literal arguments are read where it is planned: only the pinned inputs travel.
+        higher_order_state(None, self.pinned.as_deref())
+    }
+
+    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF> {
+        let (_, pinned) = higher_order_parts(AtOp::Apply.function_name(), state)?;
+        Ok(HigherOrderUDF::new_from_impl(TensorAtApply::with_pinned(
+            pinned,
+        )))
+    }
+
+    fn pinned_to(
+        &self,
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<HigherOrderUDF> {
+        Ok(HigherOrderUDF::new_from_impl(TensorAtApply::pinned_to(
+            fields, scalars,
+        )?))
+    }
+}
+
 /// Whether `udf` is one of this crate's scalar functions.
 pub fn is_tensor_function(udf: &ScalarUDF) -> bool {
-    let inner: &dyn Any = udf.inner().as_ref();
-    inner.is::<TensorTyped>() || each_tensor_udf!(udf.inner().as_ref(), |_u| ()).is_some()
+    registry().scalar_call(udf).is_some()
 }
 
 /// The state of a planned call of one of this crate's scalar functions; `None` for a
 /// registered (not planned) instance, which resolves by name, and for other functions.
 pub fn scalar_call_state(udf: &ScalarUDF) -> Option<CallState> {
-    let inner: &dyn Any = udf.inner().as_ref();
-    if let Some(typed) = inner.downcast_ref::<TensorTyped>() {
-        let (tensor, name) = typed.state();
-        if tensor.is_none() && name.is_none() {
-            return None;
-        }
-        return Some(CallState::Typed {
-            tensor: tensor.cloned(),
-            name: name.map(str::to_string),
-        });
-    }
-    each_tensor_udf!(udf.inner().as_ref(), |u| planned_state(u)).flatten()
+    registry().scalar_call(udf)?.call_state()
 }
 
 /// The planned call of the scalar function `name` (one of this crate's) with `state`.
@@ -147,53 +222,24 @@ pub fn scalar_call_state(udf: &ScalarUDF) -> Option<CallState> {
 /// When `name` is not a tensor function, the state is not one of a scalar function, or the
 /// call does not plan (it did where the state was taken, so only with another version).
 pub fn scalar_with_state(name: &str, state: CallState) -> Result<ScalarUDF> {
-    let registered = super::all_functions()
-        .into_iter()
-        .find(|udf| udf.name() == name)
-        .ok_or_else(|| plan_datafusion_err!("{name} is not a tensor function"))?;
-    match state {
-        CallState::Typed { tensor, name } => Ok(ScalarUDF::new_from_impl(TensorTyped::with_state(
-            tensor, name,
-        ))),
-        CallState::Planned { inputs, settings } => each_tensor_udf!(
-            registered.inner().as_ref(),
-            |u| replan(u, inputs, &settings)
-        )
-        .unwrap_or_else(|| {
-            Err(plan_datafusion_err!(
-                "{name}: a planned call's state for a function that is not planned"
-            ))
-        }),
-        CallState::HigherOrder { .. } => Err(plan_datafusion_err!(
-            "{name}: a higher-order function's state for a scalar function"
-        )),
-    }
+    let Some(Registered::Scalar(registered)) = registry().get(name).map(|d| &d.function) else {
+        return Err(plan_datafusion_err!("{name} is not a tensor function"));
+    };
+    registry()
+        .scalar_call(registered)
+        .ok_or_else(|| plan_datafusion_err!("{name} is not a tensor function"))?
+        .with_state(state)
 }
 
 /// Whether `udf` is one of this crate's higher-order functions.
 pub fn is_tensor_higher_order_function(udf: &HigherOrderUDF) -> bool {
-    let inner: &dyn Any = udf.inner().as_ref();
-    inner.is::<VariadicTensorUdf<TensorChoose>>() || inner.is::<TensorAtApply>()
+    registry().higher_order_call(udf).is_some()
 }
 
 /// The state of a call of one of this crate's higher-order functions (`None`: a registered
 /// instance, which resolves by name, or another function).
 pub fn higher_order_call_state(udf: &HigherOrderUDF) -> Option<CallState> {
-    let inner: &dyn Any = udf.inner().as_ref();
-    if let Some(choose) = inner.downcast_ref::<VariadicTensorUdf<TensorChoose>>() {
-        if choose.literal_arguments.is_none() && choose.pinned.is_none() {
-            return None;
-        }
-        return Some(CallState::HigherOrder {
-            literal_arguments: choose.literal_arguments.clone(),
-            pinned: choose.pinned.as_deref().cloned(),
-        });
-    }
-    let apply = inner.downcast_ref::<TensorAtApply>()?;
-    apply.pinned.as_ref().map(|pinned| CallState::HigherOrder {
-        literal_arguments: None,
-        pinned: Some(pinned.as_ref().clone()),
-    })
+    registry().higher_order_call(udf)?.call_state()
 }
 
 /// The call of the higher-order function `name` (one of this crate's) with `state`.
@@ -201,26 +247,16 @@ pub fn higher_order_call_state(udf: &HigherOrderUDF) -> Option<CallState> {
 /// # Errors
 /// When `name` is not a higher-order tensor function or the state is not one of such.
 pub fn higher_order_with_state(name: &str, state: CallState) -> Result<HigherOrderUDF> {
-    let CallState::HigherOrder {
-        literal_arguments,
-        pinned,
-    } = state
+    let Some(Registered::HigherOrder(registered)) = registry().get(name).map(|d| &d.function)
     else {
         return Err(plan_datafusion_err!(
-            "{name}: a scalar function's state for a higher-order function"
+            "{name} is not a higher-order tensor function"
         ));
     };
-    match name {
-        "tensor_choose" => Ok(HigherOrderUDF::new_from_impl(
-            VariadicTensorUdf::new(TensorChoose::new()).with_state(literal_arguments, pinned),
-        )),
-        "tensor_at_apply" => Ok(HigherOrderUDF::new_from_impl(TensorAtApply::with_pinned(
-            pinned,
-        ))),
-        _ => Err(plan_datafusion_err!(
-            "{name} is not a higher-order tensor function"
-        )),
-    }
+    registry()
+        .higher_order_call(registered)
+        .ok_or_else(|| plan_datafusion_err!("{name} is not a higher-order tensor function"))?
+        .with_state(state)
 }
 
 /// `udf` (a call's instance) pinned to the argument fields and literals it has where the query
@@ -234,38 +270,31 @@ pub fn pin_higher_order(
     fields: &[ValueOrLambda<FieldRef, FieldRef>],
     scalars: &[Option<&ScalarValue>],
 ) -> Result<Option<HigherOrderUDF>> {
-    let inner: &dyn Any = udf.inner().as_ref();
-    if let Some(choose) = inner.downcast_ref::<VariadicTensorUdf<TensorChoose>>() {
-        let values = fields
-            .iter()
-            .map(|field| match field {
-                ValueOrLambda::Value(field) | ValueOrLambda::Lambda(field) => Arc::clone(field),
-            })
-            .collect::<Vec<_>>();
-        return Ok(Some(HigherOrderUDF::new_from_impl(
-            choose.pinned_to(&values, scalars),
-        )));
-    }
-    if inner.is::<TensorAtApply>() {
-        return Ok(Some(HigherOrderUDF::new_from_impl(
-            TensorAtApply::pinned_to(fields, scalars)?,
-        )));
-    }
-    Ok(None)
+    registry()
+        .higher_order_call(udf)
+        .map(|call| call.pinned_to(fields, scalars))
+        .transpose()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every scalar function the crate registers is one whose planned calls' state the plan
-    /// codecs carry (`tensor_to_variable` and `tensor_to_fixed` were missing: on a cluster they
-    /// were planned again without their tensor metadata).
+    /// Every function the crate declares is one whose calls' state the plan codecs carry
+    /// (`tensor_to_variable` and `tensor_to_fixed` were missing from the old hand-written
+    /// list: on a cluster they were planned again without their tensor metadata).
     #[test]
     fn every_registered_function_is_known_to_the_codecs() {
         for udf in super::super::all_functions() {
             assert!(
                 is_tensor_function(&udf),
+                "{} is unknown to the call-state codecs",
+                udf.name()
+            );
+        }
+        for udf in super::super::variadic_functions() {
+            assert!(
+                is_tensor_higher_order_function(&udf),
                 "{} is unknown to the call-state codecs",
                 udf.name()
             );

@@ -8,13 +8,10 @@ use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::plan_err;
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{
-    PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, tensor_array,
-    variable_array,
-};
+use super::{PlanArgs, TensorFunction, literal_int_list, map_arrays, tensor_array, variable_array};
 use crate::kernels::layout;
 use crate::kernels::ragged;
 use crate::shape::format_shape;
@@ -40,11 +37,9 @@ use crate::variable_shape::{AnyTensorType, VariableShapeType};
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorToVariable {
-    signature: Signature,
-}
+pub struct TensorToVariable {}
 
-registered_function!(TensorToVariable, ["t"]);
+registered_function!(TensorToVariable);
 
 /// How `tensor_to_variable` makes its output.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -58,14 +53,13 @@ pub enum ToVariablePlan {
 impl TensorFunction for TensorToVariable {
     type Plan = ToVariablePlan;
 
-    function_metadata!("tensor_to_variable");
+    function_metadata!("tensor_to_variable", ["t"], required = 1);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name(), arg_types, 1, 1)?;
         Ok(arg_types.to_vec())
     }
 
@@ -142,11 +136,9 @@ pub(super) fn widen(
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorToFixed {
-    signature: Signature,
-}
+pub struct TensorToFixed {}
 
-registered_function!(TensorToFixed, ["t", "shape"]);
+registered_function!(TensorToFixed);
 
 /// How `tensor_to_fixed` makes its output.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -205,14 +197,13 @@ impl TensorToFixed {
 impl TensorFunction for TensorToFixed {
     type Plan = ToFixedPlan;
 
-    function_metadata!("tensor_to_fixed");
+    function_metadata!("tensor_to_fixed", ["t", "shape"], required = 1);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name(), arg_types, 1, 2)?;
         Ok(arg_types.to_vec())
     }
 

@@ -16,10 +16,10 @@ use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{plan_datafusion_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, is_string, string_literal, tensor_array, variable_array};
+use super::{PlanArgs, TensorFunction, tensor_array, variable_array};
 use crate::index::{
     GatherPlan, IndexExpr, IndexItem, Selection, normalize, parse_index, too_many_indices,
 };
@@ -51,11 +51,9 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorGet {
-    signature: Signature,
-}
+pub struct TensorGet {}
 
-registered_function!(TensorGet, []);
+registered_function!(TensorGet);
 
 /// A compiled `tensor_get` call.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -180,10 +178,10 @@ fn probe_lengths(index: &IndexExpr, probe: usize) -> Vec<usize> {
 /// number of dimensions and which of them are known (from an index array, a new axis, or a
 /// slice of a uniform dimension). Bounds are checked per row shape when rows arrive.
 fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<VariableGetPlan> {
-    if !(args.fields.len() == 2 && is_string(args.fields[1].data_type())) {
+    if !(args.fields.len() == 2 && args.fields[1].data_type().is_string()) {
         return plan_variable_dynamic(input, args);
     }
-    let Some(text) = args.literal(1).and_then(string_literal) else {
+    let Some(text) = args.literal(1).and_then(|v| v.try_as_str().flatten()) else {
         return plan_err!("tensor_get: argument index must be a literal string such as '1:3, ::2'");
     };
     let index = parse_index(text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
@@ -293,7 +291,7 @@ fn check_index_columns(fields: &[FieldRef]) -> Result<()> {
 impl TensorFunction for TensorGet {
     type Plan = GetCall;
 
-    function_metadata!("tensor_get");
+    function_metadata!("tensor_get", super::Parameters::Positional);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
@@ -318,8 +316,8 @@ impl TensorFunction for TensorGet {
         };
         let shape = input.logical_shape();
         let strides = input.logical_strides();
-        if args.fields.len() == 2 && is_string(args.fields[1].data_type()) {
-            let Some(text) = args.literal(1).and_then(string_literal) else {
+        if args.fields.len() == 2 && args.fields[1].data_type().is_string() {
+            let Some(text) = args.literal(1).and_then(|v| v.try_as_str().flatten()) else {
                 return plan_err!(
                     "tensor_get: argument index must be a literal string such as '1:3, ::2' (or integer expressions for the leading axes)"
                 );

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, Int64Array};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, named_signature, variable_array};
+use super::{Parameters, PlanArgs, TensorFunction, map_arrays, variable_array};
 use crate::kernels::layout::repeated_shape;
 use crate::kernels::ragged;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -30,21 +30,11 @@ enum Property {
 struct Introspect {
     name: &'static str,
     property: Property,
-    signature: Signature,
 }
 
 impl Introspect {
     fn new(name: &'static str, property: Property) -> Self {
-        Self {
-            name,
-            property,
-            signature: named_signature(&["t"]),
-        }
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name, arg_types, 1, 1)?;
-        Ok(arg_types.to_vec())
+        Self { name, property }
     }
 
     fn return_field(&self) -> FieldRef {
@@ -128,8 +118,11 @@ macro_rules! introspection_function {
                 $name
             }
 
-            fn signature(&self) -> &Signature {
-                &self.0.signature
+            fn parameters(&self) -> Parameters {
+                Parameters::Fixed {
+                    names: &["t"],
+                    required: 1,
+                }
             }
 
             fn documentation(&self) -> Option<&Documentation> {
@@ -141,7 +134,7 @@ macro_rules! introspection_function {
             }
 
             fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-                self.0.coerce_types(arg_types)
+                Ok(arg_types.to_vec())
             }
 
             fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {

@@ -7,16 +7,13 @@
 //! call needs at run time then lives in the UDF instance, not in argument metadata that plan
 //! serialisation drops.
 
-/// `new()` and `Default` for a function struct holding only its `signature`, named by the
-/// parameter names given (none: positional arguments only).
+/// `new()` and `Default` for a function struct without fields.
 macro_rules! registered_function {
-    ($ty:ident, [$($param:literal),* $(,)?]) => {
+    ($ty:ident) => {
         impl $ty {
             /// The registered instance.
             pub fn new() -> Self {
-                Self {
-                    signature: $crate::udf::named_signature(&[$($param),*]),
-                }
+                Self {}
             }
         }
 
@@ -28,16 +25,26 @@ macro_rules! registered_function {
     };
 }
 
-/// `name`, `signature` and `documentation` of a [`TensorFunction`] implementation whose struct
-/// holds its `signature` and carries `#[user_doc]`.
+/// The declaration of a [`TensorFunction`]: `name`, `parameters` (named parameters in order and
+/// how many are required, or another [`Parameters`]) and `documentation` (the struct carries
+/// `#[user_doc]`). The registry, the keyword rewrite and the argument-count check read it.
 macro_rules! function_metadata {
-    ($name:literal) => {
+    ($name:literal, [$($param:literal),* $(,)?], required = $required:expr) => {
+        function_metadata!(
+            $name,
+            $crate::udf::Parameters::Fixed {
+                names: &[$($param),*],
+                required: $required,
+            }
+        );
+    };
+    ($name:literal, $parameters:expr) => {
         fn name(&self) -> &'static str {
             $name
         }
 
-        fn signature(&self) -> &datafusion::logical_expr::Signature {
-            &self.signature
+        fn parameters(&self) -> $crate::udf::Parameters {
+            $parameters
         }
 
         fn documentation(&self) -> Option<&datafusion::logical_expr::Documentation> {
@@ -56,6 +63,7 @@ mod get;
 mod introspect;
 mod options;
 mod plan_cache;
+pub mod registry;
 mod reshape;
 mod rows;
 mod tensor;
@@ -76,7 +84,7 @@ use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
 use datafusion::logical_expr::{
     ColumnarValue, Documentation, Expr, ExprSchemable, ReturnFieldArgs, ScalarFunctionArgs,
-    ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+    ScalarUDF, ScalarUDFImpl, Signature,
 };
 
 use crate::tensor_type::TensorType;
@@ -90,6 +98,7 @@ pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
 pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
+pub use registry::{Parameters, registry};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
@@ -97,41 +106,29 @@ pub use to_string::TensorToString;
 pub use typed::{TENSOR_TYPED, TensorTyped};
 pub use variadic::VariadicTensorUdf;
 
-/// Every scalar function this crate defines, ready to register.
+/// Every scalar function this crate defines, ready to register (from [`registry`]).
 pub fn all_functions() -> Vec<ScalarUDF> {
-    vec![
-        TensorUdf::new(TensorConstructor::new()).into(),
-        TensorUdf::new(TensorShape::new()).into(),
-        TensorUdf::new(TensorNdim::new()).into(),
-        TensorUdf::new(TensorSize::new()).into(),
-        TensorUdf::new(TensorToList::new()).into(),
-        TensorUdf::new(TensorReshape::new()).into(),
-        TensorUdf::new(TensorToString::new()).into(),
-        TensorUdf::new(TensorToVariable::new()).into(),
-        TensorUdf::new(TensorToFixed::new()).into(),
-        TensorUdf::new(TensorGet::new()).into(),
-        TensorUdf::new(TensorTakeAlongAxis::new()).into(),
-        TensorUdf::new(TensorPutAlongAxis::new()).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Set)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Add)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Subtract)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Multiply)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Divide)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Power)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Min)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Max)).into(),
-        TensorUdf::new(TensorAt::new(AtOp::Get)).into(),
-        ScalarUDF::new_from_impl(TensorTyped::new()),
-    ]
+    registry()
+        .functions()
+        .iter()
+        .filter_map(|declared| match &declared.function {
+            registry::Registered::Scalar(udf) => Some(udf.clone()),
+            registry::Registered::HigherOrder(_) => None,
+        })
+        .collect()
 }
 
-/// The variadic functions with named trailing options, registered as higher-order functions
-/// (see [`variadic`]).
+/// The higher-order functions (lambdas, or named options after variadic arguments, see
+/// [`variadic`]), ready to register (from [`registry`]).
 pub fn variadic_functions() -> Vec<datafusion::logical_expr::HigherOrderUDF> {
-    vec![
-        VariadicTensorUdf::new(TensorChoose::new()).into_udf(),
-        TensorAtApply::new().into_udf(),
-    ]
+    registry()
+        .functions()
+        .iter()
+        .filter_map(|declared| match &declared.function {
+            registry::Registered::HigherOrder(udf) => Some(udf.clone()),
+            registry::Registered::Scalar(_) => None,
+        })
+        .collect()
 }
 
 /// A tensor function: planned once from its argument types and literals, then run over batches.
@@ -141,8 +138,9 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
 
     /// The SQL name.
     fn name(&self) -> &'static str;
-    /// The accepted arguments (usually `Signature::user_defined` with parameter names).
-    fn signature(&self) -> &Signature;
+    /// How it takes its arguments (declared with [`function_metadata!`]): the registered
+    /// signature, the keyword rewrite and the argument-count check follow from it.
+    fn parameters(&self) -> Parameters;
     /// `SHOW FUNCTIONS` / `information_schema` documentation.
     fn documentation(&self) -> Option<&Documentation>;
     /// Checks the argument count and types before planning; returns the types to coerce to.
@@ -336,6 +334,8 @@ pub struct Planned<P> {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorUdf<F: TensorFunction> {
     function: Arc<F>,
+    /// From the function's [`Parameters`].
+    signature: Signature,
     plan: Option<Arc<Planned<F::Plan>>>,
     /// What `plan` was compiled from.
     inputs: Option<Arc<CallInputs>>,
@@ -345,6 +345,7 @@ impl<F: TensorFunction> TensorUdf<F> {
     /// The registered, not yet planned, instance.
     pub fn new(function: F) -> Self {
         Self {
+            signature: function.parameters().signature(),
             function: Arc::new(function),
             plan: None,
             inputs: None,
@@ -366,6 +367,7 @@ impl<F: TensorFunction> TensorUdf<F> {
         let plan = self.plan_from_fields(&inputs.fields, &inputs.scalar_refs())?;
         Ok(Self {
             function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
             plan: Some(Arc::new(plan)),
             inputs: Some(Arc::new(inputs)),
         })
@@ -384,7 +386,7 @@ impl<F: TensorFunction> TensorUdf<F> {
                 // Argument count and kinds first, whoever calls: plans may then index their
                 // arguments.
                 let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-                self.function.coerce_types(&types)?;
+                self.coerce_types(&types)?;
                 self.function
                     .plan(&PlanArgs {
                         name: self.function.name(),
@@ -590,10 +592,13 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
     }
 
     fn signature(&self) -> &Signature {
-        self.function.signature()
+        &self.signature
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        self.function
+            .parameters()
+            .check_count(self.function.name(), arg_types.len())?;
         self.function.coerce_types(arg_types)
     }
 
@@ -627,13 +632,28 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
                 _ => None,
             })
             .collect();
-        let planned = ScalarUDF::new_from_impl(self.planned(CallInputs::new(&fields, &scalars))?);
+        let limits = crate::limits::Limits::of(info.config_options());
+        let planned =
+            crate::limits::sync_scope(limits, || self.planned(CallInputs::new(&fields, &scalars)))?;
+        let planned = ScalarUDF::new_from_impl(planned);
         Ok(ExprSimplifyResult::Simplified(Expr::ScalarFunction(
             ScalarFunction::new_udf(Arc::new(planned), args),
         )))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let limits = crate::limits::Limits::of(&args.config_options);
+        crate::limits::sync_scope(limits, || self.invoke_planned(&args))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        self.function.documentation()
+    }
+}
+
+impl<F: TensorFunction> TensorUdf<F> {
+    /// Runs a call over one batch (with the session's limits in force).
+    fn invoke_planned(&self, args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
         check_batch_bytes(
             self.function.name(),
             args.return_field.data_type(),
@@ -670,10 +690,6 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
         self.function
             .invoke(&planned.plan, &values, args.number_rows)
     }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        self.function.documentation()
-    }
 }
 
 /// Refuses a tensor result whose batch would take more than [`crate::limits::max_batch_bytes`]
@@ -690,7 +706,7 @@ pub fn check_batch_bytes(name: &str, result: &DataType, rows: usize) -> Result<(
     match bytes {
         Some(bytes) if bytes <= limit => Ok(()),
         _ => exec_err!(
-            "{name}: the result of this batch would take {} bytes ({rows} rows of {size} {} elements), more than the limit of {limit} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with DATAFUSION_TENSOR_MAX_BATCH_BYTES or datafusion_tensor::limits::set_max_batch_bytes",
+            "{name}: the result of this batch would take {} bytes ({rows} rows of {size} {} elements), more than the limit of {limit} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes, or DATAFUSION_TENSOR_MAX_BATCH_BYTES",
             bytes.map_or_else(|| "more than usize::MAX".to_string(), |b| b.to_string()),
             item.data_type()
         ),
@@ -790,51 +806,4 @@ pub fn literal_string_list(value: &ScalarValue) -> Option<Vec<String>> {
             .map(|v| v.unwrap_or_default().to_string())
             .collect(),
     )
-}
-
-/// A user-defined signature whose arguments may also be given by name (`mode => 'clip'`);
-/// without names, arguments are positional only.
-pub fn named_signature(names: &[&str]) -> Signature {
-    let signature = Signature::user_defined(Volatility::Immutable);
-    if names.is_empty() {
-        return signature;
-    }
-    // Naming fails only for duplicate names or a fixed arity that differs; a user-defined
-    // signature has no fixed arity and the names are distinct constants.
-    signature
-        .clone()
-        .with_parameter_names(names.to_vec())
-        .unwrap_or(signature)
-}
-
-/// Whether a type is one of the string types (a mode, an index string, a function name).
-pub fn is_string(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
-}
-
-/// The text of a non-NULL string literal.
-pub fn string_literal(value: &ScalarValue) -> Option<&str> {
-    match value {
-        ScalarValue::Utf8(Some(s))
-        | ScalarValue::LargeUtf8(Some(s))
-        | ScalarValue::Utf8View(Some(s)) => Some(s),
-        _ => None,
-    }
-}
-
-/// Checks the argument count against `min..=max` with DataFusion's wording.
-pub fn check_arity(name: &str, arg_types: &[DataType], min: usize, max: usize) -> Result<()> {
-    let n = arg_types.len();
-    if n < min || n > max {
-        let expected = if min == max {
-            format!("{min}")
-        } else {
-            format!("{min} to {max}")
-        };
-        return plan_err!("{name} function requires {expected} arguments, got {n}");
-    }
-    Ok(())
 }

@@ -6,13 +6,10 @@ use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::plan_err;
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{
-    PlanArgs, TensorFunction, check_arity, literal_int_list, map_arrays, tensor_array,
-    variable_array,
-};
+use super::{PlanArgs, TensorFunction, literal_int_list, map_arrays, tensor_array, variable_array};
 use crate::kernels::{layout, ragged};
 use crate::shape::resolve_reshape;
 use crate::tensor_type::TensorType;
@@ -41,11 +38,9 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorReshape {
-    signature: Signature,
-}
+pub struct TensorReshape {}
 
-registered_function!(TensorReshape, ["t", "shape"]);
+registered_function!(TensorReshape);
 
 /// A compiled reshape: the input's type and the output's.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -76,14 +71,13 @@ pub enum ReshapeCall {
 impl TensorFunction for TensorReshape {
     type Plan = ReshapeCall;
 
-    function_metadata!("tensor_reshape");
+    function_metadata!("tensor_reshape", ["t", "shape"], required = 2);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name(), arg_types, 2, 2)?;
         Ok(arg_types.to_vec())
     }
 

@@ -6,12 +6,10 @@ use arrow::array::{Array, ArrayRef, AsArray};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{
-    PlanArgs, TensorFunction, check_arity, literal_int_list, literal_string_list, map_arrays,
-};
+use super::{PlanArgs, TensorFunction, literal_int_list, literal_string_list, map_arrays};
 use crate::error::TensorError;
 use crate::kernels::layout::{from_list, list_parts, tensor_array};
 use crate::kernels::ragged;
@@ -56,14 +54,9 @@ use crate::variable_shape::{AnyTensorType, VariableShapeType};
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorConstructor {
-    signature: Signature,
-}
+pub struct TensorConstructor {}
 
-registered_function!(
-    TensorConstructor,
-    ["values", "shape", "dim_names", "permutation"]
-);
+registered_function!(TensorConstructor);
 
 /// The element field of a list type, if `data_type` is one `tensor` reads values from.
 fn list_item(data_type: &DataType) -> Option<&FieldRef> {
@@ -87,10 +80,13 @@ fn with_item_type(data_type: &DataType, element: DataType) -> DataType {
 impl TensorFunction for TensorConstructor {
     type Plan = AnyTensorType;
 
-    function_metadata!("tensor");
+    function_metadata!(
+        "tensor",
+        ["values", "shape", "dim_names", "permutation"],
+        required = 2
+    );
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity("tensor", arg_types, 2, 4)?;
         let mut types = arg_types.to_vec();
         match list_item(&arg_types[0]) {
             // `[]` is a list of the Null type: numpy's np.array([]) is float64.

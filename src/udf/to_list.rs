@@ -5,10 +5,10 @@ use std::sync::Arc;
 use arrow::array::ArrayRef;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays, tensor_array, variable_array};
+use super::{PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
 use crate::kernels::layout::to_nested_list;
 use crate::kernels::ragged;
 use crate::variable_shape::AnyTensorType;
@@ -32,11 +32,9 @@ use crate::variable_shape::AnyTensorType;
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorToList {
-    signature: Signature,
-}
+pub struct TensorToList {}
 
-registered_function!(TensorToList, ["t"]);
+registered_function!(TensorToList);
 
 /// The nested list type of a tensor of `ndim` dimensions holding `element`s.
 pub fn nested_list_type(element: &DataType, ndim: usize) -> DataType {
@@ -48,14 +46,13 @@ pub fn nested_list_type(element: &DataType, ndim: usize) -> DataType {
 impl TensorFunction for TensorToList {
     type Plan = AnyTensorType;
 
-    function_metadata!("tensor_to_list");
+    function_metadata!("tensor_to_list", ["t"], required = 1);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name(), arg_types, 1, 1)?;
         Ok(arg_types.to_vec())
     }
 

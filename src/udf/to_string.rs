@@ -5,10 +5,10 @@ use std::sync::Arc;
 use arrow::array::ArrayRef;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
-use super::{PlanArgs, TensorFunction, check_arity, map_arrays};
+use super::{PlanArgs, TensorFunction, map_arrays};
 use crate::display::{Summary, format_tensors};
 use crate::variable_shape::AnyTensorType;
 
@@ -32,7 +32,6 @@ use crate::variable_shape::AnyTensorType;
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorToString {
-    signature: Signature,
     /// numpy's summarised printing (the CLI's table output); the registered function prints
     /// every element.
     summary: Option<Summary>,
@@ -41,17 +40,13 @@ pub struct TensorToString {
 impl TensorToString {
     /// The registered instance: every element.
     pub fn new() -> Self {
-        Self {
-            signature: super::named_signature(&["t"]),
-            summary: None,
-        }
+        Self { summary: None }
     }
 
     /// An instance that summarises large tensors as numpy prints them.
     pub fn summarized(summary: Summary) -> Self {
         Self {
             summary: Some(summary),
-            ..Self::new()
         }
     }
 }
@@ -65,14 +60,13 @@ impl Default for TensorToString {
 impl TensorFunction for TensorToString {
     type Plan = AnyTensorType;
 
-    function_metadata!("tensor_to_string");
+    function_metadata!("tensor_to_string", ["t"], required = 1);
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arity(self.name(), arg_types, 1, 1)?;
         Ok(arg_types.to_vec())
     }
 

@@ -119,7 +119,7 @@ fn shared_tensor(values: &[FieldRef]) -> Result<Option<TensorType>> {
 /// The name `e` was written with, when the rewrite gives one: a string literal second argument.
 fn written_name(args: &[Expr]) -> Option<&str> {
     match args.get(1) {
-        Some(Expr::Literal(value, _)) => crate::udf::string_literal(value),
+        Some(Expr::Literal(value, _)) => value.try_as_str().flatten(),
         _ => None,
     }
 }

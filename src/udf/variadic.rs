@@ -111,6 +111,11 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         }
     }
 
+    /// The function's SQL name.
+    pub(crate) fn function_name(&self) -> &'static str {
+        self.function.name()
+    }
+
     /// As a DataFusion higher-order function, ready to register.
     pub fn into_udf(self) -> HigherOrderUDF {
         HigherOrderUDF::new_from_impl(self)
@@ -214,51 +219,57 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
-        let fields = match &self.pinned {
-            Some(pinned) => pinned.fields.clone(),
-            None => values(&args.arg_fields)?,
-        };
-        let values = args
-            .args
-            .into_iter()
-            .map(|arg| match arg {
-                ValueOrLambda::Value(value) => Ok(value),
-                ValueOrLambda::Lambda(_) => exec_err!("this function takes no lambda arguments"),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let scalars: Vec<Option<&ScalarValue>> = values
-            .iter()
-            .map(|value| match value {
-                ColumnarValue::Scalar(scalar) => Some(scalar),
-                ColumnarValue::Array(_) => None,
-            })
-            .collect();
-        let scalars = match &self.pinned {
-            Some(pinned) => pinned.scalar_refs(),
-            None => self.as_analysed(&scalars),
-        };
-        let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
-            plan.as_ref().is_ok_and(|plan| {
-                self.function.return_field(&plan.plan).data_type() == args.return_field.data_type()
-            })
-        };
-        let mut plan = self.plan(&fields, &scalars);
-        if !promised(&plan) {
-            // Not frozen (registered without the analyzer rule), and an argument planned as an
-            // expression arrives as a value: plan it as the expression it was.
-            let strings_only: Vec<Option<&ScalarValue>> = scalars
+        let limits = crate::limits::Limits::of(&args.config_options);
+        crate::limits::sync_scope(limits, || {
+            super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
+            let fields = match &self.pinned {
+                Some(pinned) => pinned.fields.clone(),
+                None => values(&args.arg_fields)?,
+            };
+            let values = args
+                .args
+                .into_iter()
+                .map(|arg| match arg {
+                    ValueOrLambda::Value(value) => Ok(value),
+                    ValueOrLambda::Lambda(_) => {
+                        exec_err!("this function takes no lambda arguments")
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let scalars: Vec<Option<&ScalarValue>> = values
                 .iter()
-                .map(|s| s.filter(|v| !is_number_or_boolean(v)))
+                .map(|value| match value {
+                    ColumnarValue::Scalar(scalar) => Some(scalar),
+                    ColumnarValue::Array(_) => None,
+                })
                 .collect();
-            let retry = self.plan(&fields, &strings_only);
-            if promised(&retry) {
-                plan = retry;
+            let scalars = match &self.pinned {
+                Some(pinned) => pinned.scalar_refs(),
+                None => self.as_analysed(&scalars),
+            };
+            let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
+                plan.as_ref().is_ok_and(|plan| {
+                    self.function.return_field(&plan.plan).data_type()
+                        == args.return_field.data_type()
+                })
+            };
+            let mut plan = self.plan(&fields, &scalars);
+            if !promised(&plan) {
+                // Not frozen (registered without the analyzer rule), and an argument planned as an
+                // expression arrives as a value: plan it as the expression it was.
+                let strings_only: Vec<Option<&ScalarValue>> = scalars
+                    .iter()
+                    .map(|s| s.filter(|v| !is_number_or_boolean(v)))
+                    .collect();
+                let retry = self.plan(&fields, &strings_only);
+                if promised(&retry) {
+                    plan = retry;
+                }
             }
-        }
-        let plan = plan?;
-        let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, &values)?;
-        self.function.invoke(&plan.plan, &values, args.number_rows)
+            let plan = plan?;
+            let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, &values)?;
+            self.function.invoke(&plan.plan, &values, args.number_rows)
+        })
     }
 
     fn documentation(&self) -> Option<&Documentation> {

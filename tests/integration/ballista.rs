@@ -65,32 +65,8 @@ macro_rules! cluster_suites {
 mod suites {
     use super::*;
 
-    cluster_suites!(
-        tensor,
-        tensor_shape,
-        tensor_ndim,
-        tensor_size,
-        tensor_to_list,
-        tensor_to_string,
-        tensor_reshape,
-        tensor_get,
-        tensor_get_generated,
-        tensor_take_along_axis,
-        tensor_take_along_axis_generated,
-        tensor_put_along_axis,
-        tensor_put_along_axis_generated,
-        tensor_choose,
-        tensor_choose_generated,
-        tensor_at_set,
-        tensor_at_arithmetic,
-        tensor_at_get,
-        tensor_at_apply,
-        tensor_at_generated,
-        files,
-        parquet,
-        limits,
-        fuzz_regressions,
-    );
+    // The local run's list (tests/integration/slt.rs): every file of sql/.
+    crate::slt::each_suite!(cluster_suites);
 }
 
 /// The pyarrow-written fixture (every element type, dim names, a permuted tensor) copied into

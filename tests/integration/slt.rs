@@ -202,45 +202,56 @@ macro_rules! suites {
     };
 }
 
-suites!(
-    // One file per SQL function (the tensor_at_* family: one per operation group); a case that
-    // calls several is in the file of the first it calls. `*_generated` files are written by
-    // the scripts of tests/data/ from numpy or JAX.
-    tensor,
-    tensor_shape,
-    tensor_ndim,
-    tensor_size,
-    tensor_to_list,
-    tensor_to_string,
-    tensor_reshape,
-    tensor_get,
-    tensor_get_generated,
-    tensor_take_along_axis,
-    tensor_take_along_axis_generated,
-    tensor_put_along_axis,
-    tensor_put_along_axis_generated,
-    tensor_choose,
-    tensor_choose_generated,
-    tensor_at_set,
-    tensor_at_arithmetic,
-    tensor_at_get,
-    tensor_at_apply,
-    tensor_at_generated,
-    // Variable-shape tensors across functions: errors (varshape) and numpy's values on
-    // pyarrow's columns (varshape_generated).
-    varshape,
-    varshape_generated,
-    // Variable-shape tensors broadcast row by row: along-axis and choose (errors, and numpy's
-    // values on pyarrow's columns).
-    varshape_along_axis,
-    varshape_choose,
-    varshape_along_generated,
-    // Across functions: Parquet files, resource limits, cases found by fuzzing.
-    files,
-    parquet,
-    limits,
-    fuzz_regressions,
-);
+/// The suites of `sql/`, one name per file: the one list that both this local run and the
+/// cluster run (`ballista.rs`) expand, so that neither leaves a file out
+/// (`every_sql_file_is_a_suite`).
+macro_rules! each_suite {
+    ($then:ident) => {
+        $then!(
+            // One file per SQL function (the tensor_at_* family: one per operation group); a case that
+            // calls several is in the file of the first it calls. `*_generated` files are written by
+            // the scripts of tests/data/ from numpy or JAX.
+            tensor,
+            tensor_shape,
+            tensor_ndim,
+            tensor_size,
+            tensor_to_list,
+            tensor_to_string,
+            tensor_reshape,
+            tensor_get,
+            tensor_get_generated,
+            tensor_take_along_axis,
+            tensor_take_along_axis_generated,
+            tensor_put_along_axis,
+            tensor_put_along_axis_generated,
+            tensor_choose,
+            tensor_choose_generated,
+            tensor_at_set,
+            tensor_at_arithmetic,
+            tensor_at_get,
+            tensor_at_apply,
+            tensor_at_generated,
+            // Variable-shape tensors across functions: errors (varshape) and numpy's values on
+            // pyarrow's columns (varshape_generated).
+            varshape,
+            varshape_generated,
+            // Variable-shape tensors broadcast row by row: along-axis and choose (errors, and numpy's
+            // values on pyarrow's columns).
+            varshape_along_axis,
+            varshape_choose,
+            varshape_along_generated,
+            // Across functions: Parquet files, resource limits, cases found by fuzzing.
+            files,
+            parquet,
+            limits,
+            fuzz_regressions,
+        );
+    };
+}
+#[cfg_attr(not(feature = "ballista"), allow(unused_imports))]
+pub(crate) use each_suite;
+
+each_suite!(suites);
 
 /// Runs one suite; `SLT_COMPLETE=1` rewrites its expected output instead.
 fn run(path: &str) {
@@ -267,10 +278,50 @@ fn every_sql_file_is_a_suite() {
     let missing: Vec<&String> = listed.difference(&files).collect();
     assert!(
         unlisted.is_empty(),
-        "not listed in suites! in tests/integration/slt.rs, so never run: {unlisted:?}"
+        "not listed in each_suite! in tests/integration/slt.rs, so never run: {unlisted:?}"
     );
     assert!(
         missing.is_empty(),
-        "listed in suites! but not found: {missing:?}"
+        "listed in each_suite! but not found: {missing:?}"
+    );
+}
+
+/// Every function the crate declares (but the rewrite's internal `tensor_typed`) is called in
+/// a suite, takes keyword arguments as declared, and is known to the plan codecs.
+#[test]
+fn every_declared_function_is_in_a_suite_the_keyword_table_and_the_codecs() {
+    use datafusion_tensor::udf::call_state::{is_tensor_function, is_tensor_higher_order_function};
+    use datafusion_tensor::udf::registry::{Registered, keyword_parameters};
+    use datafusion_tensor::udf::{Parameters, registry};
+
+    let text: String = SUITES
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("a suite reads"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    let mut uncalled = Vec::new();
+    for declared in registry().functions() {
+        let name = declared.function.name();
+        let known = match &declared.function {
+            Registered::Scalar(udf) => is_tensor_function(udf),
+            Registered::HigherOrder(udf) => is_tensor_higher_order_function(udf),
+        };
+        assert!(known, "{name} is unknown to the plan codecs");
+        if declared.parameters == Parameters::Internal {
+            continue;
+        }
+        assert_eq!(
+            keyword_parameters(name),
+            Some(declared.parameters),
+            "{name}: the keyword rewrite does not take its declared parameters"
+        );
+        if !text.contains(&format!("{name}(")) {
+            uncalled.push(name.to_string());
+        }
+    }
+    assert!(
+        uncalled.is_empty(),
+        "called in no suite of sql/: {uncalled:?}"
     );
 }

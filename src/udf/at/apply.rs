@@ -89,7 +89,7 @@ impl TensorAtApply {
     ) -> Result<Arc<AtCall>> {
         self.cache.get_or_plan(fields, scalars, || {
             let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-            super::super::check_arity(NAME, &types, 3, AtOp::Apply.parameter_names().len())?;
+            AtOp::Apply.parameters().check_count(NAME, types.len())?;
             let args = PlanArgs {
                 name: NAME,
                 fields,
@@ -248,59 +248,65 @@ impl HigherOrderUDFImpl for TensorAtApply {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        super::super::check_batch_bytes(
-            self.name(),
-            args.return_field.data_type(),
-            args.number_rows,
-        )?;
-        let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
-        let mut values = Vec::with_capacity(args.args.len());
-        let mut lambda = None;
-        for arg in args.args {
-            match arg {
-                ValueOrLambda::Value(value) => values.push(value),
-                ValueOrLambda::Lambda(l) => {
-                    lambda = Some(l);
-                    values.push(ColumnarValue::Scalar(ScalarValue::Null));
+        let limits = crate::limits::Limits::of(&args.config_options);
+        crate::limits::sync_scope(limits, || {
+            super::super::check_batch_bytes(
+                self.name(),
+                args.return_field.data_type(),
+                args.number_rows,
+            )?;
+            let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
+            let mut values = Vec::with_capacity(args.args.len());
+            let mut lambda = None;
+            for arg in args.args {
+                match arg {
+                    ValueOrLambda::Value(value) => values.push(value),
+                    ValueOrLambda::Lambda(l) => {
+                        lambda = Some(l);
+                        values.push(ColumnarValue::Scalar(ScalarValue::Null));
+                    }
                 }
             }
-        }
-        let scalars: Vec<Option<&ScalarValue>> = values
-            .iter()
-            .enumerate()
-            .map(|(i, value)| match value {
-                ColumnarValue::Scalar(scalar) if !(is_lambda && i == 2) => Some(scalar),
-                _ => None,
-            })
-            .collect();
-        let (fields, scalars) = match &self.pinned {
-            Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
-            None => (fields, scalars),
-        };
-        let plan = self
-            .plan(&fields, &scalars, is_lambda)
-            .map_err(|err| super::super::name_plan_error(NAME, err))?;
-        match lambda {
-            None => plan.invoke(&values, args.number_rows, None),
-            Some(lambda) => {
-                let element = plan.output_element().clone();
-                let evaluate = |selected: ArrayRef, rows: &[usize]| {
-                    let len = selected.len();
-                    let param = move || Ok(Arc::clone(&selected));
-                    let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
-                    let value = lambda
-                        .evaluate(&[&param], |captures| {
-                            Ok(take_arrays(captures, &indices, None)?)
-                        })
-                        .and_then(|value| value.into_array(len))
-                        .map_err(|e| {
-                            TensorError::Data(format!("the lambda failed: {}", e.strip_backtrace()))
-                        })?;
-                    narrow(value, &element, rows)
-                };
-                plan.invoke(&values, args.number_rows, Some(&evaluate))
+            let scalars: Vec<Option<&ScalarValue>> = values
+                .iter()
+                .enumerate()
+                .map(|(i, value)| match value {
+                    ColumnarValue::Scalar(scalar) if !(is_lambda && i == 2) => Some(scalar),
+                    _ => None,
+                })
+                .collect();
+            let (fields, scalars) = match &self.pinned {
+                Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
+                None => (fields, scalars),
+            };
+            let plan = self
+                .plan(&fields, &scalars, is_lambda)
+                .map_err(|err| super::super::name_plan_error(NAME, err))?;
+            match lambda {
+                None => plan.invoke(&values, args.number_rows, None),
+                Some(lambda) => {
+                    let element = plan.output_element().clone();
+                    let evaluate = |selected: ArrayRef, rows: &[usize]| {
+                        let len = selected.len();
+                        let param = move || Ok(Arc::clone(&selected));
+                        let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
+                        let value = lambda
+                            .evaluate(&[&param], |captures| {
+                                Ok(take_arrays(captures, &indices, None)?)
+                            })
+                            .and_then(|value| value.into_array(len))
+                            .map_err(|e| {
+                                TensorError::Data(format!(
+                                    "the lambda failed: {}",
+                                    e.strip_backtrace()
+                                ))
+                            })?;
+                        narrow(value, &element, rows)
+                    };
+                    plan.invoke(&values, args.number_rows, Some(&evaluate))
+                }
             }
-        }
+        })
     }
 
     fn documentation(&self) -> Option<&Documentation> {

@@ -20,7 +20,7 @@ use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::ScalarValue;
 use datafusion::error::{DataFusionError, Result};
-use datafusion::logical_expr::{ColumnarValue, Documentation, Signature};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 pub use apply::TensorAtApply;
 pub use options::{ApplyFn, AtOp};
@@ -205,7 +205,6 @@ fn y_values(
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorAt {
     op: AtOp,
-    signature: Signature,
     documentation: Documentation,
 }
 
@@ -214,7 +213,6 @@ impl TensorAt {
     pub fn new(op: AtOp) -> Self {
         Self {
             op,
-            signature: super::named_signature(op.parameter_names()),
             documentation: documentation(op),
         }
     }
@@ -248,8 +246,8 @@ impl TensorFunction for TensorAt {
         self.op.function_name()
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn parameters(&self) -> super::Parameters {
+        self.op.parameters()
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -275,12 +273,6 @@ impl TensorFunction for TensorAt {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        super::check_arity(
-            self.name(),
-            arg_types,
-            self.op.positional(),
-            self.op.parameter_names().len(),
-        )?;
         Ok(arg_types.to_vec())
     }
 

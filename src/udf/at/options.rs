@@ -4,8 +4,9 @@
 use datafusion::common::{ScalarValue, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 
+use super::super::PlanArgs;
 use super::super::options::match_option;
-use super::super::{PlanArgs, string_literal};
+use super::super::registry::quoted_choices;
 use crate::index::OutOfBounds;
 use crate::kernels::update::UnaryFn;
 use arrow::datatypes::DataType;
@@ -104,6 +105,15 @@ impl AtOp {
         }
     }
 
+    /// How the function takes its arguments: `x`, `idx` and (but for get) `y` or `fn`
+    /// required, then the options.
+    pub fn parameters(self) -> crate::udf::Parameters {
+        crate::udf::Parameters::Fixed {
+            names: self.parameter_names(),
+            required: self.positional(),
+        }
+    }
+
     /// Number of positional (non-option) arguments.
     pub(super) fn positional(self) -> usize {
         if self == Self::Get { 2 } else { 3 }
@@ -171,9 +181,6 @@ const UNARY_FNS: &[(&str, UnaryFn)] = &[
     ("rint", UnaryFn::Round),
 ];
 
-/// Every function name accepted, for messages.
-pub const UNARY_FN_NAMES: &str = "'negative', 'abs', 'square', 'sign', 'sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'floor', 'ceil', 'round'";
-
 /// What `tensor_at_apply` applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ApplyFn {
@@ -212,14 +219,16 @@ pub(super) fn read_options(args: &PlanArgs<'_>, op: AtOp) -> Result<Options> {
         }
         match param {
             "mode" => {
-                let Some(text) = value.and_then(string_literal) else {
+                let Some(text) = value.and_then(|v| v.try_as_str().flatten()) else {
                     return plan_err!(
-                        "{name}: argument mode must be a literal string: 'promise_in_bounds', 'clip', 'drop', 'fill' or 'raise'"
+                        "{name}: argument mode must be a literal string: {}",
+                        quoted_choices(Mode::NAMES, " or ")
                     );
                 };
                 options.mode = match_option(text, Mode::NAMES).ok_or_else(|| {
                     plan_datafusion_err!(
-                        "{name}: unknown mode '{text}': expected 'promise_in_bounds', 'clip', 'drop', 'fill' or 'raise'"
+                        "{name}: unknown mode '{text}': expected {}",
+                        quoted_choices(Mode::NAMES, " or ")
                     )
                 })?;
             }
@@ -249,7 +258,7 @@ pub(super) fn read_options(args: &PlanArgs<'_>, op: AtOp) -> Result<Options> {
 /// `tensor_at_apply`'s argument `fn` given as a function name.
 pub fn apply_by_name(args: &PlanArgs<'_>) -> Result<ApplyFn> {
     let name = AtOp::Apply.function_name();
-    let Some(text) = args.literal(2).and_then(string_literal) else {
+    let Some(text) = args.literal(2).and_then(|v| v.try_as_str().flatten()) else {
         return plan_err!(
             "{name}: argument fn must be a lambda (v -> ...) or a function name such as 'abs'"
         );
@@ -258,7 +267,7 @@ pub fn apply_by_name(args: &PlanArgs<'_>) -> Result<ApplyFn> {
         || {
             plan_datafusion_err!(
                 "{name}: unknown function '{text}': expected a lambda or one of {}",
-                UNARY_FN_NAMES
+                quoted_choices(UNARY_FNS, ", ")
             )
         },
     )?))

@@ -7,7 +7,7 @@ use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{ScalarValue, internal_err, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 
-use super::super::{PlanArgs, is_string, literal_int_list, string_literal, tensor_of};
+use super::super::{PlanArgs, literal_int_list, tensor_of};
 use super::options::{ApplyFn, AtOp, read_options};
 use crate::dtype::{cast_literal, promote};
 use crate::index::{
@@ -66,7 +66,7 @@ pub struct AtPlan {
 
 /// axis 0) or a list of `[m, k]` coordinate lists (m tuples into the first k axes).
 fn literal_index(value: &ScalarValue) -> Option<IndexExpr> {
-    if let Some(text) = string_literal(value) {
+    if let Some(text) = value.try_as_str().flatten() {
         return parse_index(text).ok();
     }
     if value.data_type().is_integer() {
@@ -355,7 +355,7 @@ pub(super) fn static_index(args: &PlanArgs<'_>, op: AtOp) -> Result<Option<Index
     if let Some(expr) = literal_index(value) {
         return Ok(Some(expr));
     }
-    if let Some(text) = string_literal(value) {
+    if let Some(text) = value.try_as_str().flatten() {
         // Report the parse error itself.
         return Err(match parse_index(text) {
             Err(e) => plan_datafusion_err!("{name}: {e}"),
@@ -379,7 +379,7 @@ fn plan_index(
     let name = op.function_name();
     let idx_field = &args.fields[1];
     let Some(expr) = static_index(args, op)? else {
-        if is_string(idx_field.data_type()) {
+        if idx_field.data_type().is_string() {
             return plan_err!(
                 "{name}: argument idx must be a literal index string such as '[0, 0, 1]' (or an integer, list or tensor column)"
             );

@@ -11,7 +11,8 @@ use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::choose::ChooseMode;
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::options::match_option;
-use crate::udf::{PlanArgs, string_literal, tensor_of};
+use crate::udf::registry::quoted_choices;
+use crate::udf::{PlanArgs, tensor_of};
 
 /// A data argument as the plan sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -66,24 +67,26 @@ pub(super) fn result_element(form: &Form) -> Result<DataType> {
     Ok(element)
 }
 
-/// numpy's mode names.
-const CHOOSE_MODES: &[(&str, ChooseMode)] = &[
+/// numpy's mode names, in the order of numpy's message.
+pub(crate) const CHOOSE_MODES: &[(&str, ChooseMode)] = &[
+    ("clip", ChooseMode::Clip),
     ("raise", ChooseMode::Raise),
     ("wrap", ChooseMode::Wrap),
-    ("clip", ChooseMode::Clip),
 ];
 
 pub(super) fn parse_mode(value: Option<&ScalarValue>) -> Result<ChooseMode> {
-    let Some(text) = value.and_then(string_literal) else {
+    let Some(text) = value.and_then(|v| v.try_as_str().flatten()) else {
         return plan_err!(
-            "tensor_choose: argument mode must be a literal string: 'raise', 'wrap' or 'clip'"
+            "tensor_choose: argument mode must be a literal string: {}",
+            quoted_choices(CHOOSE_MODES, " or ")
         );
     };
     match match_option(text, CHOOSE_MODES) {
         Some(mode) => Ok(mode),
         // numpy: "clipmode must be one of 'clip', 'raise', or 'wrap' (got 'bad')"
         None => plan_err!(
-            "tensor_choose: clipmode must be one of 'clip', 'raise', or 'wrap' (got '{text}')"
+            "tensor_choose: clipmode must be one of {} (got '{text}')",
+            quoted_choices(CHOOSE_MODES, ", or ")
         ),
     }
 }

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, Signature};
+use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
 use self::args::parse_mode;
@@ -67,11 +67,9 @@ use crate::variable_shape::has_variable_shape_extension;
     )
 )]
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TensorChoose {
-    signature: Signature,
-}
+pub struct TensorChoose {}
 
-registered_function!(TensorChoose, ["a", "choices", "mode"]);
+registered_function!(TensorChoose);
 
 /// The function's name, in errors.
 const NAME: &str = "tensor_choose";
@@ -97,12 +95,15 @@ fn is_nested_list(data_type: &DataType) -> bool {
 impl TensorFunction for TensorChoose {
     type Plan = ChooseCall;
 
-    function_metadata!("tensor_choose");
+    function_metadata!(
+        "tensor_choose",
+        crate::udf::Parameters::Variadic { options: &["mode"] }
+    );
 
     fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
         let n_args = arg_types.len();
         let data_args = match arg_types.last() {
-            Some(last) if super::is_string(last) => n_args - 1,
+            Some(last) if last.is_string() => n_args - 1,
             _ => n_args,
         };
         // a, and every choice when there are several: one list alone is the sequence of
@@ -140,7 +141,7 @@ impl TensorFunction for TensorChoose {
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ChooseCall> {
         let n_args = args.fields.len();
         // A trailing string is the mode (positional or `mode => ...`).
-        let (data_args, mode) = if super::is_string(args.fields[n_args - 1].data_type()) {
+        let (data_args, mode) = if args.fields[n_args - 1].data_type().is_string() {
             (n_args - 1, parse_mode(args.literal(n_args - 1))?)
         } else {
             (n_args, ChooseMode::Raise)

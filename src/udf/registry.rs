@@ -1,0 +1,359 @@
+//! The one list of the crate's functions, and what is derived from it.
+//!
+//! A function is declared once: its struct carries its SQL name, its parameters (names and how
+//! many are required: [`Parameters`]) and its `#[user_doc]` documentation, and
+//! [`declare`] lists it. Everything else reads that declaration: registration
+//! ([`super::all_functions`], [`super::variadic_functions`]), the keyword rewrite
+//! ([`keyword_parameters`]), the argument-count check every call goes through
+//! ([`Parameters::check_count`]), `SHOW FUNCTIONS` (the registered documentation), and the
+//! plan codecs, which reach a planned call's state through [`ScalarTensorCall`] and
+//! [`HigherOrderTensorCall`] instead of knowing each function's type.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use arrow::datatypes::FieldRef;
+use datafusion::common::{ScalarValue, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{
+    HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl, Signature, ValueOrLambda,
+    Volatility,
+};
+
+use super::call_state::CallState;
+use super::{
+    AtOp, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction, TensorGet,
+    TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize, TensorTakeAlongAxis,
+    TensorToFixed, TensorToList, TensorToString, TensorToVariable, TensorTyped, TensorUdf,
+    VariadicTensorUdf,
+};
+
+/// How a function takes its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Parameters {
+    /// Named parameters in order, options included; the first `required` must be given.
+    /// Arguments may be given by name (`mode => 'clip'`), in any order on the rewritten paths.
+    Fixed {
+        /// The names, in order.
+        names: &'static [&'static str],
+        /// How many leading parameters a call must give.
+        required: usize,
+    },
+    /// Positional arguments only, in a number the function checks itself
+    /// (`tensor_get(t, i, j, ...)`): no keyword arguments.
+    Positional,
+    /// Positional data arguments in any number, then keyword options, which go last
+    /// (`tensor_choose(a, c0, c1, mode => 'clip')`).
+    Variadic {
+        /// The option names.
+        options: &'static [&'static str],
+    },
+    /// Not meant to be written by hand (`tensor_typed`, written by the SQL rewrite): any
+    /// arguments, left alone by the keyword rewrite.
+    Internal,
+}
+
+impl Parameters {
+    /// The names an argument may be given by.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Self::Fixed { names, .. } => names,
+            Self::Variadic { options } => options,
+            Self::Positional | Self::Internal => &[],
+        }
+    }
+
+    /// The signature of a scalar function with these parameters: user-defined (each function
+    /// coerces its own arguments), named where names are fixed.
+    pub fn signature(self) -> Signature {
+        let signature = Signature::user_defined(Volatility::Immutable);
+        match self {
+            Self::Fixed { names, .. } if !names.is_empty() => {
+                // Naming fails only for duplicate names, which the registry test rules out.
+                signature
+                    .clone()
+                    .with_parameter_names(names.to_vec())
+                    .unwrap_or(signature)
+            }
+            _ => signature,
+        }
+    }
+
+    /// Checks a call's argument count against fixed parameters, in DataFusion's words
+    /// (`tensor function requires 2 to 4 arguments, got 1`); other kinds are checked by their
+    /// functions, which say what the arguments are.
+    pub fn check_count(self, name: &str, count: usize) -> Result<()> {
+        let Self::Fixed { names, required } = self else {
+            return Ok(());
+        };
+        if (required..=names.len()).contains(&count) {
+            return Ok(());
+        }
+        let expected = if required == names.len() {
+            format!("{required}")
+        } else {
+            format!("{required} to {}", names.len())
+        };
+        plan_err!("{name} function requires {expected} arguments, got {count}")
+    }
+}
+
+/// Allowed values of a string option, for messages: `'clip', 'raise' or 'wrap'` (`last` put
+/// before the last one: `" or "`, numpy's `", or "`); each value once, in order (aliases after
+/// the first name of a value left out).
+pub fn quoted_choices<T: PartialEq>(choices: &[(&str, T)], last: &str) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for (i, (name, value)) in choices.iter().enumerate() {
+        if choices[..i].iter().all(|(_, earlier)| earlier != value) {
+            names.push(format!("'{name}'"));
+        }
+    }
+    match names.split_last() {
+        Some((final_name, rest)) if !rest.is_empty() => {
+            format!("{}{last}{final_name}", rest.join(", "))
+        }
+        _ => names.join(""),
+    }
+}
+
+/// A scalar tensor function's instance, whatever its type: what the plan codecs need.
+pub trait ScalarTensorCall: Send + Sync {
+    /// The state of a planned call; `None` for a registered instance, which resolves by name.
+    fn call_state(&self) -> Option<CallState>;
+    /// The planned call of this (registered) function with `state`.
+    fn with_state(&self, state: CallState) -> Result<ScalarUDF>;
+}
+
+/// A higher-order tensor function's instance, whatever its type.
+pub trait HigherOrderTensorCall: Send + Sync {
+    /// The state of a call's instance; `None` for a registered instance.
+    fn call_state(&self) -> Option<CallState>;
+    /// The call of this (registered) function with `state`.
+    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF>;
+    /// This call pinned to the argument fields and literals it has where the query is planned.
+    fn pinned_to(
+        &self,
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<HigherOrderUDF>;
+}
+
+/// A registered function in DataFusion's form.
+#[derive(Debug, Clone)]
+pub enum Registered {
+    /// A scalar function.
+    Scalar(ScalarUDF),
+    /// A higher-order function (lambdas, or options after variadic arguments).
+    HigherOrder(HigherOrderUDF),
+}
+
+impl Registered {
+    /// The SQL name.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Scalar(udf) => udf.name(),
+            Self::HigherOrder(udf) => udf.name(),
+        }
+    }
+}
+
+/// One function of the list: registered form and parameters.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    /// What is registered.
+    pub function: Registered,
+    /// How it takes its arguments.
+    pub parameters: Parameters,
+}
+
+type ScalarView = fn(&dyn Any) -> Option<&dyn ScalarTensorCall>;
+type HigherOrderView = fn(&dyn Any) -> Option<&dyn HigherOrderTensorCall>;
+
+/// The list, and how to reach each function's calls from DataFusion's `dyn` instances.
+#[derive(Default)]
+pub struct Registry {
+    functions: Vec<Declared>,
+    by_name: HashMap<String, usize>,
+    scalar_views: HashMap<TypeId, ScalarView>,
+    higher_order_views: HashMap<TypeId, HigherOrderView>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.functions.iter().map(|d| d.function.name()))
+            .finish()
+    }
+}
+
+impl Registry {
+    fn push(&mut self, function: Registered, parameters: Parameters) {
+        let previous = self
+            .by_name
+            .insert(function.name().to_string(), self.functions.len());
+        debug_assert!(previous.is_none(), "{} declared twice", function.name());
+        self.functions.push(Declared {
+            function,
+            parameters,
+        });
+    }
+
+    /// A [`TensorFunction`], registered as a scalar function.
+    pub fn scalar<F: TensorFunction>(&mut self, function: F) {
+        let parameters = function.parameters();
+        self.push(
+            Registered::Scalar(ScalarUDF::new_from_impl(TensorUdf::new(function))),
+            parameters,
+        );
+        self.scalar_views
+            .insert(TypeId::of::<TensorUdf<F>>(), |any| {
+                any.downcast_ref::<TensorUdf<F>>()
+                    .map(|udf| udf as &dyn ScalarTensorCall)
+            });
+    }
+
+    /// A scalar function of the crate's that is not a [`TensorFunction`] (`tensor_typed`).
+    fn other_scalar<T: ScalarUDFImpl + ScalarTensorCall + 'static>(
+        &mut self,
+        udf: T,
+        parameters: Parameters,
+    ) {
+        self.push(
+            Registered::Scalar(ScalarUDF::new_from_impl(udf)),
+            parameters,
+        );
+        self.scalar_views.insert(TypeId::of::<T>(), |any| {
+            any.downcast_ref::<T>()
+                .map(|udf| udf as &dyn ScalarTensorCall)
+        });
+    }
+
+    /// A higher-order function.
+    fn higher_order<T: HigherOrderUDFImpl + HigherOrderTensorCall + 'static>(
+        &mut self,
+        udf: T,
+        parameters: Parameters,
+    ) {
+        self.push(
+            Registered::HigherOrder(HigherOrderUDF::new_from_impl(udf)),
+            parameters,
+        );
+        self.higher_order_views.insert(TypeId::of::<T>(), |any| {
+            any.downcast_ref::<T>()
+                .map(|udf| udf as &dyn HigherOrderTensorCall)
+        });
+    }
+
+    /// Every declared function, in registration order.
+    pub fn functions(&self) -> &[Declared] {
+        &self.functions
+    }
+
+    /// The declared function `name`.
+    pub fn get(&self, name: &str) -> Option<&Declared> {
+        self.by_name.get(name).map(|&i| &self.functions[i])
+    }
+
+    /// `udf`'s instance as one of the crate's scalar functions.
+    pub fn scalar_call<'a>(&self, udf: &'a ScalarUDF) -> Option<&'a dyn ScalarTensorCall> {
+        let inner: &dyn Any = udf.inner().as_ref();
+        self.scalar_views.get(&inner.type_id())?(inner)
+    }
+
+    /// `udf`'s instance as one of the crate's higher-order functions.
+    pub fn higher_order_call<'a>(
+        &self,
+        udf: &'a HigherOrderUDF,
+    ) -> Option<&'a dyn HigherOrderTensorCall> {
+        let inner: &dyn Any = udf.inner().as_ref();
+        self.higher_order_views.get(&inner.type_id())?(inner)
+    }
+}
+
+/// THE list: every function the crate defines, each declared once.
+fn declare() -> Registry {
+    let mut r = Registry::default();
+    r.scalar(TensorConstructor::new());
+    r.scalar(TensorShape::new());
+    r.scalar(TensorNdim::new());
+    r.scalar(TensorSize::new());
+    r.scalar(TensorToList::new());
+    r.scalar(TensorReshape::new());
+    r.scalar(TensorToString::new());
+    r.scalar(TensorToVariable::new());
+    r.scalar(TensorToFixed::new());
+    r.scalar(TensorGet::new());
+    r.scalar(TensorTakeAlongAxis::new());
+    r.scalar(TensorPutAlongAxis::new());
+    for op in AtOp::ALL {
+        if op != AtOp::Apply {
+            r.scalar(TensorAt::new(op));
+        }
+    }
+    r.other_scalar(TensorTyped::new(), Parameters::Internal);
+    r.higher_order(
+        VariadicTensorUdf::new(TensorChoose::new()),
+        TensorChoose::new().parameters(),
+    );
+    r.higher_order(TensorAtApply::new(), AtOp::Apply.parameters());
+    r
+}
+
+static REGISTRY: LazyLock<Registry> = LazyLock::new(declare);
+
+/// The crate's functions.
+pub fn registry() -> &'static Registry {
+    &REGISTRY
+}
+
+/// The keyword rules of the tensor function `name` (already normalised); `None` for any
+/// other function, and for those not written by hand.
+pub fn keyword_parameters(name: &str) -> Option<Parameters> {
+    registry()
+        .get(name)
+        .map(|declared| declared.parameters)
+        .filter(|parameters| *parameters != Parameters::Internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_distinct_and_counts_within_them() {
+        for declared in registry().functions() {
+            let names = declared.parameters.names();
+            for (i, name) in names.iter().enumerate() {
+                assert!(
+                    !names[..i].contains(name),
+                    "{}: parameter {name} named twice",
+                    declared.function.name()
+                );
+            }
+            if let Parameters::Fixed { names, required } = declared.parameters {
+                assert!(required <= names.len(), "{}", declared.function.name());
+            }
+        }
+    }
+
+    #[test]
+    fn choices_list_each_value_once() {
+        let choices = [("negative", 1), ("neg", 1), ("abs", 2), ("round", 3)];
+        assert_eq!(
+            quoted_choices(&choices, " or "),
+            "'negative', 'abs' or 'round'"
+        );
+        assert_eq!(quoted_choices(&[("clip", 0)], " or "), "'clip'");
+        assert_eq!(
+            Parameters::Fixed {
+                names: &["t", "shape"],
+                required: 1
+            }
+            .check_count("f", 3)
+            .unwrap_err()
+            .strip_backtrace(),
+            "Error during planning: f function requires 1 to 2 arguments, got 3"
+        );
+    }
+}
