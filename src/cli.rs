@@ -3,7 +3,7 @@
 //! The flags and their behaviour are datafusion-cli 55.2's (this is its `main.rs`, adapted,
 //! under the Apache License 2.0): the REPL, `-c SQL`, `-f FILE`, `--format`, `-q`, local and
 //! object-store paths in `FROM 'file.parquet'`. The differences:
-//! - the session is [`crate::session_config`]'s (Parquet field metadata kept) with every tensor
+//! - the session is [`datafusion_tensor::session_config`]'s (Parquet field metadata kept) with every tensor
 //!   function registered;
 //! - tensor columns print nested (`[[1, 2], [3, 4]]`): the CLI's printers format storage
 //!   values directly, so each query's tensor columns are shown through `tensor_to_list`
@@ -11,7 +11,7 @@
 //!   tensor of more than `--tensor-threshold` elements (1000) prints summarised, as numpy
 //!   prints it;
 //! - tensor function calls take keyword arguments in any subset and order
-//!   ([`crate::rewrite`]): the file, `-c` and REPL loops are datafusion-cli's, adapted to
+//!   ([`datafusion_tensor::rewrite`]): the file, `-c` and REPL loops are datafusion-cli's, adapted to
 //!   rewrite each statement first;
 //! - `\\h name` prints the documentation of any registered function, the tensor functions
 //!   included (datafusion-cli's knows only a fixed list of its built-ins).
@@ -54,12 +54,14 @@ use datafusion_cli::print_format::PrintFormat;
 use datafusion_cli::print_options::{MaxRows, PrintOptions};
 use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
-use crate::context::{TensorDisplay, display_tensor_columns, register_all, session_config};
-use crate::display::Summary;
-use crate::rewrite::rewrite_statement;
-use crate::rewrite::show::{show_functions, show_functions_filter};
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::dialect_from_str;
+use datafusion_tensor::context::{
+    TensorDisplay, display_tensor_columns, register_all, session_config,
+};
+use datafusion_tensor::display::Summary;
+use datafusion_tensor::rewrite::rewrite_statement;
+use datafusion_tensor::rewrite::show::{show_functions, show_functions_filter};
 use futures::StreamExt;
 
 /// Command-line arguments (datafusion-cli's).
@@ -377,18 +379,18 @@ async fn main_inner() -> Result<()> {
 async fn remote(
     ctx: &SessionContext,
     remote: Option<&str>,
-) -> Result<Option<crate::ballista::LocalCluster>> {
+) -> Result<Option<datafusion_tensor_ballista::LocalCluster>> {
     match remote {
         Some("standalone") => {
-            let cluster = crate::ballista::LocalCluster::start(
-                crate::ballista::LocalClusterOptions::default(),
+            let cluster = datafusion_tensor_ballista::LocalCluster::start(
+                datafusion_tensor_ballista::LocalClusterOptions::default(),
             )
             .await?;
-            crate::ballista::make_remote(ctx, &cluster.url())?;
+            datafusion_tensor_ballista::make_remote(ctx, &cluster.url())?;
             Ok(Some(cluster))
         }
         Some(url) => {
-            crate::ballista::make_remote(ctx, url)?;
+            datafusion_tensor_ballista::make_remote(ctx, url)?;
             Ok(None)
         }
         None => Ok(None),
@@ -397,7 +399,7 @@ async fn remote(
 
 impl TensorCliContext {
     /// Runs the statements of `sql` as datafusion-cli does, rewritten first for the tensor
-    /// functions ([`crate::rewrite`]: keyword arguments in any order, tensor types through
+    /// functions ([`datafusion_tensor::rewrite`]: keyword arguments in any order, tensor types through
     /// `CASE`, `SHOW FUNCTIONS` listing them). Text that needs no rewrite goes to
     /// datafusion-cli as it is; text that does is planned here from the rewritten statements
     /// (never printed back to SQL: sqlparser does not print every statement as it reads it)
@@ -407,7 +409,10 @@ impl TensorCliContext {
         let Some(parser) = dialect_from_str(dialect.as_ref()) else {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
         };
-        let sql = &*crate::rewrite::keywords::quote_keyword_argument_names(sql, parser.as_ref());
+        let sql = &*datafusion_tensor::rewrite::keywords::quote_keyword_argument_names(
+            sql,
+            parser.as_ref(),
+        );
         // What does not parse goes to datafusion-cli, which reports why.
         let Ok(mut statements) = DFParser::parse_sql_with_dialect(sql, parser.as_ref()) else {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
@@ -444,8 +449,10 @@ impl TensorCliContext {
             )?,
             None => {
                 let state = self.ctx.state();
-                let limits = crate::limits::Limits::of(state.config().options());
-                let plan = crate::limits::scope(limits, state.statement_to_plan(statement)).await?;
+                let limits = datafusion_tensor::limits::Limits::of(state.config().options());
+                let plan =
+                    datafusion_tensor::limits::scope(limits, state.statement_to_plan(statement))
+                        .await?;
                 // As datafusion-cli: these print whole.
                 if matches!(
                     plan,

@@ -1,5 +1,7 @@
 //! `datafusion-tensor`: the DataFusion CLI with the tensor functions registered.
 
+mod cli;
+
 use std::process::ExitCode;
 
 use mimalloc::MiMalloc;
@@ -21,5 +23,5 @@ fn main() -> ExitCode {
 
 #[tokio::main]
 async fn run() -> ExitCode {
-    datafusion_tensor::cli::main().await
+    cli::main().await
 }

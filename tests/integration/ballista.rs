@@ -14,7 +14,7 @@ use std::time::Duration;
 use datafusion::error::DataFusionError;
 use datafusion::prelude::SessionContext;
 use datafusion_tensor::TensorSql;
-use datafusion_tensor::ballista::{LocalCluster, LocalClusterOptions, remote_context};
+use datafusion_tensor_ballista::{LocalCluster, LocalClusterOptions, remote_context};
 
 /// The shared cluster and the runtime its servers run on (every test's queries run there).
 fn cluster() -> &'static (tokio::runtime::Runtime, LocalCluster) {
@@ -261,8 +261,8 @@ async fn the_fast_reader_setting_reaches_the_executors() {
     use datafusion_proto::bytes::{
         physical_plan_from_bytes_with_extension_codec, physical_plan_to_bytes_with_extension_codec,
     };
-    use datafusion_tensor::ballista::plan::pin_plan;
-    use datafusion_tensor::ballista::{
+    use datafusion_tensor_ballista::plan::pin_plan;
+    use datafusion_tensor_ballista::{
         TensorPhysicalCodec, tensor_ballista_config, tensor_session_state,
     };
     use std::sync::Arc;

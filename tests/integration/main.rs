@@ -8,7 +8,6 @@
 
 #[cfg(feature = "ballista")]
 mod ballista;
-#[cfg(feature = "cli")]
 mod cli;
 mod fast_scan;
 mod fuzz_replay;

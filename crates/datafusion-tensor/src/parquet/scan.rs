@@ -270,8 +270,8 @@ impl FileSource for NamingSource {
     }
 
     /// Serialised as the wrapped source (a plan sent to a Ballista cluster); the receiving
-    /// side wraps it again (`crate::ballista`).
-    #[cfg(feature = "ballista")]
+    /// side wraps it again (the `datafusion-tensor-ballista` codecs).
+    #[cfg(feature = "proto")]
     fn try_to_proto(
         &self,
         base: &FileScanConfig,

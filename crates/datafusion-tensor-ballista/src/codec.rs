@@ -24,9 +24,9 @@ use datafusion_proto::protobuf;
 use prost::Message;
 
 use super::plan::{TensorPlanRoot, restore_plan};
-use crate::tensor_type::TensorType;
-use crate::udf::CallInputs;
-use crate::udf::call_state::{
+use datafusion_tensor::tensor_type::TensorType;
+use datafusion_tensor::udf::CallInputs;
+use datafusion_tensor::udf::call_state::{
     CallState, higher_order_call_state, higher_order_with_state, scalar_call_state,
     scalar_with_state,
 };

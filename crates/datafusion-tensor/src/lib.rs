@@ -49,11 +49,6 @@ pub mod tensor_type;
 pub mod udf;
 pub mod variable_shape;
 
-#[cfg(feature = "ballista")]
-pub mod ballista;
-#[cfg(feature = "cli")]
-pub mod cli;
-
 pub use config::TensorOptions;
 pub use context::{
     TensorDisplay, display_tensor_columns, register_all, register_functions, session_config,

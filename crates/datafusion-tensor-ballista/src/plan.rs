@@ -1,14 +1,14 @@
 //! Physical plans on their way to a Ballista cluster and back.
 //!
 //! This crate's client plans a query where it is written, with every rule of
-//! [`crate::register_all`] (the `WHERE` guard among them), and submits the physical plan
+//! [`datafusion_tensor::register_all`] (the `WHERE` guard among them), and submits the physical plan
 //! ([`TensorQueryPlanner`]). Before it leaves, [`pin_plan`] pins each higher-order tensor
 //! call to the argument fields and literals it was planned with (a `tensor_choose` of a
 //! constant tensor keeps its shape, which the literal's metadata held) and marks the root
 //! ([`TensorPlanRoot`]). Where it arrives (scheduler, then each executor's stage),
 //! [`restore_plan`] puts back what DataFusion's serialisation dropped: tensor calls' return
 //! fields (their `arrow.fixed_shape_tensor` metadata, which the next call and the result
-//! schema carry) and the tensor Parquet scan ([`crate::parquet::scan::NamingSource`]: errors
+//! schema carry) and the tensor Parquet scan ([`datafusion_tensor::parquet::scan::NamingSource`]: errors
 //! naming their file, the fast tensor reader).
 
 use std::fmt;
@@ -40,7 +40,7 @@ use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion_proto::protobuf::PhysicalPlanNode;
 use futures::TryStreamExt;
 
-use crate::udf::call_state::{
+use datafusion_tensor::udf::call_state::{
     CallState, is_tensor_function, is_tensor_higher_order_function, pin_higher_order,
     scalar_with_state,
 };
@@ -216,14 +216,15 @@ fn type_literals(
 ) -> Result<Option<Arc<dyn PhysicalExpr>>> {
     if !in_tensor_call && let Some(literal) = expr.downcast_ref::<Literal>() {
         let field = literal.return_field(schema)?;
-        let Ok(Some(tensor)) = crate::tensor_type::TensorType::from_field(&field) else {
+        let Ok(Some(tensor)) = datafusion_tensor::tensor_type::TensorType::from_field(&field)
+        else {
             return Ok(None);
         };
-        if !crate::tensor_type::has_tensor_extension(&field) {
+        if !datafusion_tensor::tensor_type::has_tensor_extension(&field) {
             return Ok(None);
         }
         let typed = scalar_with_state(
-            crate::udf::TENSOR_TYPED,
+            datafusion_tensor::udf::TENSOR_TYPED,
             CallState::Typed {
                 tensor: Some(tensor),
                 name: None,
@@ -311,7 +312,11 @@ pub fn restore_plan(
             .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
             .is_some_and(|config| config.file_source.file_type() == "parquet");
         if is_parquet {
-            crate::parquet::scan::name_files_in_errors(plan, options, memory_pool.cloned())
+            datafusion_tensor::parquet::scan::name_files_in_errors(
+                plan,
+                options,
+                memory_pool.cloned(),
+            )
         } else {
             plan
         }
@@ -319,7 +324,7 @@ pub fn restore_plan(
     let restored = map_plan_calls(plan, &rebuild, &scan)?;
     // The WHERE guard again: Ballista's stage planner may have moved a projection below a
     // filter after the client planned the query.
-    crate::rules::FilterBeforeComputedProjection
+    datafusion_tensor::rules::FilterBeforeComputedProjection
         .optimize(restored, &datafusion::config::ConfigOptions::default())
 }
 

@@ -2,7 +2,7 @@
 //!
 //! - [`remote_context`]: a `SessionContext` whose queries run on the cluster whose scheduler
 //!   is at `df://HOST:PORT`, with every tensor function, the extension type, the tensor Parquet
-//!   format and the planner rules of [`crate::register_all`]; [`standalone_context`] starts a
+//!   format and the planner rules of [`datafusion_tensor::register_all`]; [`standalone_context`] starts a
 //!   scheduler and executors in this process first.
 //! - Queries are planned by the client, as locally, and the physical plan is submitted
 //!   ([`TensorQueryPlanner`]): every rule of `register_all` (the `WHERE` guard
@@ -11,7 +11,7 @@
 //!   adaptive planner replaces the physical rules with its own) — the scheduler plans
 //!   physical submissions with its static planner, stage splitting only.
 //! - [`TensorPhysicalCodec`] and [`TensorLogicalCodec`] wrap Ballista's codecs and carry each
-//!   tensor call's planning state ([`crate::udf::call_state`]); on decoding, the physical codec
+//!   tensor call's planning state ([`datafusion_tensor::udf::call_state`]); on decoding, the physical codec
 //!   restores tensor return fields and the tensor Parquet scan ([`plan::restore_plan`]).
 //! - [`cluster`]: a scheduler and executors in this process ([`LocalCluster`]) and the
 //!   configurations of the two binaries.
@@ -25,6 +25,7 @@
 pub mod cluster;
 pub mod codec;
 pub mod plan;
+pub mod process;
 
 use std::sync::Arc;
 
@@ -38,11 +39,11 @@ pub use cluster::{LocalCluster, LocalClusterOptions};
 pub use codec::{TensorLogicalCodec, TensorPhysicalCodec};
 pub use plan::{RemoteExec, TensorPlanRoot, TensorQueryPlanner};
 
-/// The session configuration of every process of a tensor cluster: [`crate::session_config`]
+/// The session configuration of every process of a tensor cluster: [`datafusion_tensor::session_config`]
 /// with Ballista's settings, the tensor codecs, and adaptive planning off (see the module
 /// docs).
 pub fn tensor_ballista_config() -> SessionConfig {
-    with_tensor_settings(crate::session_config())
+    with_tensor_settings(datafusion_tensor::session_config())
 }
 
 /// `config` with Ballista's settings and what the tensor functions need: Parquet field
@@ -63,15 +64,15 @@ fn with_tensor_settings(config: SessionConfig) -> SessionConfig {
 }
 
 /// The scheduler's and executors' session for a client's configuration: every tensor
-/// function, the extension type, the format and planner rules of [`crate::register_all`].
+/// function, the extension type, the format and planner rules of [`datafusion_tensor::register_all`].
 ///
 /// # Errors
 /// When a registration fails.
 pub fn tensor_session_state(config: SessionConfig) -> Result<SessionState> {
     let config = with_tensor_settings(config);
-    let ctx = crate::tensor_session_context_with_config(config)?;
+    let ctx = datafusion_tensor::tensor_session_context_with_config(config)?;
     // A lambda's checked integer operators travel by name.
-    for udf in crate::rules::weak::checked_functions() {
+    for udf in datafusion_tensor::rules::weak::checked_functions() {
         ctx.register_udf(udf);
     }
     Ok(ctx.state())
@@ -107,7 +108,7 @@ pub fn scheduler_url(url: &str) -> Result<String> {
 }
 
 /// A `SessionContext` whose queries run on the Ballista cluster whose scheduler is at `url`
-/// (`df://HOST:PORT`), with everything [`crate::register_all`] installs (module docs).
+/// (`df://HOST:PORT`), with everything [`datafusion_tensor::register_all`] installs (module docs).
 /// Tables are registered on this context, as locally; their files must be readable by the
 /// executors at the same paths.
 ///
@@ -123,12 +124,12 @@ pub fn remote_context(url: &str) -> Result<SessionContext> {
 /// # Errors
 /// As [`remote_context`].
 pub fn remote_context_with_config(url: &str, config: SessionConfig) -> Result<SessionContext> {
-    let ctx = crate::tensor_session_context_with_config(config)?;
+    let ctx = datafusion_tensor::tensor_session_context_with_config(config)?;
     make_remote(&ctx, url)?;
     Ok(ctx)
 }
 
-/// Turns `ctx` (with [`crate::register_all`] done) into a context whose queries run on the
+/// Turns `ctx` (with [`datafusion_tensor::register_all`] done) into a context whose queries run on the
 /// cluster at `url` (`df://HOST:PORT`): Ballista's settings and the tensor codecs added to its
 /// configuration, its query planner replaced by [`TensorQueryPlanner`]. Everything else
 /// (tables, functions, catalogs, runtime) is kept; the CLI's `--remote` uses it.
