@@ -69,6 +69,11 @@ pub fn from_storage(values: ArrayRef, element: &DataType) -> Result<ArrayRef, Ar
 /// Runs `$body` with `$P` bound to the arrow primitive type of `$data_type` (every tensor
 /// element type but Boolean), or evaluates `$fallback` for any other type. Crate-private: the
 /// kernels' dispatch, not an API.
+///
+/// Not arrow's `downcast_primitive!`: that dispatch is the same `match` at run time, but over
+/// every primitive type arrow has (decimals, dates, times, timestamps, durations, intervals:
+/// about thirty), so each of the eleven kernels using this would be compiled for some twenty
+/// types no tensor holds, against the rebuild time the workspace was cut for.
 macro_rules! with_primitive_type {
     ($data_type:expr, $P:ident => $body:expr, _ => $fallback:expr) => {{
         use arrow::datatypes as adt;
