@@ -125,6 +125,13 @@ fn parameters(name: &str) -> Option<Parameters> {
         "tensor_take_along_axis" => fixed(&["t", "idx", "axis"], 3),
         "tensor_put_along_axis" => fixed(&["t", "idx", "values", "axis"], 4),
         "tensor_choose" => Some(Parameters::Variadic { options: &["mode"] }),
+        "tensor_where" => fixed(&["condition", "x", "y"], 3),
+        _ if crate::udf::math::BINARY_OPS
+            .iter()
+            .any(|&op| crate::udf::math::function_name(op) == name) =>
+        {
+            fixed(crate::udf::math::BINARY_PARAMETERS, 2)
+        }
         _ => {
             let op = AtOp::ALL.iter().find(|op| op.function_name() == name)?;
             // x, idx and (but for get) y or fn.

@@ -19,10 +19,10 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 
 use super::{
-    CallInputs, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction,
-    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
-    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
-    TensorTyped, TensorUdf, VariadicTensorUdf,
+    CallInputs, TensorAt, TensorAtApply, TensorBinary, TensorChoose, TensorConstructor,
+    TensorFunction, TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape,
+    TensorSize, TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
+    TensorTyped, TensorUdf, TensorWhere, VariadicTensorUdf,
 };
 use crate::tensor_type::TensorType;
 
@@ -82,6 +82,10 @@ macro_rules! each_tensor_udf {
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorPutAlongAxis>>() {
             Some($body)
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorAt>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorBinary>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorWhere>>() {
             Some($body)
         } else {
             None

@@ -54,6 +54,7 @@ mod choose;
 mod convert;
 mod get;
 mod introspect;
+pub mod math;
 mod options;
 mod plan_cache;
 mod reshape;
@@ -90,6 +91,7 @@ pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
 pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
+pub use math::{TensorBinary, TensorWhere};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
@@ -123,6 +125,14 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorAt::new(AtOp::Get)).into(),
         ScalarUDF::new_from_impl(TensorTyped::new()),
     ]
+    .into_iter()
+    .chain(
+        math::BINARY_OPS
+            .into_iter()
+            .map(|op| TensorUdf::new(TensorBinary::new(op)).into()),
+    )
+    .chain([TensorUdf::new(TensorWhere::new()).into()])
+    .collect()
 }
 
 /// The variadic functions with named trailing options, registered as higher-order functions
