@@ -206,7 +206,9 @@ macro_rules! float_element {
             }
             #[inline(always)]
             fn np_pow(self, other: Self) -> Option<Self> {
-                Some(self.powf(other))
+                // In double, rounded once: the correctly rounded power numpy's libm gives
+                // (f32's own powf is off by an ulp on some inputs, e.g. 3.25 ** 2.5).
+                Some(f64::from(self).powf(f64::from(other)) as $t)
             }
             #[inline(always)]
             fn np_maximum(self, other: Self) -> Self {
@@ -268,7 +270,10 @@ impl NumpyElement for f16 {
     }
     #[inline(always)]
     fn np_pow(self, other: Self) -> Option<Self> {
-        Some(f16::from_f32(self.to_f32().powf(other.to_f32())))
+        // numpy: powf in float32, rounded to half.
+        Some(f16::from_f32(
+            self.to_f32().np_pow(other.to_f32()).unwrap_or_default(),
+        ))
     }
     #[inline(always)]
     fn np_maximum(self, other: Self) -> Self {
