@@ -14,5 +14,6 @@ mod fuzz_replay;
 mod interop;
 mod interop_varshape;
 mod limits;
+mod operators;
 mod properties;
 mod slt;

@@ -231,6 +231,10 @@ macro_rules! each_suite {
             tensor_at_get,
             tensor_at_apply,
             tensor_at_generated,
+            // The elementwise functions (tensor_add ... tensor_logical_xor, tensor_where) and
+            // the operators on tensors.
+            tensor_elementwise,
+            tensor_elementwise_generated,
             // Variable-shape tensors across functions: errors (varshape) and numpy's values on
             // pyarrow's columns (varshape_generated).
             varshape,

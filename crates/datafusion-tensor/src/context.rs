@@ -19,7 +19,8 @@ use crate::config::TensorOptions;
 use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
-    FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, WeakLambdaLiterals,
+    FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner,
+    TensorOperatorPlanner, TensorOperators, WeakLambdaLiterals,
 };
 use crate::tensor_type::has_tensor_extension;
 use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
@@ -105,16 +106,32 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .rules
         .iter()
         .any(|rule| rule.name() == freeze.name());
+    // Operators on tensors (`x * 2.0`) in plans built without SQL: before DataFusion's type
+    // coercion, which refuses them.
+    let operators = TensorOperators::default();
+    let operators_missing = !state
+        .analyzer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == operators.name());
     let filters_first = FilterBeforeComputedProjection;
     let filters_first_missing = !state
         .physical_optimizers()
         .iter()
         .any(|rule| rule.name() == filters_first.name());
-    if planner_missing || freeze_missing || filters_first_missing {
+    if planner_missing || freeze_missing || filters_first_missing || operators_missing {
         let mut builder = SessionStateBuilder::new_from_existing(state.clone());
+        if operators_missing {
+            let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> = vec![Arc::new(operators)];
+            rules.extend(state.analyzer().rules.iter().cloned());
+            builder = builder.with_analyzer_rules(rules);
+        }
         if planner_missing {
-            let mut planners: Vec<Arc<dyn ExprPlanner>> =
-                vec![Arc::new(LiteralListPlanner), Arc::new(WeakLambdaLiterals)];
+            let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![
+                Arc::new(LiteralListPlanner),
+                Arc::new(WeakLambdaLiterals),
+                Arc::new(TensorOperatorPlanner::default()),
+            ];
             planners.extend(state.expr_planners().iter().cloned());
             builder = builder.with_expr_planners(planners);
         }

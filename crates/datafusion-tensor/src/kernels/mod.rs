@@ -21,6 +21,7 @@
 pub mod along_axis;
 pub mod broadcast;
 pub mod choose;
+pub mod elementwise;
 pub mod gather;
 pub mod layout;
 pub mod ragged;

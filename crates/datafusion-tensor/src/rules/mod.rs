@@ -7,15 +7,20 @@
 //! - [`freeze`]: [`FreezeLiteralArguments`], an analyzer rule that fixes which arguments of a
 //!   variadic tensor function (`tensor_choose`) were literals as written, so that its result
 //!   type does not change when a later step folds an argument into a literal;
+//! - [`operators`]: [`TensorOperatorPlanner`] and [`TensorOperators`], SQL operators on tensor
+//!   operands as the elementwise functions (`x * 2.0` is `tensor_multiply(x, 2.0)`), while SQL
+//!   is planned and in plans built without SQL;
 //! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
 //!   a `WHERE` clause in front of the functions whose rows it drops.
 
 pub mod filter_order;
 pub mod freeze;
+pub mod operators;
 pub mod planner;
 pub mod weak;
 
 pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
+pub use operators::{TensorOperatorPlanner, TensorOperators};
 pub use planner::LiteralListPlanner;
 pub use weak::WeakLambdaLiterals;

@@ -23,10 +23,10 @@ use datafusion::logical_expr::{
 
 use super::call_state::CallState;
 use super::{
-    AtOp, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction, TensorGet,
-    TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize, TensorTakeAlongAxis,
-    TensorToFixed, TensorToList, TensorToString, TensorToVariable, TensorTyped, TensorUdf,
-    VariadicTensorUdf,
+    AtOp, TensorAt, TensorAtApply, TensorBinary, TensorChoose, TensorConstructor, TensorFunction,
+    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
+    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
+    TensorTyped, TensorUdf, TensorWhere, VariadicTensorUdf,
 };
 
 /// How a function takes its arguments.
@@ -291,6 +291,10 @@ fn declare() -> Registry {
             r.scalar(TensorAt::new(op));
         }
     }
+    for op in super::math::BINARY_OPS {
+        r.scalar(TensorBinary::new(op));
+    }
+    r.scalar(TensorWhere::new());
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),

@@ -1,0 +1,421 @@
+//! numpy's binary ufuncs and `where` over whole batches of broadcast operands.
+//!
+//! Operands arrive in the type the operation computes in (the caller promoted and cast them);
+//! each is a values buffer and the number of values one row holds (0: a literal serving every
+//! row). Where both operands are laid out as the result (same shape, row-major, or a literal
+//! number) and arrow's kernels give numpy's result (wrapping `+ - *`, float `/`, integer
+//! comparisons), those kernels run on the whole buffers; everything else runs through the
+//! compiled [`Runs`] with numpy's element semantics ([`ops`]). Element NULLs propagate; row
+//! NULLs are the caller's.
+//!
+//! [`runs`]: the broadcast plan and its loops; [`ops`]: numpy's arithmetic per element type.
+
+pub mod ops;
+pub mod runs;
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, PrimitiveArray, Scalar};
+use arrow::buffer::{BooleanBuffer, NullBuffer};
+use arrow::compute::kernels::{cmp, numeric};
+use arrow::datatypes::{ArrowPrimitiveType, DataType};
+use arrow::error::ArrowError;
+
+use self::ops::NumpyElement;
+use self::runs::{Operand, map2, map3};
+pub use self::runs::{Runs, broadcast_operands};
+use super::{storage_type, to_storage, with_primitive_type};
+use crate::error::TensorError;
+
+/// A binary ufunc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    FloorDivide,
+    Mod,
+    Power,
+    Maximum,
+    Minimum,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+impl BinaryOp {
+    /// Whether the result is Boolean whatever the operands (comparisons, logical ops).
+    pub fn is_predicate(self) -> bool {
+        self.is_comparison() || self.is_logical()
+    }
+
+    /// `= <> < <= > >=`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            Self::Equal
+                | Self::NotEqual
+                | Self::Less
+                | Self::LessEqual
+                | Self::Greater
+                | Self::GreaterEqual
+        )
+    }
+
+    /// `logical_and`, `logical_or`, `logical_xor`: on the operands' truth values.
+    pub fn is_logical(self) -> bool {
+        matches!(self, Self::LogicalAnd | Self::LogicalOr | Self::LogicalXor)
+    }
+
+    /// The comparison with its operands swapped (`a < b` is `b > a`).
+    #[must_use]
+    pub fn swapped(self) -> Self {
+        match self {
+            Self::Less => Self::Greater,
+            Self::LessEqual => Self::GreaterEqual,
+            Self::Greater => Self::Less,
+            Self::GreaterEqual => Self::LessEqual,
+            other => other,
+        }
+    }
+}
+
+/// One operand of a batch: values in the computing type, and how many one row holds (0: the
+/// same values serve every row).
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub values: ArrayRef,
+    pub row_len: usize,
+}
+
+fn broken(what: &str) -> TensorError {
+    TensorError::Internal(format!(
+        "elementwise kernel: {what} does not hold the values its broadcast reads"
+    ))
+}
+
+/// `op` of two operands broadcast by `runs` over `rows` rows: the result's values, row after
+/// row (Boolean for predicates; otherwise the operands' type). `row_nulls` are the rows whose
+/// data may not raise an error (integer powers with negative exponents are numpy's error,
+/// naming the row).
+pub fn binary(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    a: &Input,
+    b: &Input,
+    row_nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef, TensorError> {
+    let validity = element_validity(runs, rows, &[a, b])?;
+    if op.is_logical() {
+        let (ta, tb) = (truth(&a.values)?, truth(&b.values)?);
+        let f = match op {
+            BinaryOp::LogicalAnd => |x: u8, y: u8| x & y,
+            BinaryOp::LogicalOr => |x: u8, y: u8| x | y,
+            _ => |x: u8, y: u8| x ^ y,
+        };
+        let out = map2(
+            runs,
+            rows,
+            operand(&ta, a.row_len),
+            operand(&tb, b.row_len),
+            f,
+        )
+        .ok_or_else(|| broken("a logical operand"))?;
+        return with_validity(Arc::new(bools(&out)), validity.as_ref());
+    }
+    let compute = a.values.data_type().clone();
+    if let Some(out) = arrow_kernel(op, runs, rows, a, b)? {
+        return Ok(out);
+    }
+    let (sa, sb) = (to_storage(&a.values)?, to_storage(&b.values)?);
+    // Booleans as bytes: `+` is or and `*` and (numpy's bool loops), as maximum and minimum
+    // are on 0 and 1.
+    let op = match (op, compute == DataType::Boolean) {
+        (BinaryOp::Add, true) => BinaryOp::Maximum,
+        (BinaryOp::Multiply, true) => BinaryOp::Minimum,
+        (op, _) => op,
+    };
+    let out = with_primitive_type!(storage_type(&compute), P => {
+        typed::<P>(op, runs, rows, (&sa, a.row_len), (&sb, b.row_len), row_nulls)?
+    }, _ => return Err(TensorError::Internal(format!("elementwise kernel: no loop for {compute}"))));
+    let out = if op.is_predicate() || compute != DataType::Boolean {
+        out
+    } else {
+        super::from_storage(out, &compute)?
+    };
+    with_validity(out, validity.as_ref())
+}
+
+/// numpy's `where(cond, x, y)` of three operands broadcast by `runs`: `x` and `y` in the
+/// result type, `cond` of any element type (its truth values).
+pub fn select(
+    runs: &Runs,
+    rows: usize,
+    cond: &Input,
+    x: &Input,
+    y: &Input,
+) -> Result<ArrayRef, TensorError> {
+    let truth_values = truth(&cond.values)?;
+    // A NULL condition element selects nothing: its position is NULL.
+    let cond_state: Vec<u8> = match cond.values.logical_nulls() {
+        Some(nulls) => truth_values
+            .iter()
+            .zip(nulls.iter())
+            .map(|(&t, valid)| if valid { t } else { 2 })
+            .collect(),
+        None => truth_values,
+    };
+    let validity = match (x.values.logical_nulls(), y.values.logical_nulls()) {
+        (None, None) if !cond_state.contains(&2) => None,
+        (xn, yn) => {
+            let xv = valid_bytes(xn.as_ref(), x.values.len());
+            let yv = valid_bytes(yn.as_ref(), y.values.len());
+            let valid = map3(
+                runs,
+                rows,
+                operand(&cond_state, cond.row_len),
+                operand(&xv, x.row_len),
+                operand(&yv, y.row_len),
+                |c, xv, yv| match c {
+                    2 => false,
+                    1 => xv == 1,
+                    _ => yv == 1,
+                },
+            )
+            .ok_or_else(|| broken("a where operand"))?;
+            Some(NullBuffer::new(BooleanBuffer::from(valid)))
+        }
+    };
+    let element = x.values.data_type().clone();
+    let (sx, sy) = (to_storage(&x.values)?, to_storage(&y.values)?);
+    let out = with_primitive_type!(storage_type(&element), P => {
+        let (vx, vy) = (sx.as_primitive::<P>().values(), sy.as_primitive::<P>().values());
+        let out = map3(
+            runs,
+            rows,
+            operand(&cond_state, cond.row_len),
+            operand(vx, x.row_len),
+            operand(vy, y.row_len),
+            |c, x, y| if c == 1 { x } else { y },
+        )
+        .ok_or_else(|| broken("a where operand"))?;
+        Arc::new(PrimitiveArray::<P>::from_iter_values(out)) as ArrayRef
+    }, _ => return Err(TensorError::Internal(format!("where kernel: no loop for {element}"))));
+    with_validity(super::from_storage(out, &element)?, validity.as_ref())
+}
+
+fn operand<T>(values: &[T], row_len: usize) -> Operand<'_, T> {
+    Operand { values, row_len }
+}
+
+fn bools(bytes: &[u8]) -> BooleanArray {
+    BooleanArray::new(bytes.iter().map(|&b| b != 0).collect(), None)
+}
+
+/// 1 where an element is valid, 0 where NULL.
+fn valid_bytes(nulls: Option<&NullBuffer>, len: usize) -> Vec<u8> {
+    match nulls {
+        Some(nulls) => nulls.iter().map(u8::from).collect(),
+        None => vec![1; len],
+    }
+}
+
+/// The result's element validity: valid where every operand's broadcast element is (`None`
+/// when no operand holds an element NULL).
+fn element_validity(
+    runs: &Runs,
+    rows: usize,
+    inputs: &[&Input; 2],
+) -> Result<Option<NullBuffer>, TensorError> {
+    let [a, b] = inputs;
+    let (na, nb) = (a.values.logical_nulls(), b.values.logical_nulls());
+    if na.is_none() && nb.is_none() {
+        return Ok(None);
+    }
+    let va = valid_bytes(na.as_ref(), a.values.len());
+    let vb = valid_bytes(nb.as_ref(), b.values.len());
+    let valid = map2(
+        runs,
+        rows,
+        operand(&va, a.row_len),
+        operand(&vb, b.row_len),
+        |x, y| x & y != 0,
+    )
+    .ok_or_else(|| broken("an operand's validity"))?;
+    Ok(Some(NullBuffer::new(BooleanBuffer::from(valid))))
+}
+
+fn with_validity(values: ArrayRef, validity: Option<&NullBuffer>) -> Result<ArrayRef, TensorError> {
+    Ok(super::layout::with_row_nulls(values, validity)?)
+}
+
+/// Each element's truth value as a byte (numpy's `x != 0`, NaN true, -0.0 false).
+fn truth(values: &ArrayRef) -> Result<Vec<u8>, TensorError> {
+    if let Some(bools) = values.as_boolean_opt() {
+        return Ok(bools.values().iter().map(u8::from).collect());
+    }
+    with_primitive_type!(values.data_type(), P => {
+        Ok(values
+            .as_primitive::<P>()
+            .values()
+            .iter()
+            .map(|&v| u8::from(v.truthy()))
+            .collect())
+    }, _ => Err(TensorError::Internal(format!("no truth value for {}", values.data_type()))))
+}
+
+/// Whether operand `k` is read as the result's layout over the whole batch: a column laid out
+/// as the result, a literal of the result's layout in a one-row batch, or a literal number.
+fn flat(runs: &Runs, rows: usize, k: usize, input: &Input) -> Option<bool> {
+    if input.row_len == 0 && input.values.len() == 1 {
+        return Some(true); // a scalar
+    }
+    let laid_out = runs.is_identity(k)
+        && (input.row_len == runs.out_len || (rows == 1 && input.values.len() == runs.out_len));
+    laid_out.then_some(false)
+}
+
+/// arrow's own kernel where it computes numpy's result on these layouts; `None` elsewhere.
+fn arrow_kernel(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    a: &Input,
+    b: &Input,
+) -> Result<Option<ArrayRef>, TensorError> {
+    let compute = a.values.data_type();
+    let float = compute.is_floating();
+    let integer = compute.is_integer() || *compute == DataType::Boolean;
+    let exact = match op {
+        BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply => *compute != DataType::Boolean,
+        BinaryOp::Divide => float,
+        // arrow orders floats totally (NaN equal to itself, -0.0 below 0.0); numpy is IEEE.
+        op if op.is_comparison() => integer,
+        _ => false,
+    };
+    if !exact || runs.out_len == 0 {
+        return Ok(None);
+    }
+    let (Some(scalar_a), Some(scalar_b)) = (flat(runs, rows, 0, a), flat(runs, rows, 1, b)) else {
+        return Ok(None);
+    };
+    let datum = |input: &Input, scalar: bool| -> Box<dyn arrow::array::Datum> {
+        if scalar {
+            Box::new(Scalar::new(Arc::clone(&input.values)))
+        } else {
+            Box::new(Arc::clone(&input.values))
+        }
+    };
+    let (da, db) = (datum(a, scalar_a), datum(b, scalar_b));
+    let (da, db) = (da.as_ref(), db.as_ref());
+    let out: Result<ArrayRef, ArrowError> = match op {
+        BinaryOp::Add => numeric::add_wrapping(da, db),
+        BinaryOp::Subtract => numeric::sub_wrapping(da, db),
+        BinaryOp::Multiply => numeric::mul_wrapping(da, db),
+        BinaryOp::Divide => numeric::div(da, db),
+        BinaryOp::Equal => cmp::eq(da, db).map(|r| Arc::new(r) as ArrayRef),
+        BinaryOp::NotEqual => cmp::neq(da, db).map(|r| Arc::new(r) as ArrayRef),
+        BinaryOp::Less => cmp::lt(da, db).map(|r| Arc::new(r) as ArrayRef),
+        BinaryOp::LessEqual => cmp::lt_eq(da, db).map(|r| Arc::new(r) as ArrayRef),
+        BinaryOp::Greater => cmp::gt(da, db).map(|r| Arc::new(r) as ArrayRef),
+        _ => cmp::gt_eq(da, db).map(|r| Arc::new(r) as ArrayRef),
+    };
+    let out = out?;
+    // Two scalars give one value; a scalar against a one-row batch too.
+    let expected = rows * runs.out_len;
+    if out.len() != expected {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// `op` on operands of arrow type `P` (booleans as bytes) through the runs.
+fn typed<P>(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    (a, a_row): (&ArrayRef, usize),
+    (b, b_row): (&ArrayRef, usize),
+    row_nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef, TensorError>
+where
+    P: ArrowPrimitiveType,
+    P::Native: NumpyElement,
+{
+    let va = operand(a.as_primitive::<P>().values().as_ref(), a_row);
+    let vb = operand(b.as_primitive::<P>().values().as_ref(), b_row);
+    let numbers = |out: Option<Vec<P::Native>>| -> Result<ArrayRef, TensorError> {
+        let out = out.ok_or_else(|| broken("an operand"))?;
+        Ok(Arc::new(PrimitiveArray::<P>::from_iter_values(out)))
+    };
+    let predicate = |out: Option<Vec<u8>>| -> Result<ArrayRef, TensorError> {
+        let out = out.ok_or_else(|| broken("an operand"))?;
+        Ok(Arc::new(bools(&out)))
+    };
+    match op {
+        BinaryOp::Add => numbers(map2(runs, rows, va, vb, NumpyElement::np_add)),
+        BinaryOp::Subtract => numbers(map2(runs, rows, va, vb, NumpyElement::np_sub)),
+        BinaryOp::Multiply => numbers(map2(runs, rows, va, vb, NumpyElement::np_mul)),
+        BinaryOp::Divide => numbers(map2(runs, rows, va, vb, NumpyElement::np_div)),
+        BinaryOp::FloorDivide => numbers(map2(runs, rows, va, vb, NumpyElement::np_floor_div)),
+        BinaryOp::Mod => numbers(map2(runs, rows, va, vb, NumpyElement::np_rem)),
+        BinaryOp::Maximum => numbers(map2(runs, rows, va, vb, NumpyElement::np_maximum)),
+        BinaryOp::Minimum => numbers(map2(runs, rows, va, vb, NumpyElement::np_minimum)),
+        BinaryOp::Power => {
+            let out = map2(runs, rows, va, vb, |x, y| x.np_pow(y).unwrap_or_default());
+            if <P::Native as NumpyElement>::INTEGER && vb.values.iter().any(|v| v.negative()) {
+                negative_power(runs, rows, va, vb, row_nulls, b.logical_nulls().as_ref())?;
+            }
+            numbers(out)
+        }
+        BinaryOp::Equal => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x == y))),
+        BinaryOp::NotEqual => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x != y))),
+        BinaryOp::Less => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x < y))),
+        BinaryOp::LessEqual => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x <= y))),
+        BinaryOp::Greater => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x > y))),
+        BinaryOp::GreaterEqual => predicate(map2(runs, rows, va, vb, |x, y| u8::from(x >= y))),
+        BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::LogicalXor => Err(
+            TensorError::Internal("logical ops run on truth values".to_string()),
+        ),
+    }
+}
+
+/// numpy's `ValueError` for the first row (not NULL) whose broadcast exponents hold a negative
+/// one at a valid element.
+fn negative_power<T: NumpyElement>(
+    runs: &Runs,
+    rows: usize,
+    a: Operand<'_, T>,
+    b: Operand<'_, T>,
+    row_nulls: Option<&NullBuffer>,
+    b_nulls: Option<&NullBuffer>,
+) -> Result<(), TensorError> {
+    let negative: Vec<u8> = match b_nulls {
+        Some(nulls) => b
+            .values
+            .iter()
+            .zip(nulls.iter())
+            .map(|(e, valid)| u8::from(valid && e.negative()))
+            .collect(),
+        None => b.values.iter().map(|e| u8::from(e.negative())).collect(),
+    };
+    let negative = map2(runs, rows, a, operand(&negative, b.row_len), |_, n| n)
+        .ok_or_else(|| broken("an exponent"))?;
+    let out_len = runs.out_len.max(1);
+    let first = negative
+        .iter()
+        .enumerate()
+        .find(|&(p, &neg)| neg == 1 && !row_nulls.is_some_and(|n| n.is_null(p / out_len)));
+    match first {
+        Some((p, _)) => Err(TensorError::NegativePower { row: p / out_len }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,197 @@
+//! SQL operators on tensors (SPEC §9): `+ - * / %` and `= <> < <= > >=` with a tensor operand
+//! are the elementwise functions (`x * 2.0` is `tensor_multiply(x, 2.0)`, `x > 0.5` a Boolean
+//! tensor), by numpy's rules.
+//!
+//! Two hooks, one rewrite: [`TensorOperatorPlanner`] (an SQL expression planner, consulted
+//! while SQL is planned) and [`TensorOperators`] (an analyzer rule, run before DataFusion's
+//! type coercion, for plans built without SQL: the DataFrame API, plans from a codec). An
+//! operator is rewritten only when one of its operands is a tensor (an
+//! `arrow.fixed_shape_tensor` or `arrow.variable_shape_tensor` field); every other expression
+//! is left exactly as it was.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{DFSchema, ExprSchema};
+use datafusion::error::Result;
+use datafusion::logical_expr::expr::{BinaryExpr, ScalarFunction};
+use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
+use datafusion::logical_expr::utils::merge_schema;
+use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF};
+use datafusion::optimizer::AnalyzerRule;
+use datafusion::sql::sqlparser::ast::BinaryOperator;
+
+use crate::kernels::elementwise::BinaryOp;
+use crate::tensor_type::has_tensor_extension;
+use crate::udf::math::BINARY_OPS;
+use crate::udf::{TensorBinary, TensorUdf};
+use crate::variable_shape::has_variable_shape_extension;
+
+/// The elementwise function of each operator, built once.
+#[derive(Debug)]
+struct OperatorFunctions {
+    udfs: HashMap<BinaryOp, Arc<ScalarUDF>>,
+}
+
+impl OperatorFunctions {
+    fn new() -> Self {
+        Self {
+            udfs: BINARY_OPS
+                .into_iter()
+                .map(|op| {
+                    let udf: ScalarUDF = TensorUdf::new(TensorBinary::new(op)).into();
+                    (op, Arc::new(udf))
+                })
+                .collect(),
+        }
+    }
+
+    /// `op(left, right)` as a call of its function, when either operand is a tensor.
+    fn rewrite(
+        &self,
+        op: Option<BinaryOp>,
+        left: &Expr,
+        right: &Expr,
+        schema: &dyn ExprSchema,
+    ) -> Option<Expr> {
+        let op = op?;
+        if !(is_tensor(left, schema) || is_tensor(right, schema)) {
+            return None;
+        }
+        let udf = Arc::clone(self.udfs.get(&op)?);
+        Some(Expr::ScalarFunction(ScalarFunction::new_udf(
+            udf,
+            vec![left.clone(), right.clone()],
+        )))
+    }
+}
+
+/// Whether `expr` is a tensor column or value (its field carries a tensor extension type).
+fn is_tensor(expr: &Expr, schema: &dyn ExprSchema) -> bool {
+    expr.to_field(schema).is_ok_and(|(_, field)| {
+        has_tensor_extension(&field) || has_variable_shape_extension(&field)
+    })
+}
+
+/// The elementwise operation of an SQL operator.
+fn sql_operator(op: &BinaryOperator) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOperator::Plus => BinaryOp::Add,
+        BinaryOperator::Minus => BinaryOp::Subtract,
+        BinaryOperator::Multiply => BinaryOp::Multiply,
+        BinaryOperator::Divide => BinaryOp::Divide,
+        BinaryOperator::Modulo => BinaryOp::Mod,
+        BinaryOperator::Eq => BinaryOp::Equal,
+        BinaryOperator::NotEq => BinaryOp::NotEqual,
+        BinaryOperator::Lt => BinaryOp::Less,
+        BinaryOperator::LtEq => BinaryOp::LessEqual,
+        BinaryOperator::Gt => BinaryOp::Greater,
+        BinaryOperator::GtEq => BinaryOp::GreaterEqual,
+        _ => return None,
+    })
+}
+
+/// The elementwise operation of a logical plan's operator.
+fn plan_operator(op: Operator) -> Option<BinaryOp> {
+    Some(match op {
+        Operator::Plus => BinaryOp::Add,
+        Operator::Minus => BinaryOp::Subtract,
+        Operator::Multiply => BinaryOp::Multiply,
+        Operator::Divide => BinaryOp::Divide,
+        Operator::Modulo => BinaryOp::Mod,
+        Operator::Eq => BinaryOp::Equal,
+        Operator::NotEq => BinaryOp::NotEqual,
+        Operator::Lt => BinaryOp::Less,
+        Operator::LtEq => BinaryOp::LessEqual,
+        Operator::Gt => BinaryOp::Greater,
+        Operator::GtEq => BinaryOp::GreaterEqual,
+        _ => return None,
+    })
+}
+
+/// The SQL expression planner of operators on tensors (see the module docs).
+#[derive(Debug)]
+pub struct TensorOperatorPlanner {
+    functions: OperatorFunctions,
+}
+
+impl Default for TensorOperatorPlanner {
+    fn default() -> Self {
+        Self {
+            functions: OperatorFunctions::new(),
+        }
+    }
+}
+
+impl ExprPlanner for TensorOperatorPlanner {
+    fn plan_binary_op(
+        &self,
+        expr: RawBinaryExpr,
+        schema: &DFSchema,
+    ) -> Result<PlannerResult<RawBinaryExpr>> {
+        match self
+            .functions
+            .rewrite(sql_operator(&expr.op), &expr.left, &expr.right, schema)
+        {
+            Some(call) => Ok(PlannerResult::Planned(call)),
+            None => Ok(PlannerResult::Original(expr)),
+        }
+    }
+}
+
+/// The analyzer rule that rewrites operators on tensors in plans built without SQL (see the
+/// module docs). It must run before DataFusion's type coercion, which refuses them.
+#[derive(Debug)]
+pub struct TensorOperators {
+    functions: OperatorFunctions,
+}
+
+impl Default for TensorOperators {
+    fn default() -> Self {
+        Self {
+            functions: OperatorFunctions::new(),
+        }
+    }
+}
+
+impl AnalyzerRule for TensorOperators {
+    fn name(&self) -> &'static str {
+        "tensor_operators"
+    }
+
+    fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> Result<LogicalPlan> {
+        plan.transform_up_with_subqueries(|plan| {
+            let schema = match plan.inputs().as_slice() {
+                [] => plan.schema().as_ref().clone(),
+                inputs => merge_schema(inputs),
+            };
+            let rewritten = plan.map_expressions(|expr| {
+                expr.transform_up(|expr| match expr {
+                    Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
+                        match self
+                            .functions
+                            .rewrite(plan_operator(op), &left, &right, &schema)
+                        {
+                            Some(call) => Ok(Transformed::yes(call)),
+                            None => Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr {
+                                left,
+                                op,
+                                right,
+                            }))),
+                        }
+                    }
+                    other => Ok(Transformed::no(other)),
+                })
+            })?;
+            if rewritten.transformed {
+                // The rewritten expressions have tensor types: the node's schema follows.
+                rewritten.data.recompute_schema().map(Transformed::yes)
+            } else {
+                Ok(rewritten)
+            }
+        })
+        .map(|transformed| transformed.data)
+    }
+}

@@ -1,0 +1,347 @@
+//! `tensor_add`, `tensor_subtract`, ... `tensor_logical_xor`: numpy's binary ufuncs (SPEC §9),
+//! one [`TensorFunction`] parameterised by the operation. Operands are tensors (fixed-shape,
+//! any permutation), list literals (arrays), numeric columns (strong 0-d arrays) or number
+//! literals (weak, NEP 50); shapes broadcast by numpy's rules when the query is planned, and
+//! the result types are numpy 2's ([`super::promote`]). The result is row-major, NULL where
+//! an operand's row is.
+
+use std::sync::Arc;
+
+use arrow::array::new_null_array;
+use arrow::buffer::NullBuffer;
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+
+use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
+use super::promote::binary_types;
+use crate::kernels::elementwise::{self, BinaryOp, Runs};
+use crate::kernels::layout::output_rows;
+use crate::tensor_type::TensorType;
+use crate::udf::{Parameters, PlanArgs, TensorFunction};
+
+/// Every binary operation, in the order they are registered.
+pub const BINARY_OPS: [BinaryOp; 18] = [
+    BinaryOp::Add,
+    BinaryOp::Subtract,
+    BinaryOp::Multiply,
+    BinaryOp::Divide,
+    BinaryOp::FloorDivide,
+    BinaryOp::Mod,
+    BinaryOp::Power,
+    BinaryOp::Maximum,
+    BinaryOp::Minimum,
+    BinaryOp::Equal,
+    BinaryOp::NotEqual,
+    BinaryOp::Less,
+    BinaryOp::LessEqual,
+    BinaryOp::Greater,
+    BinaryOp::GreaterEqual,
+    BinaryOp::LogicalAnd,
+    BinaryOp::LogicalOr,
+    BinaryOp::LogicalXor,
+];
+
+/// The SQL name of `op`'s function, and numpy's ufunc it follows.
+pub fn function_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "tensor_add",
+        BinaryOp::Subtract => "tensor_subtract",
+        BinaryOp::Multiply => "tensor_multiply",
+        BinaryOp::Divide => "tensor_divide",
+        BinaryOp::FloorDivide => "tensor_floor_divide",
+        BinaryOp::Mod => "tensor_mod",
+        BinaryOp::Power => "tensor_power",
+        BinaryOp::Maximum => "tensor_maximum",
+        BinaryOp::Minimum => "tensor_minimum",
+        BinaryOp::Equal => "tensor_equal",
+        BinaryOp::NotEqual => "tensor_not_equal",
+        BinaryOp::Less => "tensor_less",
+        BinaryOp::LessEqual => "tensor_less_equal",
+        BinaryOp::Greater => "tensor_greater",
+        BinaryOp::GreaterEqual => "tensor_greater_equal",
+        BinaryOp::LogicalAnd => "tensor_logical_and",
+        BinaryOp::LogicalOr => "tensor_logical_or",
+        BinaryOp::LogicalXor => "tensor_logical_xor",
+    }
+}
+
+/// numpy's parameter names (`np.add(x1, x2)`).
+pub const BINARY_PARAMETERS: &[&str] = &["x1", "x2"];
+
+/// A binary elementwise function.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorBinary {
+    op: BinaryOp,
+    documentation: Documentation,
+}
+
+impl TensorBinary {
+    /// The registered instance of `op`.
+    pub fn new(op: BinaryOp) -> Self {
+        Self {
+            op,
+            documentation: documentation(op),
+        }
+    }
+
+    /// The operation.
+    pub fn op(&self) -> BinaryOp {
+        self.op
+    }
+}
+
+/// A compiled binary call.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct BinaryPlan {
+    op: BinaryOp,
+    operands: [Operand; 2],
+    /// The type both operands are cast to (`None`: each its own, for truth values).
+    compute: Option<DataType>,
+    /// The result element type.
+    element: DataType,
+    /// The result shape; `[]` gives a plain value.
+    shape: Vec<usize>,
+    runs: Runs,
+    /// The result tensor type (`None` for 0-d results).
+    output: Option<TensorType>,
+}
+
+impl BinaryPlan {
+    fn output_field(&self, name: &str) -> Field {
+        match &self.output {
+            Some(tensor) => tensor.to_field(name),
+            None => Field::new(name, self.element.clone(), true),
+        }
+    }
+
+    fn output_type(&self) -> DataType {
+        match &self.output {
+            Some(tensor) => tensor.storage_type(),
+            None => self.element.clone(),
+        }
+    }
+}
+
+/// Plans a call of `op` on arguments 0 and 1.
+pub(crate) fn plan_binary(args: &PlanArgs<'_>, op: BinaryOp) -> Result<BinaryPlan> {
+    let a = Operand::plan(args, 0, BINARY_PARAMETERS[0])?;
+    let b = Operand::plan(args, 1, BINARY_PARAMETERS[1])?;
+    let types = binary_types(args.name, op, &a, &b)?;
+    let [a, b] = types.operands;
+    let (shape, runs) = broadcast(args.name, &[&a, &b])?;
+    let output = if shape.is_empty() {
+        None
+    } else {
+        let names = result_dim_names(&[&a, &b], &shape);
+        Some(
+            TensorType::new(types.result.clone(), shape.clone())
+                .and_then(|t| t.with_dim_names(names))
+                .map_err(|e| e.in_function(args.name))?,
+        )
+    };
+    Ok(BinaryPlan {
+        op: types.op,
+        operands: [a, b],
+        compute: types.compute,
+        element: types.result,
+        shape,
+        runs,
+        output,
+    })
+}
+
+/// Runs a planned binary call over one batch.
+pub(crate) fn invoke_binary(
+    name: &str,
+    plan: &BinaryPlan,
+    args: &[ColumnarValue],
+    number_rows: usize,
+) -> Result<ColumnarValue> {
+    let scalar = all_scalar(&args[..2]);
+    let rows = if scalar { 1 } else { number_rows };
+    if plan.operands.contains(&Operand::Null) {
+        return finish(new_null_array(&plan.output_type(), rows), scalar);
+    }
+    let (a, a_nulls) = batch_input(
+        name,
+        &plan.operands[0],
+        &args[0],
+        rows,
+        plan.compute.as_ref(),
+    )?;
+    let (b, b_nulls) = batch_input(
+        name,
+        &plan.operands[1],
+        &args[1],
+        rows,
+        plan.compute.as_ref(),
+    )?;
+    let nulls = NullBuffer::union(a_nulls.as_ref(), b_nulls.as_ref());
+    let values = elementwise::binary(plan.op, &plan.runs, rows, &a, &b, nulls.as_ref())
+        .map_err(|e| e.in_function(name))?;
+    let out = output_rows(plan.output.as_ref(), values, nulls, rows)?;
+    finish(out, scalar)
+}
+
+impl TensorFunction for TensorBinary {
+    type Plan = BinaryPlan;
+
+    fn name(&self) -> &'static str {
+        function_name(self.op)
+    }
+
+    fn parameters(&self) -> Parameters {
+        Parameters::Fixed {
+            names: BINARY_PARAMETERS,
+            required: 2,
+        }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&self.documentation)
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0, 1]
+    }
+
+    fn list_column_length(&self, plan: &BinaryPlan, _i: usize) -> Option<usize> {
+        // The other operand must fix the length: a last dimension of 1 would let each row's
+        // list decide the result's shape.
+        plan.shape.last().copied().filter(|&n| n != 1)
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<BinaryPlan> {
+        plan_binary(args, self.op)
+    }
+
+    fn return_field(&self, plan: &BinaryPlan) -> FieldRef {
+        Arc::new(plan.output_field(self.name()))
+    }
+
+    fn invoke(
+        &self,
+        plan: &BinaryPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        invoke_binary(self.name(), plan, args, number_rows)
+    }
+}
+
+/// `SHOW FUNCTIONS` documentation of `op`'s function.
+fn documentation(op: BinaryOp) -> Documentation {
+    let (what, example, shown) = match op {
+        BinaryOp::Add => (
+            "numpy's add (x1 + x2; integers wrap around; booleans: or)",
+            "tensor_add(tensor([1, 2, 3, 4, 5, 6], [2, 3]), [10, 20, 30])",
+            "[[11, 22, 33], [14, 25, 36]]",
+        ),
+        BinaryOp::Subtract => (
+            "numpy's subtract (x1 - x2; integers wrap around; booleans are refused)",
+            "tensor_subtract(tensor([1, 2, 3], [3]), 1)",
+            "[0, 1, 2]",
+        ),
+        BinaryOp::Multiply => (
+            "numpy's multiply (x1 * x2; integers wrap around; booleans: and)",
+            "tensor_multiply(tensor([1.0, 2.0], [2]), 2.5)",
+            "[2.5, 5.0]",
+        ),
+        BinaryOp::Divide => (
+            "numpy's true_divide (x1 / x2): integers give Float64; IEEE values for a zero divisor",
+            "tensor_divide(tensor([1, 2, 3], [3]), 2)",
+            "[0.5, 1.0, 1.5]",
+        ),
+        BinaryOp::FloorDivide => (
+            "numpy's floor_divide (x1 // x2): rounds towards negative infinity; an integer divided by 0 gives 0",
+            "tensor_floor_divide(tensor([-7, 7], [2]), 2)",
+            "[-4, 3]",
+        ),
+        BinaryOp::Mod => (
+            "numpy's remainder (x1 % x2): the sign of the divisor; an integer modulo 0 gives 0",
+            "tensor_mod(tensor([-7, 7], [2]), 3)",
+            "[2, 1]",
+        ),
+        BinaryOp::Power => (
+            "numpy's power (x1 ** x2): integers wrap around; an integer to a negative integer power is an error",
+            "tensor_power(tensor([1, 2, 3], [3]), 2)",
+            "[1, 4, 9]",
+        ),
+        BinaryOp::Maximum => (
+            "numpy's maximum: the larger element (NaN propagates)",
+            "tensor_maximum(tensor([1, 5, 3], [3]), 2)",
+            "[2, 5, 3]",
+        ),
+        BinaryOp::Minimum => (
+            "numpy's minimum: the smaller element (NaN propagates)",
+            "tensor_minimum(tensor([1, 5, 3], [3]), 2)",
+            "[1, 2, 2]",
+        ),
+        BinaryOp::Equal => (
+            "numpy's equal (x1 = x2), a Boolean tensor",
+            "tensor_equal(tensor([1, 2, 3], [3]), 2)",
+            "[false, true, false]",
+        ),
+        BinaryOp::NotEqual => (
+            "numpy's not_equal (x1 <> x2), a Boolean tensor",
+            "tensor_not_equal(tensor([1, 2, 3], [3]), 2)",
+            "[true, false, true]",
+        ),
+        BinaryOp::Less => (
+            "numpy's less (x1 < x2), a Boolean tensor",
+            "tensor_less(tensor([1, 2, 3], [3]), 2)",
+            "[true, false, false]",
+        ),
+        BinaryOp::LessEqual => (
+            "numpy's less_equal (x1 <= x2), a Boolean tensor",
+            "tensor_less_equal(tensor([1, 2, 3], [3]), 2)",
+            "[true, true, false]",
+        ),
+        BinaryOp::Greater => (
+            "numpy's greater (x1 > x2), a Boolean tensor",
+            "tensor_greater(tensor([1, 2, 3], [3]), 2)",
+            "[false, false, true]",
+        ),
+        BinaryOp::GreaterEqual => (
+            "numpy's greater_equal (x1 >= x2), a Boolean tensor",
+            "tensor_greater_equal(tensor([1, 2, 3], [3]), 2)",
+            "[false, true, true]",
+        ),
+        BinaryOp::LogicalAnd => (
+            "numpy's logical_and of the elements' truth values (non-zero is true), a Boolean tensor",
+            "tensor_logical_and(tensor([0, 1, 2], [3]), true)",
+            "[false, true, true]",
+        ),
+        BinaryOp::LogicalOr => (
+            "numpy's logical_or of the elements' truth values, a Boolean tensor",
+            "tensor_logical_or(tensor([0, 1, 0], [3]), tensor([0, 0, 3], [3]))",
+            "[false, true, true]",
+        ),
+        BinaryOp::LogicalXor => (
+            "numpy's logical_xor of the elements' truth values, a Boolean tensor",
+            "tensor_logical_xor(tensor([0, 1, 2], [3]), 1)",
+            "[true, false, false]",
+        ),
+    };
+    let description = format!(
+        "{what}, elementwise. Operands are tensors, list literals (arrays), numeric columns or number literals, broadcast by numpy's rules; the result type is numpy 2's (number literals are weak: a UInt8 tensor times 2 stays UInt8, and a literal that does not fit is an error). A NULL operand row gives a NULL row."
+    );
+    Documentation::builder(
+        DocSection {
+            include: true,
+            label: "Tensor Functions",
+            description: None,
+        },
+        description,
+        format!("{}(x1, x2)", function_name(op)),
+    )
+    .with_sql_example(format!("```sql\n> SELECT {example};\n{shown}\n```"))
+    .with_argument("x1", "A tensor, list, numeric column or number.")
+    .with_argument("x2", "A tensor, list, numeric column or number.")
+    .build()
+}

@@ -1,0 +1,15 @@
+//! Tensor math (SPEC §9): numpy's elementwise functions.
+//!
+//! [`binary`]: `tensor_add` and the other binary ufuncs, one function parameterised by the
+//! operation; [`select`]: `tensor_where`; [`operands`]: what an argument is to numpy (array,
+//! strong 0-d column, weak literal), the broadcast of the arguments and a batch's values;
+//! [`promote`]: numpy 2's result types (NEP 50). The loops are in
+//! [`crate::kernels::elementwise`].
+
+mod binary;
+mod operands;
+mod promote;
+mod select;
+
+pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
+pub use select::{TensorWhere, WherePlan};

@@ -1,0 +1,147 @@
+//! SQL operators on tensors (SPEC §9) on the paths `sql/tensor_elementwise*.slt` cannot reach:
+//! plans built without SQL (the DataFrame API, a plan whose schema arrives with it, as from a
+//! codec) give what the SQL operators give, and a query without a tensor operand plans exactly
+//! as it does in DataFusion without this crate.
+
+use std::sync::Arc;
+
+use arrow::array::RecordBatch;
+use arrow::datatypes::{DataType, Field};
+use arrow::util::pretty::pretty_format_batches;
+use datafusion::common::DFSchema;
+use datafusion::dataframe::DataFrame;
+use datafusion::logical_expr::{LogicalPlan, Projection};
+use datafusion::prelude::{SessionContext, col, lit};
+use datafusion_tensor::{session_config, tensor_session_context};
+
+/// Two [2, 2] Float32 tensor columns, two rows, the second row of `y` NULL.
+const TENSORS: &str = "SELECT tensor(arrow_cast(a, 'List(Float32)'), [2, 2]) AS x, \
+     tensor(arrow_cast(b, 'List(Float32)'), [2, 2]) AS y \
+     FROM (VALUES ([1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0]), ([-1.5, 0.0, 2.5, 8.0], NULL)) AS t(a, b)";
+
+/// The result as a table, and the extension type of each column (a tensor's is
+/// `arrow.fixed_shape_tensor`).
+async fn text(df: DataFrame) -> String {
+    let batches: Vec<RecordBatch> = df.collect().await.unwrap();
+    let extensions: Vec<String> = batches[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| {
+            f.metadata()
+                .get("ARROW:extension:name")
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    format!(
+        "{}\n{}",
+        pretty_format_batches(&batches).unwrap(),
+        extensions.join(" ")
+    )
+}
+
+async fn sql_text(ctx: &SessionContext, sql: &str) -> String {
+    text(ctx.sql(sql).await.unwrap()).await
+}
+
+#[tokio::test]
+async fn dataframe_comparison_is_elementwise_as_in_sql() {
+    let ctx = tensor_session_context().unwrap();
+    let df = ctx.sql(TENSORS).await.unwrap();
+    let built = df
+        .select(vec![
+            col("x").gt(col("y")).alias("gt"),
+            col("x").eq(col("y")).alias("eq"),
+        ])
+        .unwrap();
+    let got = text(built).await;
+    let want = sql_text(
+        &ctx,
+        &format!("SELECT x > y AS gt, x = y AS eq FROM ({TENSORS})"),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: np.greater([[1, 2], [3, 4]], [[4, 3], [2, 1]]), a Boolean tensor; NULL row NULL.
+    assert!(got.contains("[false, false, true, true]"), "{got}");
+    assert!(
+        got.ends_with("arrow.fixed_shape_tensor arrow.fixed_shape_tensor"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn planned_arithmetic_without_sql_is_rewritten_by_the_analyzer() {
+    let ctx = tensor_session_context().unwrap();
+    let input = ctx.sql(TENSORS).await.unwrap().into_unoptimized_plan();
+    // A plan whose schema came with it (a codec's, another engine's): DataFusion's type
+    // coercion alone refuses `FixedSizeList * Float64`; the analyzer rule makes it the
+    // elementwise call.
+    let exprs = vec![
+        (col("x") * lit(2.0)).alias("scaled"),
+        (col("x") + col("y")).alias("sum"),
+        (col("x") % lit(3)).alias("rem"),
+    ];
+    let schema = DFSchema::from_unqualified_fields(
+        vec![
+            Field::new("scaled", DataType::Float64, true),
+            Field::new("sum", DataType::Float64, true),
+            Field::new("rem", DataType::Float64, true),
+        ]
+        .into(),
+        std::collections::HashMap::default(),
+    )
+    .unwrap();
+    let projection =
+        Projection::try_new_with_schema(exprs, Arc::new(input), Arc::new(schema)).unwrap();
+    let df = DataFrame::new(ctx.state(), LogicalPlan::Projection(projection));
+    let got = text(df).await;
+    let want = sql_text(
+        &ctx,
+        &format!("SELECT x * 2.0 AS scaled, x + y AS sum, x % 3 AS rem FROM ({TENSORS})"),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: np.multiply(x_float32, 2.0) stays float32: [[2, 4], [6, 8]].
+    assert!(got.contains("[2.0, 4.0, 6.0, 8.0]"), "{got}");
+    assert!(
+        got.ends_with("arrow.fixed_shape_tensor arrow.fixed_shape_tensor arrow.fixed_shape_tensor"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn sql_operators_give_the_functions_results() {
+    let ctx = tensor_session_context().unwrap();
+    let got = sql_text(
+        &ctx,
+        &format!(
+            "SELECT x * 2.0 + y AS a, x > 0.5 AS b, 1 - x AS c, x / y AS d, x % 2 AS e, x <> y AS f FROM ({TENSORS})"
+        ),
+    )
+    .await;
+    let want = sql_text(
+        &ctx,
+        &format!(
+            "SELECT tensor_add(tensor_multiply(x, 2.0), y) AS a, tensor_greater(x, 0.5) AS b, tensor_subtract(1, x) AS c, tensor_divide(x, y) AS d, tensor_mod(x, 2) AS e, tensor_not_equal(x, y) AS f FROM ({TENSORS})"
+        ),
+    )
+    .await;
+    assert_eq!(got, want);
+}
+
+#[tokio::test]
+async fn queries_without_tensor_operands_plan_as_before() {
+    let plain = SessionContext::new_with_config(session_config());
+    let tensor = tensor_session_context().unwrap();
+    let queries = [
+        "EXPLAIN SELECT a + 1, a * b, a - b, a / 2, a % 2, a = b, a <> b, a < 2.5, a >= b FROM (VALUES (1, 2), (3, 4)) AS t(a, b)",
+        "EXPLAIN SELECT sum(a * 2) FROM (VALUES (1, 2), (3, 4)) AS t(a, b) GROUP BY b % 2",
+        "EXPLAIN SELECT a || 'x', a LIKE 'y%' FROM (VALUES ('a'), ('b')) AS t(a)",
+    ];
+    for sql in queries {
+        let want = sql_text(&plain, sql).await;
+        let got = sql_text(&tensor, sql).await;
+        assert_eq!(got, want, "{sql}");
+    }
+}
