@@ -158,6 +158,11 @@ impl Runs {
         Self::new(target, &operands)
     }
 
+    /// Whether operand `k` reads one element everywhere (a 0-d operand, or one of one element).
+    pub fn is_single(&self, k: usize) -> bool {
+        self.strides[k] == 0 && self.starts[k].iter().all(|&s| s == 0)
+    }
+
     /// Whether operand `k` is laid out as the result (one run per row, stride 1).
     pub fn is_identity(&self, k: usize) -> bool {
         self.run_len == self.out_len && (self.strides[k] == 1 || self.out_len <= 1)
@@ -207,15 +212,27 @@ pub fn map2<A: Copy, B: Copy, O>(
     if runs.out_len == 0 {
         return Some(out);
     }
+    let total = rows * n;
     // Both laid out as the result, every row: one loop over the whole batch.
     if runs.is_identity(0) && runs.is_identity(1) && a.row_len == n && b.row_len == n {
-        let total = rows * n;
         out.extend(
             a.values[..total]
                 .iter()
                 .zip(&b.values[..total])
                 .map(|(&x, &y)| f(x, y)),
         );
+        return Some(out);
+    }
+    // One operand laid out as the result, the other one value for the whole batch (a literal
+    // number): one loop over the whole batch too.
+    if runs.is_identity(0) && a.row_len == n && runs.is_single(1) && b.row_len == 0 {
+        let y = b.values[0];
+        out.extend(a.values[..total].iter().map(|&x| f(x, y)));
+        return Some(out);
+    }
+    if runs.is_identity(1) && b.row_len == n && runs.is_single(0) && a.row_len == 0 {
+        let x = a.values[0];
+        out.extend(b.values[..total].iter().map(|&y| f(x, y)));
         return Some(out);
     }
     let (sa, sb) = (runs.strides[0], runs.strides[1]);
