@@ -24,6 +24,7 @@ pub mod choose;
 pub mod gather;
 pub mod layout;
 pub mod ragged;
+pub mod reduce;
 pub mod rows;
 pub mod scatter;
 pub mod shape_plans;

@@ -30,7 +30,7 @@ use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 
-use crate::udf::AtOp;
+use crate::udf::{AtOp, ReduceFunction};
 
 /// `sql` with every SQL keyword written as an argument name (`values => [1, 2]`) quoted
 /// (`"values" => [1, 2]`), so that it parses as the name it is: sqlparser reads `VALUES` after
@@ -125,6 +125,12 @@ fn parameters(name: &str) -> Option<Parameters> {
         "tensor_take_along_axis" => fixed(&["t", "idx", "axis"], 3),
         "tensor_put_along_axis" => fixed(&["t", "idx", "values", "axis"], 4),
         "tensor_choose" => Some(Parameters::Variadic { options: &["mode"] }),
+        _ if let Some(f) = ReduceFunction::ALL
+            .iter()
+            .find(|f| f.function_name() == name) =>
+        {
+            fixed(f.parameter_names(), 1)
+        }
         _ => {
             let op = AtOp::ALL.iter().find(|op| op.function_name() == name)?;
             // x, idx and (but for get) y or fn.

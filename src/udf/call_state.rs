@@ -20,8 +20,8 @@ use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 
 use super::{
     CallInputs, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction,
-    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
-    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
+    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReduce, TensorReshape, TensorShape,
+    TensorSize, TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
     TensorTyped, TensorUdf, VariadicTensorUdf,
 };
 use crate::tensor_type::TensorType;
@@ -82,6 +82,8 @@ macro_rules! each_tensor_udf {
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorPutAlongAxis>>() {
             Some($body)
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorAt>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorReduce>>() {
             Some($body)
         } else {
             None

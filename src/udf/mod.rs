@@ -56,6 +56,7 @@ mod get;
 mod introspect;
 mod options;
 mod plan_cache;
+mod reduce;
 mod reshape;
 mod rows;
 mod tensor;
@@ -90,6 +91,7 @@ pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
 pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
+pub use reduce::{ReduceFunction, TensorReduce};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
@@ -123,6 +125,13 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         TensorUdf::new(TensorAt::new(AtOp::Get)).into(),
         ScalarUDF::new_from_impl(TensorTyped::new()),
     ]
+    .into_iter()
+    .chain(
+        ReduceFunction::ALL
+            .into_iter()
+            .map(|f| TensorUdf::new(TensorReduce::new(f)).into()),
+    )
+    .collect()
 }
 
 /// The variadic functions with named trailing options, registered as higher-order functions

@@ -86,6 +86,8 @@ mod suites {
         tensor_at_get,
         tensor_at_apply,
         tensor_at_generated,
+        tensor_reduce,
+        tensor_reduce_generated,
         files,
         parquet,
         limits,

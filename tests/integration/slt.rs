@@ -226,6 +226,8 @@ suites!(
     tensor_at_get,
     tensor_at_apply,
     tensor_at_generated,
+    tensor_reduce,
+    tensor_reduce_generated,
     // Variable-shape tensors across functions: errors (varshape) and numpy's values on
     // pyarrow's columns (varshape_generated).
     varshape,
