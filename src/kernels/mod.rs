@@ -28,6 +28,7 @@ pub mod reduce;
 pub mod rows;
 pub mod scatter;
 pub mod shape_plans;
+pub mod unary;
 pub mod update;
 
 use std::sync::Arc;

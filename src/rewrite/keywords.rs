@@ -30,7 +30,7 @@ use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 
-use crate::udf::{AtOp, ReduceFunction};
+use crate::udf::{AtOp, ReduceFunction, is_unary_function, unary_parameter_names};
 
 /// `sql` with every SQL keyword written as an argument name (`values => [1, 2]`) quoted
 /// (`"values" => [1, 2]`), so that it parses as the name it is: sqlparser reads `VALUES` after
@@ -131,6 +131,7 @@ fn parameters(name: &str) -> Option<Parameters> {
         {
             fixed(f.parameter_names(), 1)
         }
+        _ if is_unary_function(name) => fixed(unary_parameter_names(name), 1),
         _ => {
             let op = AtOp::ALL.iter().find(|op| op.function_name() == name)?;
             // x, idx and (but for get) y or fn.

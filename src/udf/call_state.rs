@@ -22,7 +22,7 @@ use super::{
     CallInputs, TensorAt, TensorAtApply, TensorChoose, TensorConstructor, TensorFunction,
     TensorGet, TensorNdim, TensorPutAlongAxis, TensorReduce, TensorReshape, TensorShape,
     TensorSize, TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
-    TensorTyped, TensorUdf, VariadicTensorUdf,
+    TensorTyped, TensorUdf, TensorUnary, VariadicTensorUdf,
 };
 use crate::tensor_type::TensorType;
 
@@ -84,6 +84,8 @@ macro_rules! each_tensor_udf {
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorAt>>() {
             Some($body)
         } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorReduce>>() {
+            Some($body)
+        } else if let Some($udf) = inner.downcast_ref::<TensorUdf<TensorUnary>>() {
             Some($body)
         } else {
             None

@@ -63,6 +63,7 @@ mod tensor;
 mod to_list;
 mod to_string;
 mod typed;
+mod unary;
 mod variadic;
 
 use std::fmt::Debug;
@@ -97,6 +98,8 @@ pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
 pub use to_string::TensorToString;
 pub use typed::{TENSOR_TYPED, TensorTyped};
+pub use unary::TensorUnary;
+pub(crate) use unary::{is_unary_function, parameter_names as unary_parameter_names};
 pub use variadic::VariadicTensorUdf;
 
 /// Every scalar function this crate defines, ready to register.
@@ -130,6 +133,11 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         ReduceFunction::ALL
             .into_iter()
             .map(|f| TensorUdf::new(TensorReduce::new(f)).into()),
+    )
+    .chain(
+        TensorUnary::all()
+            .into_iter()
+            .map(|f| TensorUdf::new(f).into()),
     )
     .collect()
 }

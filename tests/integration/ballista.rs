@@ -88,6 +88,8 @@ mod suites {
         tensor_at_generated,
         tensor_reduce,
         tensor_reduce_generated,
+        tensor_unary,
+        tensor_unary_generated,
         files,
         parquet,
         limits,

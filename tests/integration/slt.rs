@@ -228,6 +228,8 @@ suites!(
     tensor_at_generated,
     tensor_reduce,
     tensor_reduce_generated,
+    tensor_unary,
+    tensor_unary_generated,
     // Variable-shape tensors across functions: errors (varshape) and numpy's values on
     // pyarrow's columns (varshape_generated).
     varshape,
