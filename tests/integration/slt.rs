@@ -235,6 +235,11 @@ macro_rules! each_suite {
             // the operators on tensors.
             tensor_elementwise,
             tensor_elementwise_generated,
+            // Reductions along axes and the unary functions.
+            tensor_reduce,
+            tensor_reduce_generated,
+            tensor_unary,
+            tensor_unary_generated,
             // Variable-shape tensors across functions: errors (varshape) and numpy's values on
             // pyarrow's columns (varshape_generated).
             varshape,

@@ -248,6 +248,16 @@ impl VariableShapeType {
         }
     }
 
+    /// The row-major type of the logical tensors holding `element`s: the type of a result that
+    /// keeps every row's shape.
+    pub fn row_major_of(&self, element: DataType) -> Result<Self, TensorError> {
+        check_element_type(&element)?;
+        Ok(Self {
+            element,
+            ..self.to_row_major()
+        })
+    }
+
     /// The storage type. Child fields are nullable, as pyarrow makes them.
     pub fn storage_type(&self) -> DataType {
         DataType::Struct(Fields::from(vec![

@@ -25,9 +25,11 @@ pub mod elementwise;
 pub mod gather;
 pub mod layout;
 pub mod ragged;
+pub mod reduce;
 pub mod rows;
 pub mod scatter;
 pub mod shape_plans;
+pub mod unary;
 pub mod update;
 
 use std::sync::Arc;

@@ -64,6 +64,7 @@ mod introspect;
 pub mod math;
 mod options;
 mod plan_cache;
+mod reduce;
 pub mod registry;
 mod reshape;
 mod rows;
@@ -71,6 +72,7 @@ mod tensor;
 mod to_list;
 mod to_string;
 mod typed;
+mod unary;
 mod variadic;
 
 use std::fmt::Debug;
@@ -100,12 +102,14 @@ pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
 pub use math::{TensorBinary, TensorWhere};
+pub use reduce::{ReduceFunction, TensorReduce};
 pub use registry::{Parameters, registry};
 pub use reshape::TensorReshape;
 pub use tensor::TensorConstructor;
 pub use to_list::TensorToList;
 pub use to_string::TensorToString;
 pub use typed::{TENSOR_TYPED, TensorTyped};
+pub use unary::TensorUnary;
 pub use variadic::VariadicTensorUdf;
 
 /// Every scalar function this crate defines, ready to register (from [`registry`]).

@@ -23,11 +23,12 @@ use datafusion::logical_expr::{
 
 use super::call_state::CallState;
 use super::{
-    AtOp, TensorAt, TensorAtApply, TensorBinary, TensorChoose, TensorConstructor, TensorFunction,
-    TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape, TensorSize,
-    TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
+    AtOp, ReduceFunction, TensorAt, TensorAtApply, TensorBinary, TensorChoose, TensorConstructor,
+    TensorFunction, TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape,
+    TensorSize, TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
     TensorTyped, TensorUdf, TensorWhere, VariadicTensorUdf,
 };
+use super::{TensorReduce, TensorUnary};
 
 /// How a function takes its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -295,6 +296,12 @@ fn declare() -> Registry {
         r.scalar(TensorBinary::new(op));
     }
     r.scalar(TensorWhere::new());
+    for function in ReduceFunction::ALL {
+        r.scalar(TensorReduce::new(function));
+    }
+    for function in TensorUnary::all() {
+        r.scalar(function);
+    }
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),

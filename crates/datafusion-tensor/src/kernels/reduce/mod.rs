@@ -1,0 +1,453 @@
+//! Reductions along axes (numpy's `sum`, `prod`, `mean`, `min`, `max`, `argmin`, `argmax`,
+//! `any`, `all`, `var`, `std`) and cumulative sums and products, over whole value buffers.
+//!
+//! A batch's rows are read in logical row-major order; each row is cut into contiguous blocks
+//! by a [`ReduceLayout`] (numpy's iteration order, so float sums round as numpy's do) and
+//! folded by one loop per reduction ([`fold`]), generic over the element type. Results are
+//! numpy 2's types: sums and products of small integers in int64 / uint64 (wrapping, as numpy
+//! overflows silently), means and variances of integers in float64, of float16 in float16
+//! (through numpy's float32 sum for `mean`).
+//!
+//! - [`layout`]: blocks of a row, in numpy's order;
+//! - [`fold`]: the folds and the loop over a batch;
+//! - [`numeric`]: numpy's arithmetic per element type and its pairwise summation;
+//! - [`cumulative`]: `cumsum` / `cumprod` along one axis.
+
+pub mod cumulative;
+mod fold;
+mod layout;
+mod numeric;
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, PrimitiveArray};
+use arrow::buffer::{NullBuffer, ScalarBuffer};
+use arrow::datatypes::{
+    DataType, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+};
+use half::f16;
+
+pub use fold::Rows;
+pub use layout::ReduceLayout;
+pub use numeric::Accum;
+
+use self::fold::{
+    ArgExtreme, Extreme, FloatProd, FloatSum, Fold, IntFold, Truth, fold_row, fold_rows,
+};
+use self::numeric::{Real, Widen};
+use super::{from_storage, to_storage, with_primitive_type};
+use crate::error::{Result, TensorError};
+
+/// A reduction along axes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// `np.sum`.
+    Sum,
+    /// `np.prod`.
+    Prod,
+    /// `np.mean`.
+    Mean,
+    /// `np.min`.
+    Min,
+    /// `np.max`.
+    Max,
+    /// `np.argmin` (one axis or none).
+    ArgMin,
+    /// `np.argmax` (one axis or none).
+    ArgMax,
+    /// `np.any`.
+    Any,
+    /// `np.all`.
+    All,
+    /// `np.var` with `ddof`.
+    Var {
+        /// Delta degrees of freedom.
+        ddof: i64,
+    },
+    /// `np.std` with `ddof`.
+    Std {
+        /// Delta degrees of freedom.
+        ddof: i64,
+    },
+}
+
+/// The type numpy 2 sums and multiplies `element`s in (`np.sum`, `np.cumsum`): int64 for
+/// booleans and signed integers, uint64 for unsigned ones, floats their own.
+pub fn sum_type(element: &DataType) -> DataType {
+    match element {
+        DataType::Boolean | DataType::Int8 | DataType::Int16 | DataType::Int32 => DataType::Int64,
+        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 => DataType::UInt64,
+        other => other.clone(),
+    }
+}
+
+impl Reduction {
+    /// numpy 2's result type of this reduction of `element`s.
+    pub fn result_type(self, element: &DataType) -> DataType {
+        match self {
+            Self::Sum | Self::Prod => sum_type(element),
+            Self::Min | Self::Max => element.clone(),
+            Self::ArgMin | Self::ArgMax => DataType::Int64,
+            Self::Any | Self::All => DataType::Boolean,
+            Self::Mean | Self::Var { .. } | Self::Std { .. } => match element {
+                DataType::Float16 | DataType::Float32 | DataType::Float64 => element.clone(),
+                _ => DataType::Float64,
+            },
+        }
+    }
+
+    /// numpy's error for this reduction over `layout` when each output element would fold
+    /// nothing (`minimum`, `maximum`, `argmin`, `argmax` have no identity); `None` when it
+    /// may. numpy raises even when there is no output element: `np.zeros((0, 0)).min(0)`.
+    pub fn empty_error(self, layout: &ReduceLayout) -> Option<String> {
+        if layout.count > 0 {
+            return None;
+        }
+        match self {
+            Self::Min => Some(
+                "zero-size array to reduction operation minimum which has no identity".to_string(),
+            ),
+            Self::Max => Some(
+                "zero-size array to reduction operation maximum which has no identity".to_string(),
+            ),
+            Self::ArgMin => Some("attempt to get argmin of an empty sequence".to_string()),
+            Self::ArgMax => Some("attempt to get argmax of an empty sequence".to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// Reduces every row of `values` (the rows' elements of type `element`, logical row-major,
+/// one row after another as `rows` says): one value per output element of each row, of
+/// [`Reduction::result_type`], NULL where an element NULL took part. `scalar`: the result is
+/// 0-d (numpy's float16 `mean` then rounds its float64 quotient once, not through float32).
+pub fn reduce(
+    op: Reduction,
+    element: &DataType,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+    scalar: bool,
+) -> Result<ArrayRef> {
+    rows.visit(|row, layout, _, _| match op.empty_error(layout) {
+        Some(message) => Err(TensorError::Data(format!(
+            "{message} at row {row} of its batch"
+        ))),
+        None => Ok(()),
+    })?;
+    let storage = to_storage(values)?;
+    let out = match op {
+        Reduction::Sum | Reduction::Prod => {
+            sum_or_product(op == Reduction::Prod, element, &storage, rows)?
+        }
+        Reduction::Mean => mean(element, &storage, rows, scalar)?,
+        Reduction::Var { ddof } => moments(element, &storage, rows, ddof, false)?,
+        Reduction::Std { ddof } => moments(element, &storage, rows, ddof, true)?,
+        Reduction::Min | Reduction::Max => {
+            let fold = Extreme {
+                max: op == Reduction::Max,
+            };
+            let out = with_primitive_type!(storage.data_type(), P => same::<P, _>(fold, &storage, rows)?, _ => return unsupported(element));
+            from_storage(out, element)?
+        }
+        Reduction::ArgMin | Reduction::ArgMax => {
+            let fold = ArgExtreme {
+                max: op == Reduction::ArgMax,
+            };
+            with_primitive_type!(storage.data_type(), P => positions::<P>(fold, &storage, rows)?, _ => return unsupported(element))
+        }
+        Reduction::Any | Reduction::All => {
+            let fold = Truth {
+                all: op == Reduction::All,
+            };
+            with_primitive_type!(storage.data_type(), P => {
+                let out = fold_rows(fold, storage.as_primitive::<P>().values(), rows)?;
+                Arc::new(BooleanArray::from(out)) as ArrayRef
+            }, _ => return unsupported(element))
+        }
+    };
+    element_nulls(out, values, rows)
+}
+
+fn unsupported<T>(element: &DataType) -> Result<T> {
+    Err(TensorError::ElementType(element.to_string()))
+}
+
+/// A fold whose output element type is the input's.
+fn same<P: ArrowPrimitiveType, F: Fold<P::Native, Acc = P::Native>>(
+    fold: F,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+) -> Result<ArrayRef> {
+    let out = fold_rows(fold, values.as_primitive::<P>().values(), rows)?;
+    Ok(Arc::new(PrimitiveArray::<P>::new(
+        ScalarBuffer::from(out),
+        None,
+    )))
+}
+
+/// A fold of `P` values into `O` values.
+fn into<P: ArrowPrimitiveType, O: ArrowPrimitiveType, F: Fold<P::Native, Acc = O::Native>>(
+    fold: F,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+) -> Result<ArrayRef> {
+    let out = fold_rows(fold, values.as_primitive::<P>().values(), rows)?;
+    Ok(Arc::new(PrimitiveArray::<O>::new(
+        ScalarBuffer::from(out),
+        None,
+    )))
+}
+
+fn positions<P: ArrowPrimitiveType>(
+    fold: ArgExtreme,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+) -> Result<ArrayRef>
+where
+    P::Native: numeric::Ordered,
+{
+    let out = fold_rows(fold, values.as_primitive::<P>().values(), rows)?;
+    let out: Vec<i64> = out.into_iter().map(|(_, at)| at.max(0)).collect();
+    Ok(Arc::new(PrimitiveArray::<Int64Type>::from(out)))
+}
+
+/// Runs `$body` with `$P` the arrow type of a signed integer (or boolean-as-byte) storage
+/// type, or `$fallback`.
+macro_rules! signed_or_unsigned {
+    ($data_type:expr, $element:expr, signed $P:ident => $signed:expr, unsigned $U:ident => $unsigned:expr, _ => $fallback:expr) => {
+        match ($data_type, $element) {
+            (DataType::Int8, _) => {
+                type $P = Int8Type;
+                $signed
+            }
+            (DataType::Int16, _) => {
+                type $P = Int16Type;
+                $signed
+            }
+            (DataType::Int32, _) => {
+                type $P = Int32Type;
+                $signed
+            }
+            (DataType::Int64, _) => {
+                type $P = Int64Type;
+                $signed
+            }
+            (DataType::UInt8, DataType::Boolean) => {
+                type $P = UInt8Type;
+                $signed
+            }
+            (DataType::UInt8, _) => {
+                type $U = UInt8Type;
+                $unsigned
+            }
+            (DataType::UInt16, _) => {
+                type $U = UInt16Type;
+                $unsigned
+            }
+            (DataType::UInt32, _) => {
+                type $U = UInt32Type;
+                $unsigned
+            }
+            (DataType::UInt64, _) => {
+                type $U = UInt64Type;
+                $unsigned
+            }
+            _ => $fallback,
+        }
+    };
+}
+
+fn sum_or_product(
+    product: bool,
+    element: &DataType,
+    storage: &ArrayRef,
+    rows: Rows<'_>,
+) -> Result<ArrayRef> {
+    macro_rules! float {
+        ($P:ty, $T:ty) => {
+            if product {
+                same::<$P, _>(FloatProd::<$T>::default(), storage, rows)
+            } else {
+                same::<$P, _>(FloatSum::<$T>::default(), storage, rows)
+            }
+        };
+    }
+    match storage.data_type() {
+        DataType::Float16 => float!(Float16Type, f16),
+        DataType::Float32 => float!(Float32Type, f32),
+        DataType::Float64 => float!(Float64Type, f64),
+        data_type => signed_or_unsigned!(data_type, element,
+            signed P => into::<P, Int64Type, _>(IntFold::<i64>::new(product), storage, rows),
+            unsigned U => into::<U, UInt64Type, _>(IntFold::<u64>::new(product), storage, rows),
+            _ => unsupported(element)),
+    }
+}
+
+/// Each output element's number of reduced elements, in output order.
+fn counts(rows: Rows<'_>, out_len: usize) -> Vec<usize> {
+    let mut counts = vec![0; out_len];
+    // Only errors of the callback are returned, and it has none.
+    let _ = rows.visit(|_, layout, _, start| {
+        counts[start..start + layout.out_size].fill(layout.count);
+        Ok(())
+    });
+    counts
+}
+
+/// numpy's `mean`: the sum (float16 summed in float32, integers in float64) divided by the
+/// count in float64 (numpy divides by an `intp`, which promotes to float64), rounded to the
+/// result type — float16 through float32 unless the result is 0-d (numpy's `_mean`).
+fn mean(element: &DataType, storage: &ArrayRef, rows: Rows<'_>, scalar: bool) -> Result<ArrayRef> {
+    fn finish<S: Real, O: ArrowPrimitiveType>(
+        sums: &[S],
+        rows: Rows<'_>,
+        round: impl Fn(f64) -> O::Native,
+    ) -> ArrayRef {
+        let counts = counts(rows, sums.len());
+        let out: Vec<O::Native> = sums
+            .iter()
+            .zip(&counts)
+            .map(|(s, &n)| round(s.to_f64() / n as f64))
+            .collect();
+        Arc::new(PrimitiveArray::<O>::new(ScalarBuffer::from(out), None))
+    }
+    Ok(match storage.data_type() {
+        DataType::Float16 => {
+            let sums = fold_rows(
+                FloatSum::<f32>::default(),
+                storage.as_primitive::<Float16Type>().values(),
+                rows,
+            )?;
+            finish::<f32, Float16Type>(&sums, rows, |q| {
+                if scalar {
+                    f16::from_f64(q)
+                } else {
+                    f16::from_f32(q as f32)
+                }
+            })
+        }
+        DataType::Float32 => {
+            let sums = fold_rows(
+                FloatSum::<f32>::default(),
+                storage.as_primitive::<Float32Type>().values(),
+                rows,
+            )?;
+            finish::<f32, Float32Type>(&sums, rows, |q| q as f32)
+        }
+        DataType::Float64 => {
+            let sums = fold_rows(
+                FloatSum::<f64>::default(),
+                storage.as_primitive::<Float64Type>().values(),
+                rows,
+            )?;
+            finish::<f64, Float64Type>(&sums, rows, |q| q)
+        }
+        data_type => with_primitive_type!(data_type, P => {
+            let sums = fold_rows(FloatSum::<f64>::default(), &to_f64(storage.as_primitive::<P>().values()), rows)?;
+            finish::<f64, Float64Type>(&sums, rows, |q| q)
+        }, _ => return unsupported(element)),
+    })
+}
+
+/// Integers as numpy's `dtype='f8'` reads them.
+fn to_f64<T: Widen<f64>>(values: &[T]) -> Vec<f64> {
+    values.iter().map(|&v| v.widen_to()).collect()
+}
+
+/// numpy's `_var` (and `_std`, its square root in the result type): the mean as `mean`
+/// computes it but in the result type (float16 stays float16), the squared deviations
+/// `(x - mean) * (x - mean)` elementwise in the result type, their sum, divided by
+/// `max(count - ddof, 0)` in float64 and rounded.
+fn moments(
+    element: &DataType,
+    storage: &ArrayRef,
+    rows: Rows<'_>,
+    ddof: i64,
+    sqrt: bool,
+) -> Result<ArrayRef> {
+    fn run<
+        S: Real + Widen<S::Acc> + arrow::datatypes::ArrowNativeType,
+        O: ArrowPrimitiveType<Native = S>,
+    >(
+        values: &[S],
+        rows: Rows<'_>,
+        ddof: i64,
+        sqrt: bool,
+    ) -> Result<ArrayRef> {
+        let mut out = fold_rows(FloatSum::<S>::default(), values, rows)?;
+        let mut deviations: Vec<S> = Vec::new();
+        rows.visit(|_, layout, start, out_start| {
+            let groups = &mut out[out_start..out_start + layout.out_size];
+            let n = layout.count as f64;
+            for mean in groups.iter_mut() {
+                *mean = S::from_f64(mean.to_f64() / n);
+            }
+            let x = &values[start..start + layout.in_size];
+            deviations.clear();
+            deviations.resize(layout.in_size, S::default());
+            for b in &layout.blocks {
+                for j in 0..layout.inner {
+                    let k = if layout.inner_reduced {
+                        b.output
+                    } else {
+                        b.output + j
+                    };
+                    let d = S::narrow(x[b.input + j].widen() - groups[k].widen());
+                    deviations[b.input + j] = S::narrow(d.widen() * d.widen());
+                }
+            }
+            groups.fill(<FloatSum<S> as Fold<S>>::init(&FloatSum::default()));
+            fold_row(FloatSum::<S>::default(), layout, &deviations, groups);
+            let dof = (layout.count as i64).saturating_sub(ddof).max(0) as f64;
+            for v in groups.iter_mut() {
+                let var = S::from_f64(v.to_f64() / dof);
+                *v = if sqrt {
+                    S::narrow(numeric::Accum::sqrt(var.widen()))
+                } else {
+                    var
+                };
+            }
+            Ok(())
+        })?;
+        Ok(Arc::new(PrimitiveArray::<O>::new(
+            ScalarBuffer::from(out),
+            None,
+        )))
+    }
+    match storage.data_type() {
+        DataType::Float16 => run::<f16, Float16Type>(
+            storage.as_primitive::<Float16Type>().values(),
+            rows,
+            ddof,
+            sqrt,
+        ),
+        DataType::Float32 => run::<f32, Float32Type>(
+            storage.as_primitive::<Float32Type>().values(),
+            rows,
+            ddof,
+            sqrt,
+        ),
+        DataType::Float64 => run::<f64, Float64Type>(
+            storage.as_primitive::<Float64Type>().values(),
+            rows,
+            ddof,
+            sqrt,
+        ),
+        data_type => with_primitive_type!(data_type, P => {
+            run::<f64, Float64Type>(&to_f64(storage.as_primitive::<P>().values()), rows, ddof, sqrt)
+        }, _ => unsupported(element)),
+    }
+}
+
+/// `out` with an output element NULL wherever an element NULL of `values` was reduced into
+/// it (SQL's rule; numpy has no NULLs).
+fn element_nulls(out: ArrayRef, values: &ArrayRef, rows: Rows<'_>) -> Result<ArrayRef> {
+    let Some(nulls) = values.logical_nulls().filter(|n| n.null_count() > 0) else {
+        return Ok(out);
+    };
+    let flags: Vec<u8> = nulls.iter().map(|valid| u8::from(!valid)).collect();
+    let any_null = fold_rows(Truth { all: false }, &flags, rows)?;
+    let valid = NullBuffer::from(any_null.iter().map(|&n| !n).collect::<Vec<_>>());
+    Ok(super::layout::with_row_nulls(out, Some(&valid))?)
+}

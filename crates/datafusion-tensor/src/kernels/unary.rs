@@ -1,0 +1,486 @@
+//! numpy's elementwise unary functions over a whole values buffer (`negative`, `absolute`,
+//! `sign`, `square`, `sqrt`, `exp`, `log`, ..., `round`, `clip`, `isnan`, `logical_not`), in
+//! numpy 2's result types: the float functions of integers in the smallest float that holds
+//! them (int8, uint8 and bool in float16, 16-bit integers in float32, wider ones in float64),
+//! float16 computed in float32 and rounded once, as numpy's half loops do.
+//!
+//! An elementwise function does not care how a tensor is laid out: the values are mapped as
+//! they are stored (a permuted tensor keeps its permutation), element NULLs kept.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, PrimitiveArray};
+use arrow::compute::{cast, not};
+use arrow::datatypes::{
+    DataType, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+};
+use half::f16;
+
+use super::reduce::Accum;
+use crate::error::{Result, TensorError};
+
+/// A unary function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `np.negative`.
+    Negative,
+    /// `np.absolute`.
+    Abs,
+    /// `np.sign`.
+    Sign,
+    /// `np.square`.
+    Square,
+    /// `np.sqrt`.
+    Sqrt,
+    /// `np.exp`.
+    Exp,
+    /// `np.log`.
+    Log,
+    /// `np.log1p`.
+    Log1p,
+    /// `np.expm1`.
+    Expm1,
+    /// `np.sin`.
+    Sin,
+    /// `np.cos`.
+    Cos,
+    /// `np.tan`.
+    Tan,
+    /// `np.tanh`.
+    Tanh,
+    /// `np.arctan`.
+    Arctan,
+    /// `np.floor`.
+    Floor,
+    /// `np.ceil`.
+    Ceil,
+    /// `np.round(x, decimals)`.
+    Round(i64),
+    /// `np.clip(x, min, max)`, the bounds already in the result type's range.
+    Clip(Option<Bound>, Option<Bound>),
+    /// `np.isnan`.
+    IsNan,
+    /// `np.isinf`.
+    IsInf,
+    /// `np.isfinite`.
+    IsFinite,
+    /// `np.logical_not`.
+    LogicalNot,
+}
+
+/// A bound of `clip`: an integer, or a float (its bits, so that the op can be hashed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// An integer literal.
+    Int(i128),
+    /// A float literal's `f64::to_bits`.
+    Float(u64),
+}
+
+impl Bound {
+    fn as_f64(self) -> f64 {
+        match self {
+            Self::Int(v) => v as f64,
+            Self::Float(bits) => f64::from_bits(bits),
+        }
+    }
+}
+
+/// The float type numpy computes a float function of `element`s in (`np.sqrt(int8)` is
+/// float16, of int16 float32, of int32 float64).
+pub fn float_type(element: &DataType) -> DataType {
+    match element {
+        DataType::Boolean | DataType::Int8 | DataType::UInt8 | DataType::Float16 => {
+            DataType::Float16
+        }
+        DataType::Int16 | DataType::UInt16 | DataType::Float32 => DataType::Float32,
+        _ => DataType::Float64,
+    }
+}
+
+impl UnaryOp {
+    /// numpy 2's result type of this function of `element`s, or numpy's error where numpy
+    /// has no loop for the type. `Clip`'s type is the caller's (it depends on the bounds).
+    pub fn result_type(self, element: &DataType) -> Result<DataType, String> {
+        let boolean = *element == DataType::Boolean;
+        match self {
+            Self::Negative if boolean => Err("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.".to_string()),
+            Self::Sign if boolean => Err("ufunc 'sign' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None".to_string()),
+            Self::Round(d) if boolean && d != 0 => Err(format!(
+                "Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') with casting rule 'same_kind'",
+                if d > 0 { "multiply" } else { "divide" }
+            )),
+            Self::Round(_) if boolean => Ok(DataType::Float16),
+            Self::Square if boolean => Ok(DataType::Int8),
+            Self::Negative | Self::Abs | Self::Sign | Self::Square | Self::Floor | Self::Ceil
+            | Self::Round(_) | Self::Clip(..) => Ok(element.clone()),
+            Self::Sqrt | Self::Exp | Self::Log | Self::Log1p | Self::Expm1 | Self::Sin
+            | Self::Cos | Self::Tan | Self::Tanh | Self::Arctan => Ok(float_type(element)),
+            Self::IsNan | Self::IsInf | Self::IsFinite | Self::LogicalNot => Ok(DataType::Boolean),
+        }
+    }
+
+    /// The float function of a float function op.
+    fn float_fn<A: Float>(self) -> Option<fn(A) -> A> {
+        Some(match self {
+            Self::Sqrt => A::sqrt,
+            Self::Exp => A::exp,
+            Self::Log => A::ln,
+            Self::Log1p => A::ln_1p,
+            Self::Expm1 => A::exp_m1,
+            Self::Sin => A::sin,
+            Self::Cos => A::cos,
+            Self::Tan => A::tan,
+            Self::Tanh => A::tanh,
+            Self::Arctan => A::atan,
+            _ => return None,
+        })
+    }
+}
+
+/// The libm functions of a loop type (`f32` for float16 and float32, `f64`).
+#[allow(clippy::return_self_not_must_use)]
+pub trait Float: Accum + std::ops::Div<Output = Self> + std::ops::Neg<Output = Self> {
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn ln_1p(self) -> Self;
+    fn exp_m1(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn tanh(self) -> Self;
+    fn atan(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    /// numpy's `rint`: to the nearest integer, ties to even.
+    fn rint(self) -> Self;
+    fn abs(self) -> Self;
+    fn from_f64(value: f64) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+}
+
+macro_rules! float_impl {
+    ($t:ty) => {
+        impl Float for $t {
+            fn exp(self) -> Self {
+                <$t>::exp(self)
+            }
+            fn ln(self) -> Self {
+                <$t>::ln(self)
+            }
+            fn ln_1p(self) -> Self {
+                <$t>::ln_1p(self)
+            }
+            fn exp_m1(self) -> Self {
+                <$t>::exp_m1(self)
+            }
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            fn tan(self) -> Self {
+                <$t>::tan(self)
+            }
+            fn tanh(self) -> Self {
+                <$t>::tanh(self)
+            }
+            fn atan(self) -> Self {
+                <$t>::atan(self)
+            }
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            fn rint(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            fn from_f64(value: f64) -> Self {
+                value as $t
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+        }
+    };
+}
+float_impl!(f32);
+float_impl!(f64);
+
+/// numpy's function `op` of every value of `values` (elements of type `element`), in
+/// `result` (the type [`UnaryOp::result_type`] or, for `clip`, the caller's).
+pub fn apply(
+    op: UnaryOp,
+    element: &DataType,
+    values: &ArrayRef,
+    result: &DataType,
+) -> Result<ArrayRef> {
+    let unsupported = || TensorError::ElementType(element.to_string());
+    match op {
+        UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite => {
+            let test = |f: &dyn Fn(f64) -> bool| -> ArrayRef {
+                let wide = cast(values, &DataType::Float64).ok();
+                let out: BooleanArray = match wide {
+                    Some(wide) if element.is_floating() => wide
+                        .as_primitive::<Float64Type>()
+                        .iter()
+                        .map(|v| v.map(f))
+                        .collect(),
+                    // Integers and booleans are finite numbers.
+                    _ => (0..values.len())
+                        .map(|i| values.is_valid(i).then(|| f(0.0)))
+                        .collect(),
+                };
+                Arc::new(out)
+            };
+            // float16 and float32 widen exactly, keeping NaN and infinities.
+            return Ok(match op {
+                UnaryOp::IsNan => test(&f64::is_nan),
+                UnaryOp::IsInf => test(&f64::is_infinite),
+                _ => test(&f64::is_finite),
+            });
+        }
+        UnaryOp::LogicalNot => {
+            let truth = cast(values, &DataType::Boolean)?;
+            return Ok(Arc::new(not(truth.as_boolean())?));
+        }
+        _ => {}
+    }
+    if *element == DataType::Boolean && matches!(op, UnaryOp::Abs | UnaryOp::Floor | UnaryOp::Ceil)
+    {
+        return Ok(Arc::clone(values));
+    }
+    // Booleans: as numpy's casts make them (0 and 1) in the result type, then the function.
+    let input = if *element == DataType::Boolean
+        || op.float_fn::<f64>().is_some()
+        || matches!(op, UnaryOp::Clip(..))
+    {
+        cast(values, result)?
+    } else {
+        Arc::clone(values)
+    };
+    let out: ArrayRef = match input.data_type() {
+        DataType::Float16 => Arc::new(map_float::<Float16Type, f32>(
+            op,
+            input.as_primitive(),
+            f16::to_f32,
+            f16::from_f32,
+        )),
+        DataType::Float32 => Arc::new(map_float::<Float32Type, f32>(
+            op,
+            input.as_primitive(),
+            |v| v,
+            |v| v,
+        )),
+        DataType::Float64 => Arc::new(map_float::<Float64Type, f64>(
+            op,
+            input.as_primitive(),
+            |v| v,
+            |v| v,
+        )),
+        DataType::Int8 => Arc::new(map_int::<Int8Type>(op, input.as_primitive())),
+        DataType::Int16 => Arc::new(map_int::<Int16Type>(op, input.as_primitive())),
+        DataType::Int32 => Arc::new(map_int::<Int32Type>(op, input.as_primitive())),
+        DataType::Int64 => Arc::new(map_int::<Int64Type>(op, input.as_primitive())),
+        DataType::UInt8 => Arc::new(map_int::<UInt8Type>(op, input.as_primitive())),
+        DataType::UInt16 => Arc::new(map_int::<UInt16Type>(op, input.as_primitive())),
+        DataType::UInt32 => Arc::new(map_int::<UInt32Type>(op, input.as_primitive())),
+        DataType::UInt64 => Arc::new(map_int::<UInt64Type>(op, input.as_primitive())),
+        _ => return Err(unsupported()),
+    };
+    Ok(out)
+}
+
+/// A float op in loop type `A`, each value widened by `widen` and rounded back by `narrow`.
+fn map_float<P: ArrowPrimitiveType, A: Float>(
+    op: UnaryOp,
+    input: &PrimitiveArray<P>,
+    widen: impl Fn(P::Native) -> A,
+    narrow: impl Fn(A) -> P::Native,
+) -> PrimitiveArray<P> {
+    let zero = A::ZERO;
+    let one = A::ONE;
+    if let Some(f) = op.float_fn::<A>() {
+        return input.unary(|v| narrow(f(widen(v))));
+    }
+    // A loop-type value rounded to the element type and widened again (numpy rounds every
+    // intermediate of a half-precision `round` to half).
+    let round = |v: A| widen(narrow(v));
+    match op {
+        UnaryOp::Negative => input.unary(|v| narrow(-widen(v))),
+        UnaryOp::Abs => input.unary(|v| narrow(widen(v).abs())),
+        UnaryOp::Sign => input.unary(|v| {
+            let x = widen(v);
+            narrow(if x > zero {
+                one
+            } else if x < zero {
+                -one
+            } else if x.is_nan() {
+                x
+            } else {
+                zero
+            })
+        }),
+        UnaryOp::Square => input.unary(|v| narrow(widen(v) * widen(v))),
+        UnaryOp::Floor => input.unary(|v| narrow(widen(v).floor())),
+        UnaryOp::Ceil => input.unary(|v| narrow(widen(v).ceil())),
+        UnaryOp::Round(decimals) => {
+            // numpy's PyArray_Round: x * 10^d, rint, / 10^d (for d < 0: / then *), each step
+            // in the element type; 10^d a weak Python float, so in the element type too.
+            let factor = round(A::from_f64(
+                10f64.powi(decimals.unsigned_abs().min(400) as i32),
+            ));
+            if decimals >= 0 {
+                input.unary(|v| narrow(round(round(widen(v) * factor).rint()) / factor))
+            } else {
+                input.unary(|v| narrow(round(round(widen(v) / factor).rint()) * factor))
+            }
+        }
+        UnaryOp::Clip(lo, hi) => {
+            let lo = lo.map(|b| round(A::from_f64(b.as_f64())));
+            let hi = hi.map(|b| round(A::from_f64(b.as_f64())));
+            // numpy's _NPY_CLIP: minimum(maximum(x, lo), hi), NaN propagating from any side.
+            input.unary(|v| {
+                let mut x = widen(v);
+                if let Some(lo) = lo
+                    && !x.is_nan()
+                    && (lo.is_nan() || x < lo)
+                {
+                    x = lo;
+                }
+                if let Some(hi) = hi
+                    && !x.is_nan()
+                    && (hi.is_nan() || x > hi)
+                {
+                    x = hi;
+                }
+                narrow(x)
+            })
+        }
+        _ => input.clone(),
+    }
+}
+
+/// Integer arithmetic of the integer ops (wrapping, as numpy overflows silently).
+#[allow(clippy::return_self_not_must_use)]
+trait Int: Copy + Ord {
+    fn neg(self) -> Self;
+    fn abs(self) -> Self;
+    fn sign(self) -> Self;
+    fn square(self) -> Self;
+    fn to_f64(self) -> f64;
+    /// A float64 cast back as numpy's C cast does it on x86-64 (`cvttsd2si`: truncated, a
+    /// value out of range the most negative integer of the instruction's width).
+    fn from_f64(value: f64) -> Self;
+    /// `value` clamped into this type's range.
+    fn clamp_i128(value: i128) -> Self;
+}
+
+/// x86-64's `cvttsd2si` to 32 bits.
+fn truncate_i32(value: f64) -> i32 {
+    // Exclusive at both ends: -2^31 - 1 truncates out of range.
+    if value > -2_147_483_649.0 && value < 2_147_483_648.0 {
+        value as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// x86-64's `cvttsd2si` to 64 bits.
+fn truncate_i64(value: f64) -> i64 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&value) {
+        value as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// C's double to uint64 on x86-64: values from 2^63 up shifted down, converted, and the top
+/// bit set again.
+fn truncate_u64(value: f64) -> u64 {
+    const TOP: f64 = 9_223_372_036_854_775_808.0;
+    if value < TOP {
+        truncate_i64(value) as u64
+    } else {
+        (truncate_i64(value - TOP) as u64) ^ (1 << 63)
+    }
+}
+
+macro_rules! int_impl {
+    ($t:ty, $abs:expr, $sign:expr, $from:expr) => {
+        #[allow(clippy::cast_lossless)] // i64 and u64 have no lossless f64 From.
+        impl Int for $t {
+            fn neg(self) -> Self {
+                self.wrapping_neg()
+            }
+            fn abs(self) -> Self {
+                $abs(self)
+            }
+            fn sign(self) -> Self {
+                $sign(self)
+            }
+            fn square(self) -> Self {
+                self.wrapping_mul(self)
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn from_f64(value: f64) -> Self {
+                $from(value) as $t
+            }
+            fn clamp_i128(value: i128) -> Self {
+                value.clamp(i128::from(<$t>::MIN), i128::from(<$t>::MAX)) as $t
+            }
+        }
+    };
+}
+int_impl!(i8, i8::wrapping_abs, i8::signum, truncate_i32);
+int_impl!(i16, i16::wrapping_abs, i16::signum, truncate_i32);
+int_impl!(i32, i32::wrapping_abs, i32::signum, truncate_i32);
+int_impl!(i64, i64::wrapping_abs, i64::signum, truncate_i64);
+int_impl!(u8, |v| v, |v: u8| u8::from(v > 0), truncate_i32);
+int_impl!(u16, |v| v, |v: u16| u16::from(v > 0), truncate_i32);
+int_impl!(u32, |v| v, |v: u32| u32::from(v > 0), truncate_i64);
+int_impl!(u64, |v| v, |v: u64| u64::from(v > 0), truncate_u64);
+
+/// An integer op (the float functions never reach it: their input is cast to a float).
+fn map_int<P: ArrowPrimitiveType>(op: UnaryOp, input: &PrimitiveArray<P>) -> PrimitiveArray<P>
+where
+    P::Native: Int,
+{
+    match op {
+        UnaryOp::Negative => input.unary(Int::neg),
+        UnaryOp::Abs => input.unary(Int::abs),
+        UnaryOp::Sign => input.unary(Int::sign),
+        UnaryOp::Square => input.unary(Int::square),
+        UnaryOp::Round(decimals) if decimals < 0 => {
+            // numpy: true_divide by 10^-d into float64, rint, multiply, cast back.
+            let factor = 10f64.powi(decimals.unsigned_abs().min(400) as i32);
+            input.unary(|v| Int::from_f64((v.to_f64() / factor).round_ties_even() * factor))
+        }
+        UnaryOp::Clip(lo, hi) => {
+            let bound = |b: Option<Bound>| match b {
+                Some(Bound::Int(v)) => Some(<P::Native as Int>::clamp_i128(v)),
+                _ => None,
+            };
+            let (lo, hi) = (bound(lo), bound(hi));
+            input.unary(|v| {
+                let v = lo.map_or(v, |lo| v.max(lo));
+                hi.map_or(v, |hi| v.min(hi))
+            })
+        }
+        // floor, ceil and round to d >= 0 decimals keep an integer (numpy 2).
+        _ => input.clone(),
+    }
+}

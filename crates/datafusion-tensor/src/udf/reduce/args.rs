@@ -1,0 +1,132 @@
+//! The arguments of a reduction and the type of its result: `axis` (an integer, a list, or
+//! NULL for every axis), `keepdims`, `ddof`, read from literals when the query is planned and
+//! checked as numpy checks them, in numpy's words.
+
+use arrow::datatypes::DataType;
+use datafusion::common::{ScalarValue, plan_err};
+use datafusion::error::Result;
+
+use super::ReduceFunction;
+use crate::index::wrap_index;
+use crate::udf::{PlanArgs, literal_int_list};
+
+/// The options of a call, read from its literal arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// The axes as written (`None`: every axis, numpy's `axis=None`).
+    pub axes: Option<Vec<i64>>,
+    /// numpy's `keepdims`.
+    pub keepdims: bool,
+    /// numpy's `ddof` (`var` and `std`).
+    pub ddof: i64,
+}
+
+/// Whether argument `i` is absent, a NULL literal or of the Null type (the option's default).
+fn is_default(args: &PlanArgs<'_>, i: usize) -> bool {
+    args.fields
+        .get(i)
+        .is_none_or(|f| *f.data_type() == DataType::Null)
+        || args.literal(i).is_some_and(ScalarValue::is_null)
+}
+
+/// An integer literal's value.
+fn literal_integer(value: &ScalarValue) -> Option<i64> {
+    if !value.data_type().is_integer() {
+        return None;
+    }
+    match value.cast_to(&DataType::Int64).ok()? {
+        ScalarValue::Int64(v) => v,
+        _ => None,
+    }
+}
+
+/// Reads the options of a call of `function`.
+pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options> {
+    let name = args.name;
+    let axes = if is_default(args, 1) {
+        None
+    } else {
+        let literal = args.literal(1);
+        if let Some(axis) = literal.and_then(literal_integer) {
+            Some(vec![axis])
+        } else if let Some(axes) = literal.and_then(literal_int_list) {
+            if function.single_axis() {
+                // numpy: TypeError: 'tuple' object cannot be interpreted as an integer
+                return plan_err!(
+                    "{name}: argument axis must be a single integer or NULL, not a list ('tuple' object cannot be interpreted as an integer)"
+                );
+            }
+            Some(axes)
+        } else {
+            return plan_err!(
+                "{name}: argument axis must be a literal integer, {}or NULL (every axis)",
+                if function.single_axis() {
+                    ""
+                } else {
+                    "a literal list of integers "
+                }
+            );
+        }
+    };
+    let keepdims = if function.takes_keepdims() && !is_default(args, 2) {
+        match args.literal(2) {
+            Some(ScalarValue::Boolean(Some(b))) => *b,
+            _ => return plan_err!("{name}: argument keepdims must be a literal boolean"),
+        }
+    } else {
+        false
+    };
+    let ddof = if function.takes_ddof() && !is_default(args, 3) {
+        match args.literal(3).and_then(literal_integer) {
+            Some(ddof) => ddof,
+            None => return plan_err!("{name}: argument ddof must be a literal integer"),
+        }
+    } else {
+        0
+    };
+    Ok(Options {
+        axes,
+        keepdims,
+        ddof,
+    })
+}
+
+/// The axes `axes` of a tensor of `ndim` dimensions, normalised (negative from the end) and
+/// checked as numpy's `normalize_axis_tuple` does; `None`: every axis.
+pub fn reduced_axes(name: &str, axes: Option<&[i64]>, ndim: usize) -> Result<Vec<bool>> {
+    let Some(axes) = axes else {
+        return Ok(vec![true; ndim]);
+    };
+    let mut reduced = vec![false; ndim];
+    for &axis in axes {
+        let Some(a) = wrap_index(axis, ndim) else {
+            // numpy: AxisError: axis 3 is out of bounds for array of dimension 2
+            return plan_err!("{name}: axis {axis} is out of bounds for array of dimension {ndim}");
+        };
+        if reduced[a] {
+            // numpy: ValueError: duplicate value in 'axis'
+            return plan_err!("{name}: duplicate value in 'axis'");
+        }
+        reduced[a] = true;
+    }
+    Ok(reduced)
+}
+
+/// The dimensions of a result: each kept dimension, and with `keepdims` each reduced one too,
+/// as `reduced_as` (a size: 1) or, without it, as it is (a name); `dims[i]` is logical
+/// dimension `i` of the input.
+pub fn result_dims<T: Clone>(
+    dims: &[T],
+    reduced: &[bool],
+    keepdims: bool,
+    reduced_as: Option<&T>,
+) -> Vec<T> {
+    dims.iter()
+        .zip(reduced)
+        .filter(|&(_, &r)| keepdims || !r)
+        .map(|(d, &r)| match (r, reduced_as) {
+            (true, Some(one)) => one.clone(),
+            _ => d.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,362 @@
+//! Reductions along axes (SPEC §9): `tensor_sum`, `tensor_prod`, `tensor_mean`, `tensor_min`,
+//! `tensor_max`, `tensor_argmin`, `tensor_argmax`, `tensor_any`, `tensor_all`, `tensor_var`,
+//! `tensor_std` (`x [, axis [, keepdims [, ddof]]]`) and `tensor_cumsum`, `tensor_cumprod`
+//! (`x [, axis]`), numpy 2's, on fixed- and variable-shape tensors.
+//!
+//! One [`TensorReduce`] per function ([`ReduceFunction`]); `args.rs` reads the options and
+//! checks the axes, `variable.rs` plans and runs the variable-shape case, `docs.rs` holds
+//! the documentation. The element loops are [`crate::kernels::reduce`]'s.
+
+mod args;
+mod docs;
+mod variable;
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef};
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::plan_err;
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, Documentation};
+
+use self::args::{Options, reduced_axes, result_dims};
+use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::kernels::layout;
+use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
+use crate::kernels::reduce::{ReduceLayout, Reduction, Rows, reduce, sum_type};
+use crate::tensor_type::TensorType;
+use crate::variable_shape::{AnyTensorType, VariableShapeType};
+
+/// The SQL functions of this family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceFunction {
+    /// `tensor_sum`.
+    Sum,
+    /// `tensor_prod`.
+    Prod,
+    /// `tensor_mean`.
+    Mean,
+    /// `tensor_min`.
+    Min,
+    /// `tensor_max`.
+    Max,
+    /// `tensor_argmin`.
+    ArgMin,
+    /// `tensor_argmax`.
+    ArgMax,
+    /// `tensor_any`.
+    Any,
+    /// `tensor_all`.
+    All,
+    /// `tensor_var`.
+    Var,
+    /// `tensor_std`.
+    Std,
+    /// `tensor_cumsum`.
+    CumSum,
+    /// `tensor_cumprod`.
+    CumProd,
+}
+
+impl ReduceFunction {
+    /// Every function, in registration order.
+    pub const ALL: [Self; 13] = [
+        Self::Sum,
+        Self::Prod,
+        Self::Mean,
+        Self::Min,
+        Self::Max,
+        Self::ArgMin,
+        Self::ArgMax,
+        Self::Any,
+        Self::All,
+        Self::Var,
+        Self::Std,
+        Self::CumSum,
+        Self::CumProd,
+    ];
+
+    /// The SQL name.
+    pub fn function_name(self) -> &'static str {
+        match self {
+            Self::Sum => "tensor_sum",
+            Self::Prod => "tensor_prod",
+            Self::Mean => "tensor_mean",
+            Self::Min => "tensor_min",
+            Self::Max => "tensor_max",
+            Self::ArgMin => "tensor_argmin",
+            Self::ArgMax => "tensor_argmax",
+            Self::Any => "tensor_any",
+            Self::All => "tensor_all",
+            Self::Var => "tensor_var",
+            Self::Std => "tensor_std",
+            Self::CumSum => "tensor_cumsum",
+            Self::CumProd => "tensor_cumprod",
+        }
+    }
+
+    /// The parameter names, in order.
+    pub fn parameter_names(self) -> &'static [&'static str] {
+        match self {
+            Self::Var | Self::Std => &["x", "axis", "keepdims", "ddof"],
+            Self::CumSum | Self::CumProd => &["x", "axis"],
+            _ => &["x", "axis", "keepdims"],
+        }
+    }
+
+    /// Whether `axis` is one integer at most (numpy's `argmin`, `argmax`, `cumsum`, `cumprod`).
+    fn single_axis(self) -> bool {
+        matches!(
+            self,
+            Self::ArgMin | Self::ArgMax | Self::CumSum | Self::CumProd
+        )
+    }
+
+    fn takes_keepdims(self) -> bool {
+        !matches!(self, Self::CumSum | Self::CumProd)
+    }
+
+    fn takes_ddof(self) -> bool {
+        matches!(self, Self::Var | Self::Std)
+    }
+
+    /// The kernel's reduction (`None` for the cumulative functions).
+    fn reduction(self, ddof: i64) -> Option<Reduction> {
+        Some(match self {
+            Self::Sum => Reduction::Sum,
+            Self::Prod => Reduction::Prod,
+            Self::Mean => Reduction::Mean,
+            Self::Min => Reduction::Min,
+            Self::Max => Reduction::Max,
+            Self::ArgMin => Reduction::ArgMin,
+            Self::ArgMax => Reduction::ArgMax,
+            Self::Any => Reduction::Any,
+            Self::All => Reduction::All,
+            Self::Var => Reduction::Var { ddof },
+            Self::Std => Reduction::Std { ddof },
+            Self::CumSum | Self::CumProd => return None,
+        })
+    }
+}
+
+/// A reduction function.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorReduce {
+    function: ReduceFunction,
+    documentation: Documentation,
+}
+
+impl TensorReduce {
+    /// The registered instance of `function`.
+    pub fn new(function: ReduceFunction) -> Self {
+        Self {
+            function,
+            documentation: docs::documentation(function),
+        }
+    }
+}
+
+/// What a call computes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// A reduction over the axes where `reduced` is true.
+    Reduce {
+        /// The reduction.
+        reduction: Reduction,
+        /// Which logical axes are reduced.
+        reduced: Vec<bool>,
+    },
+    /// A cumulative sum or product along one logical axis (`None`: the flattened row).
+    Cumulate {
+        /// A product (else a sum).
+        product: bool,
+        /// The axis.
+        axis: Option<usize>,
+    },
+}
+
+/// The type of a call's result.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReduceOutput {
+    /// 0-d: a plain column of the element type.
+    Scalar(DataType),
+    /// One shape for every row.
+    Fixed(TensorType),
+    /// A shape per row.
+    Variable(VariableShapeType),
+}
+
+/// A compiled call.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ReducePlan {
+    input: AnyTensorType,
+    op: ReduceOp,
+    output: ReduceOutput,
+}
+
+impl TensorFunction for TensorReduce {
+    type Plan = ReducePlan;
+
+    fn name(&self) -> &'static str {
+        self.function.function_name()
+    }
+
+    fn parameters(&self) -> Parameters {
+        Parameters::Fixed {
+            names: self.function.parameter_names(),
+            required: 1,
+        }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&self.documentation)
+    }
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<ReducePlan> {
+        let input = args.any_tensor(0, "x")?;
+        let options = args::options(self.function, args)?;
+        match input {
+            AnyTensorType::Fixed(tensor) => plan_fixed(self.function, args.name, tensor, &options),
+            AnyTensorType::Variable(tensor) => {
+                variable::plan(self.function, args.name, tensor, &options)
+            }
+        }
+    }
+
+    fn return_field(&self, plan: &ReducePlan) -> FieldRef {
+        Arc::new(match &plan.output {
+            ReduceOutput::Scalar(data_type) => Field::new(self.name(), data_type.clone(), true),
+            ReduceOutput::Fixed(tensor) => tensor.to_field(self.name()),
+            ReduceOutput::Variable(tensor) => tensor.to_field(self.name()),
+        })
+    }
+
+    fn invoke(
+        &self,
+        plan: &ReducePlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        let name = self.name();
+        map_arrays(args, &[0], number_rows, |arrays| match &plan.input {
+            AnyTensorType::Fixed(tensor) => invoke_fixed(name, plan, tensor, &arrays[0]),
+            AnyTensorType::Variable(tensor) => variable::invoke(name, plan, tensor, &arrays[0]),
+        })
+    }
+}
+
+/// The op of a call on tensors of `ndim` logical dimensions, checked.
+fn plan_op(
+    function: ReduceFunction,
+    name: &str,
+    ndim: usize,
+    options: &Options,
+) -> Result<ReduceOp> {
+    let reduced = reduced_axes(name, options.axes.as_deref(), ndim)?;
+    Ok(match function.reduction(options.ddof) {
+        Some(reduction) => ReduceOp::Reduce { reduction, reduced },
+        None => ReduceOp::Cumulate {
+            product: function == ReduceFunction::CumProd,
+            axis: options
+                .axes
+                .as_ref()
+                .and_then(|_| reduced.iter().position(|&r| r)),
+        },
+    })
+}
+
+/// The element type of a call's result.
+fn result_element(op: &ReduceOp, element: &DataType) -> DataType {
+    match op {
+        ReduceOp::Reduce { reduction, .. } => reduction.result_type(element),
+        ReduceOp::Cumulate { .. } => sum_type(element),
+    }
+}
+
+fn plan_fixed(
+    function: ReduceFunction,
+    name: &str,
+    input: TensorType,
+    options: &Options,
+) -> Result<ReducePlan> {
+    let shape = input.logical_shape();
+    let op = plan_op(function, name, shape.len(), options)?;
+    let element = result_element(&op, input.element_type());
+    let names = input.logical_dim_names();
+    let output = match &op {
+        ReduceOp::Reduce { reduction, reduced } => {
+            // The shape is known: a reduction without identity over nothing is numpy's error
+            // for every row, so the query's.
+            if let Some(message) = reduction.empty_error(&ReduceLayout::new(&shape, reduced)) {
+                return plan_err!("{name}: {message}");
+            }
+            let dims = result_dims(&shape, reduced, options.keepdims, Some(&1));
+            if dims.is_empty() {
+                ReduceOutput::Scalar(element)
+            } else {
+                let names = names.map(|n| result_dims(&n, reduced, options.keepdims, None));
+                ReduceOutput::Fixed(TensorType::new(element, dims)?.with_dim_names(names)?)
+            }
+        }
+        ReduceOp::Cumulate { axis: None, .. } => {
+            ReduceOutput::Fixed(TensorType::new(element, vec![input.size()])?)
+        }
+        ReduceOp::Cumulate { .. } => {
+            ReduceOutput::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
+        }
+    };
+    Ok(ReducePlan {
+        input: AnyTensorType::Fixed(input),
+        op,
+        output,
+    })
+}
+
+fn invoke_fixed(
+    name: &str,
+    plan: &ReducePlan,
+    tensor: &TensorType,
+    array: &ArrayRef,
+) -> Result<ArrayRef> {
+    let input = tensor_array(name, array)?;
+    let values = layout::row_major_values(tensor, input)?;
+    let shape = tensor.logical_shape();
+    let in_function = |e: crate::error::TensorError| e.in_function(name);
+    let out = match &plan.op {
+        ReduceOp::Reduce { reduction, reduced } => {
+            let reduce_layout = ReduceLayout::new(&shape, reduced);
+            let rows = Rows::Same {
+                rows: input.len(),
+                layout: &reduce_layout,
+            };
+            let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
+            reduce(*reduction, tensor.element_type(), &values, rows, scalar).map_err(in_function)?
+        }
+        ReduceOp::Cumulate { product, axis } => {
+            let spans = Spans::Same(input.len(), Span::new(&shape, *axis));
+            cumulate(*product, tensor.element_type(), &values, spans).map_err(in_function)?
+        }
+    };
+    match &plan.output {
+        ReduceOutput::Scalar(_) => Ok(layout::with_row_nulls(out, input.nulls())?),
+        ReduceOutput::Fixed(output) => Ok(Arc::new(layout::tensor_array(
+            output,
+            out,
+            input.nulls().cloned(),
+            input.len(),
+        )?)),
+        ReduceOutput::Variable(_) => {
+            datafusion::common::internal_err!(
+                "{name}: a fixed-shape input planned a variable-shape result"
+            )
+        }
+    }
+}

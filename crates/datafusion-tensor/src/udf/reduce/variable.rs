@@ -1,0 +1,189 @@
+//! Reductions of variable-shape tensors: each row reduced in its own logical shape (rows of
+//! one shape share one [`ReduceLayout`]). The result is a plain column when every axis is
+//! reduced, fixed-shape when every result dimension is known when the query is planned (the
+//! input's uniform dimensions, or 1 with `keepdims`), variable-shape otherwise.
+
+use std::sync::Arc;
+
+use arrow::array::ArrayRef;
+use datafusion::error::Result;
+
+use super::args::{Options, result_dims};
+use super::{ReduceFunction, ReduceOp, ReduceOutput, ReducePlan, plan_op, result_element};
+use crate::error::TensorError;
+use crate::kernels::layout;
+use crate::kernels::ragged;
+use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
+use crate::kernels::reduce::{ReduceLayout, Rows, reduce};
+use crate::kernels::shape_plans::ShapePlans;
+use crate::tensor_type::TensorType;
+use crate::udf::variable_array;
+use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType};
+
+/// Plans a call on a variable-shape tensor: the axes are checked against its `ndim`; a
+/// reduction over nothing is found row by row.
+pub(super) fn plan(
+    function: ReduceFunction,
+    name: &str,
+    input: VariableShapeType,
+    options: &Options,
+) -> Result<ReducePlan> {
+    let ndim = input.ndim();
+    let op = plan_op(function, name, ndim, options)?;
+    let element = result_element(&op, input.element_type());
+    let names = input.logical_dim_names();
+    let uniform = input.logical_uniform_shape();
+    let output = match &op {
+        ReduceOp::Reduce { reduced, .. } => {
+            let dims = result_dims(&uniform, reduced, options.keepdims, Some(&Some(1)));
+            let names = names.map(|n| result_dims(&n, reduced, options.keepdims, None));
+            if dims.is_empty() {
+                ReduceOutput::Scalar(element)
+            } else if let Some(shape) = dims.iter().copied().collect::<Option<Vec<usize>>>() {
+                ReduceOutput::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
+            } else {
+                ReduceOutput::Variable(
+                    VariableShapeType::new(element, dims.len())?
+                        .with_dim_names(names)?
+                        .with_uniform_shape(Some(dims))?,
+                )
+            }
+        }
+        ReduceOp::Cumulate { axis: None, .. } => {
+            ReduceOutput::Variable(VariableShapeType::new(element, 1)?)
+        }
+        ReduceOp::Cumulate { .. } => ReduceOutput::Variable(input.row_major_of(element)?),
+    };
+    Ok(ReducePlan {
+        input: AnyTensorType::Variable(input),
+        op,
+        output,
+    })
+}
+
+pub(super) fn invoke(
+    name: &str,
+    plan: &ReducePlan,
+    tensor: &VariableShapeType,
+    array: &ArrayRef,
+) -> Result<ArrayRef> {
+    let view = variable_array(name, tensor, array)?;
+    run(plan, &view).map_err(|e| e.in_function(name))
+}
+
+fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result<ArrayRef> {
+    let values = ragged::row_major_values(view)?;
+    let element = view.tensor().element_type();
+    let nulls = view.nulls().cloned();
+    let rows = view.len();
+    match &plan.op {
+        ReduceOp::Reduce { reduction, reduced } => {
+            let mut plans: ShapePlans<usize> = ShapePlans::default();
+            let mut layouts: Vec<ReduceLayout> = Vec::new();
+            let mut each = Vec::with_capacity(rows);
+            for row in 0..rows {
+                if view.is_null(row) {
+                    each.push(None);
+                    continue;
+                }
+                let index = *plans.get(view.logical_shape(row), |shape| {
+                    layouts.push(ReduceLayout::new(shape, reduced));
+                    Ok(layouts.len() - 1)
+                })?;
+                each.push(Some(index));
+            }
+            let null_width = match &plan.output {
+                ReduceOutput::Scalar(_) => 1,
+                ReduceOutput::Fixed(tensor) => tensor.size(),
+                ReduceOutput::Variable(_) => 0,
+            };
+            let batch = Rows::Each {
+                rows: &each,
+                layouts: &layouts,
+                null_width,
+            };
+            let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
+            let out = reduce(*reduction, element, &values, batch, scalar)?;
+            match &plan.output {
+                ReduceOutput::Scalar(_) => Ok(layout::with_row_nulls(out, nulls.as_ref())?),
+                ReduceOutput::Fixed(tensor) => {
+                    Ok(Arc::new(layout::tensor_array(tensor, out, nulls, rows)?))
+                }
+                ReduceOutput::Variable(tensor) => {
+                    let ndim = tensor.ndim();
+                    let mut lengths = Vec::with_capacity(rows);
+                    let mut shapes = Vec::with_capacity(rows * ndim);
+                    for (row, index) in each.iter().enumerate() {
+                        match index {
+                            Some(i) => {
+                                lengths.push(layouts[*i].out_size);
+                                // Every dim kept as it is, or 1 with keepdims (an output of
+                                // ndim dims keeps them all).
+                                let keep = ndim == reduced.len();
+                                for (d, &r) in view.logical_shape(row).zip(reduced) {
+                                    if !r {
+                                        shapes.push(d as i32);
+                                    } else if keep {
+                                        shapes.push(1);
+                                    }
+                                }
+                            }
+                            None => {
+                                lengths.push(0);
+                                shapes.extend(std::iter::repeat_n(0, ndim));
+                            }
+                        }
+                    }
+                    Ok(Arc::new(ragged::from_rows(
+                        tensor, out, &lengths, shapes, nulls,
+                    )?))
+                }
+            }
+        }
+        ReduceOp::Cumulate { product, axis } => {
+            let ReduceOutput::Variable(tensor) = &plan.output else {
+                return Err(TensorError::Internal(
+                    "a cumulative reduction of variable-shape rows is variable-shape".to_string(),
+                ));
+            };
+            let spans: Vec<Option<Span>> = (0..rows)
+                .map(|row| (!view.is_null(row)).then(|| span_of(view.logical_shape(row), *axis)))
+                .collect();
+            let out = cumulate(*product, element, &values, Spans::Each(&spans))?;
+            let ndim = tensor.ndim();
+            let mut lengths = Vec::with_capacity(rows);
+            let mut shapes = Vec::with_capacity(rows * ndim);
+            for row in 0..rows {
+                if view.is_null(row) {
+                    lengths.push(0);
+                    shapes.extend(std::iter::repeat_n(0, ndim));
+                    continue;
+                }
+                let size: usize = view.logical_shape(row).product();
+                lengths.push(size);
+                if axis.is_none() {
+                    shapes.push(size as i32);
+                } else {
+                    shapes.extend(view.logical_shape(row).map(|d| d as i32));
+                }
+            }
+            Ok(Arc::new(ragged::from_rows(
+                tensor, out, &lengths, shapes, nulls,
+            )?))
+        }
+    }
+}
+
+/// The span of a row of logical shape `shape` around `axis` (`None`: the flattened row).
+fn span_of(shape: impl Iterator<Item = usize>, axis: Option<usize>) -> Span {
+    let (mut outer, mut n, mut inner) = (1, 1, 1);
+    for (i, d) in shape.enumerate() {
+        match axis {
+            None => n *= d,
+            Some(a) if i < a => outer *= d,
+            Some(a) if i == a => n = d,
+            Some(_) => inner *= d,
+        }
+    }
+    Span { outer, n, inner }
+}

@@ -1,0 +1,399 @@
+//! numpy's elementwise unary functions (SPEC §9): `tensor_negative`, `tensor_abs`,
+//! `tensor_sign`, `tensor_square`, `tensor_sqrt`, `tensor_exp`, `tensor_log`, `tensor_log1p`,
+//! `tensor_expm1`, `tensor_sin`, `tensor_cos`, `tensor_tan`, `tensor_tanh`, `tensor_arctan`,
+//! `tensor_floor`, `tensor_ceil`, `tensor_round(x, decimals)`, `tensor_clip(x, min, max)`,
+//! `tensor_isnan`, `tensor_isinf`, `tensor_isfinite`, `tensor_logical_not`.
+//!
+//! The result has the input's shape, dim names and permutation (the values are mapped where
+//! they are stored), numpy 2's element type; on a variable-shape tensor each row keeps its
+//! shape. The element loops are [`crate::kernels::unary`]'s.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
+use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{ScalarValue, exec_err, plan_err};
+use datafusion::error::Result;
+use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+
+use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::dtype::{LiteralKind, literal_kind, result_type};
+use crate::kernels::layout;
+use crate::kernels::unary::{Bound, UnaryOp, apply};
+use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
+use crate::variable_shape::{AnyTensorType, VariableShapeType};
+
+/// The SQL functions of this family: name, numpy's name, description.
+const FUNCTIONS: [(&str, &str); 22] = [
+    (
+        "tensor_negative",
+        "negative: -x (integers wrap; not for booleans)",
+    ),
+    (
+        "tensor_abs",
+        "absolute: |x| (integers wrap: abs of int8 -128 is -128)",
+    ),
+    (
+        "tensor_sign",
+        "sign: -1, 0 or 1 in x's type, NaN for NaN (not for booleans)",
+    ),
+    (
+        "tensor_square",
+        "square: x * x (integers wrap; booleans give int8)",
+    ),
+    ("tensor_sqrt", "sqrt"),
+    ("tensor_exp", "exp"),
+    ("tensor_log", "log (natural)"),
+    ("tensor_log1p", "log1p: log(1 + x)"),
+    ("tensor_expm1", "expm1: exp(x) - 1"),
+    ("tensor_sin", "sin"),
+    ("tensor_cos", "cos"),
+    ("tensor_tan", "tan"),
+    ("tensor_tanh", "tanh"),
+    ("tensor_arctan", "arctan"),
+    (
+        "tensor_floor",
+        "floor (integers and booleans kept as they are)",
+    ),
+    (
+        "tensor_ceil",
+        "ceil (integers and booleans kept as they are)",
+    ),
+    (
+        "tensor_round",
+        "round(x, decimals): to the nearest multiple of 10^-decimals, ties to even, in x's type",
+    ),
+    (
+        "tensor_clip",
+        "clip(x, min, max): x limited to [min, max] (NULL: no bound), NaN propagating; the type of x with the bounds as weak Python scalars (a float bound makes an integer x float64)",
+    ),
+    ("tensor_isnan", "isnan: whether each element is NaN"),
+    ("tensor_isinf", "isinf: whether each element is infinite"),
+    (
+        "tensor_isfinite",
+        "isfinite: whether each element is finite",
+    ),
+    (
+        "tensor_logical_not",
+        "logical_not: whether each element is zero (false)",
+    ),
+];
+
+/// A unary function; `index` into [`FUNCTIONS`].
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorUnary {
+    index: usize,
+    documentation: Documentation,
+}
+
+impl TensorUnary {
+    /// Every function of the family, registered instances.
+    pub fn all() -> Vec<Self> {
+        (0..FUNCTIONS.len())
+            .map(|index| Self {
+                index,
+                documentation: documentation(index),
+            })
+            .collect()
+    }
+}
+
+/// The parameter names of the function `name`.
+pub fn parameter_names(name: &str) -> &'static [&'static str] {
+    match name {
+        "tensor_round" => &["x", "decimals"],
+        "tensor_clip" => &["x", "min", "max"],
+        _ => &["x"],
+    }
+}
+
+fn documentation(index: usize) -> Documentation {
+    let (name, what) = FUNCTIONS[index];
+    let syntax = match name {
+        "tensor_round" => format!("{name}(x [, decimals])"),
+        "tensor_clip" => format!("{name}(x, min, max)"),
+        _ => format!("{name}(x)"),
+    };
+    let example = match name {
+        "tensor_round" => {
+            "> SELECT tensor_round(tensor([0.5, 1.5, 2.675], [3]), 1);\n[0.5, 1.5, 2.7]".to_string()
+        }
+        "tensor_clip" => {
+            "> SELECT tensor_clip(tensor([1, 5, 9], [3]), 2, 6);\n[2, 5, 6]".to_string()
+        }
+        "tensor_isnan" | "tensor_isinf" | "tensor_isfinite" | "tensor_logical_not" => {
+            format!("> SELECT {name}(tensor([0.0, 1.0], [2]));")
+        }
+        _ => format!("> SELECT {name}(tensor([1, 4, 9], [3]));"),
+    };
+    let mut builder = Documentation::builder(
+        DocSection {
+            include: true,
+            label: "Tensor Functions",
+            description: None,
+        },
+        format!(
+            "numpy's {what}, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64). The result keeps x's shape, dim names and permutation."
+        ),
+        syntax,
+    )
+    .with_sql_example(format!("```sql\n{example}\n```"))
+    .with_argument(
+        "x",
+        "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList).",
+    );
+    if name == "tensor_round" {
+        builder = builder.with_argument(
+            "decimals",
+            "A literal integer (default 0; negative: tens, hundreds, ...).",
+        );
+    }
+    if name == "tensor_clip" {
+        builder = builder
+            .with_argument("min", "A literal number, or NULL: no lower bound.")
+            .with_argument("max", "A literal number, or NULL: no upper bound.");
+    }
+    builder.build()
+}
+
+/// A compiled call.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct UnaryPlan {
+    input: AnyTensorType,
+    op: UnaryOp,
+    output: AnyTensorType,
+}
+
+fn integer_literal(value: &ScalarValue) -> Option<i64> {
+    if !value.data_type().is_integer() {
+        return None;
+    }
+    match value.cast_to(&DataType::Int64).ok()? {
+        ScalarValue::Int64(v) => v,
+        _ => None,
+    }
+}
+
+/// A `clip` bound: a literal number (kept exactly) or NULL.
+fn bound(
+    name: &str,
+    arg: &str,
+    args: &PlanArgs<'_>,
+    i: usize,
+) -> Result<Option<(Bound, LiteralKind)>> {
+    let null_type = args
+        .fields
+        .get(i)
+        .is_none_or(|f| *f.data_type() == DataType::Null);
+    let value = args.literal(i);
+    if null_type || value.is_some_and(ScalarValue::is_null) {
+        return Ok(None);
+    }
+    let Some(value) = value else {
+        return plan_err!("{name}: argument {arg} must be a literal number or NULL");
+    };
+    let kind = literal_kind(value);
+    let exact = match kind {
+        Some(LiteralKind::Int | LiteralKind::Bool) => value
+            .cast_to(&DataType::Decimal128(38, 0))
+            .ok()
+            .and_then(|v| match v {
+                ScalarValue::Decimal128(Some(v), _, _) => Some(Bound::Int(v)),
+                _ => None,
+            }),
+        Some(LiteralKind::Float) => match value.cast_to(&DataType::Float64).ok() {
+            Some(ScalarValue::Float64(Some(v))) => Some(Bound::Float(v.to_bits())),
+            _ => None,
+        },
+        None => None,
+    };
+    match (exact, kind) {
+        (Some(bound), Some(kind)) => Ok(Some((bound, kind))),
+        _ => plan_err!(
+            "{name}: argument {arg} must be a literal number or NULL, got {}",
+            value.data_type()
+        ),
+    }
+}
+
+impl TensorFunction for TensorUnary {
+    type Plan = UnaryPlan;
+
+    fn name(&self) -> &'static str {
+        FUNCTIONS[self.index].0
+    }
+
+    fn parameters(&self) -> Parameters {
+        let names = parameter_names(self.name());
+        // numpy: `round(a, decimals=0)`; `clip(a, a_min, a_max)` takes both bounds.
+        let required = if self.name() == "tensor_round" {
+            1
+        } else {
+            names.len()
+        };
+        Parameters::Fixed { names, required }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&self.documentation)
+    }
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<UnaryPlan> {
+        let name = self.name();
+        let input = args.any_tensor(0, "x")?;
+        let element = input.element_type().clone();
+        let op = match name {
+            "tensor_negative" => UnaryOp::Negative,
+            "tensor_abs" => UnaryOp::Abs,
+            "tensor_sign" => UnaryOp::Sign,
+            "tensor_square" => UnaryOp::Square,
+            "tensor_sqrt" => UnaryOp::Sqrt,
+            "tensor_exp" => UnaryOp::Exp,
+            "tensor_log" => UnaryOp::Log,
+            "tensor_log1p" => UnaryOp::Log1p,
+            "tensor_expm1" => UnaryOp::Expm1,
+            "tensor_sin" => UnaryOp::Sin,
+            "tensor_cos" => UnaryOp::Cos,
+            "tensor_tan" => UnaryOp::Tan,
+            "tensor_tanh" => UnaryOp::Tanh,
+            "tensor_arctan" => UnaryOp::Arctan,
+            "tensor_floor" => UnaryOp::Floor,
+            "tensor_ceil" => UnaryOp::Ceil,
+            "tensor_round" => {
+                let decimals = match args.literal(1) {
+                    None if args.fields.len() < 2 => 0,
+                    Some(v) if v.is_null() => 0,
+                    Some(v) => match integer_literal(v) {
+                        Some(d) => d,
+                        None => {
+                            return plan_err!(
+                                "{name}: argument decimals must be a literal integer"
+                            );
+                        }
+                    },
+                    None if *args.fields[1].data_type() == DataType::Null => 0,
+                    None => {
+                        return plan_err!("{name}: argument decimals must be a literal integer");
+                    }
+                };
+                UnaryOp::Round(decimals)
+            }
+            "tensor_clip" => {
+                let lo = bound(name, "min", args, 1)?;
+                let hi = bound(name, "max", args, 2)?;
+                UnaryOp::Clip(lo.map(|b| b.0), hi.map(|b| b.0))
+            }
+            "tensor_isnan" => UnaryOp::IsNan,
+            "tensor_isinf" => UnaryOp::IsInf,
+            "tensor_isfinite" => UnaryOp::IsFinite,
+            _ => UnaryOp::LogicalNot,
+        };
+        let result = if let UnaryOp::Clip(..) = op {
+            let kinds: Vec<LiteralKind> = [1, 2]
+                .iter()
+                .filter_map(|&i| bound(name, "min", args, i).ok().flatten().map(|b| b.1))
+                .collect();
+            match result_type(std::slice::from_ref(&element), &kinds) {
+                Some(t) => t,
+                None => return plan_err!("{name}: no common type of {element} and the bounds"),
+            }
+        } else {
+            match op.result_type(&element) {
+                Ok(t) => t,
+                Err(message) => return plan_err!("{name}: {message}"),
+            }
+        };
+        let output = match &input {
+            AnyTensorType::Fixed(t) => AnyTensorType::Fixed(
+                TensorType::new(result, t.physical_shape().to_vec())?
+                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
+                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?,
+            ),
+            AnyTensorType::Variable(t) => AnyTensorType::Variable(
+                VariableShapeType::new(result, t.ndim())?
+                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
+                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?
+                    .with_uniform_shape(Some(t.physical_uniform_shape()))?,
+            ),
+        };
+        Ok(UnaryPlan { input, op, output })
+    }
+
+    fn return_field(&self, plan: &UnaryPlan) -> FieldRef {
+        Arc::new(plan.output.to_field(self.name()))
+    }
+
+    fn invoke(
+        &self,
+        plan: &UnaryPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        let name = self.name();
+        let element = plan.input.element_type();
+        let result = plan.output.element_type();
+        let map = |values: &ArrayRef| {
+            apply(plan.op, element, values, result).map_err(|e| e.in_function(name))
+        };
+        map_arrays(args, &[0], number_rows, |arrays| match &plan.output {
+            AnyTensorType::Fixed(output) => {
+                let input = tensor_array(name, &arrays[0])?;
+                let out = map(input.values())?;
+                Ok(Arc::new(layout::tensor_array(
+                    output,
+                    out,
+                    input.nulls().cloned(),
+                    input.len(),
+                )?) as ArrayRef)
+            }
+            AnyTensorType::Variable(output) => {
+                // The data list's values mapped, its offsets, the shapes and NULLs kept.
+                let Some(storage) = arrays[0].as_struct_opt() else {
+                    return exec_err!(
+                        "{name}: expected a variable-shape tensor's storage, got {}",
+                        arrays[0].data_type()
+                    );
+                };
+                let (Some(data), Some(shape), DataType::Struct(fields)) = (
+                    storage
+                        .column_by_name("data")
+                        .and_then(|c| c.as_list_opt::<i32>()),
+                    storage.column_by_name("shape"),
+                    output.storage_type(),
+                ) else {
+                    return exec_err!(
+                        "{name}: expected a variable-shape tensor's storage, got {}",
+                        arrays[0].data_type()
+                    );
+                };
+                let values = map(data.values())?;
+                let data = ListArray::try_new(
+                    Arc::new(Field::new(ITEM_FIELD_NAME, result.clone(), true)),
+                    data.offsets().clone(),
+                    values,
+                    data.nulls().cloned(),
+                )?;
+                // The shapes as the output type names them (a Parquet file's list may call
+                // its items `element`).
+                let shape = match fields.iter().find(|f| f.name() == "shape") {
+                    Some(field) => arrow::compute::cast(shape, field.data_type())?,
+                    None => Arc::clone(shape),
+                };
+                let out = StructArray::try_new(
+                    fields,
+                    vec![Arc::new(data), shape],
+                    storage.nulls().cloned(),
+                )?;
+                Ok(Arc::new(out) as ArrayRef)
+            }
+        })
+    }
+}
