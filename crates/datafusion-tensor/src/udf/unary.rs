@@ -224,14 +224,12 @@ impl TensorFunction for TensorUnary {
     }
 
     fn parameters(&self) -> Parameters {
-        let names = parameter_names(self.name());
-        // numpy: `round(a, decimals=0)`; `clip(a, a_min, a_max)` takes both bounds.
-        let required = if self.name() == "tensor_round" {
-            1
-        } else {
-            names.len()
-        };
-        Parameters::Fixed { names, required }
+        // numpy 2: `round(a, decimals=0)`, `clip(a, min=None, max=None)` (either bound alone, as
+        // `tensor_clip(x, max => 6)`; a skipped one is NULL: no bound).
+        Parameters::Fixed {
+            names: parameter_names(self.name()),
+            required: 1,
+        }
     }
 
     fn documentation(&self) -> Option<&Documentation> {
