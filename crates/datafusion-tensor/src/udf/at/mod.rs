@@ -54,8 +54,48 @@ pub fn invoke_at(
         None => plan.output_element.clone(),
     };
     map_call(plan, &output, args, number_rows, |x, idx, y| {
-        run_batch(plan, x, idx, y, lambda, &|e| e.in_function(name))
+        run_batch_in_row_order(plan, x, idx, y, lambda, &|e| e.in_function(name))
     })
+}
+
+/// [`run_batch`], failing with the error of the first row that fails, as a row-by-row run
+/// would: a batch's indices are all checked before any update is applied, so an index error at
+/// row k would hide an update's error (an integer overflow, a negative power) at an earlier
+/// row. On an error naming row k > 0 the rows before k run again on their own, and their
+/// error, if any, is the one reported. Only the failing path runs twice.
+fn run_batch_in_row_order(
+    plan: &AtPlan,
+    x: &ArrayRef,
+    idx: Option<&ArrayRef>,
+    y: Option<&ArrayRef>,
+    lambda: Option<&Lambda<'_>>,
+    in_function: &dyn Fn(TensorError) -> DataFusionError,
+) -> Result<ArrayRef> {
+    let failed = std::cell::Cell::new(None);
+    let record = |e: TensorError| {
+        failed.set(e.row());
+        in_function(e)
+    };
+    let err = match run_batch(plan, x, idx, y, lambda, &record) {
+        Ok(out) => return Ok(out),
+        Err(err) => err,
+    };
+    let rows = x.len();
+    let Some(k) = failed.get().filter(|&k| k > 0 && k < rows) else {
+        return Err(err);
+    };
+    let before = |a: &ArrayRef| {
+        if a.len() == rows {
+            a.slice(0, k)
+        } else {
+            Arc::clone(a)
+        }
+    };
+    let (x, idx, y) = (before(x), idx.map(before), y.map(before));
+    match run_batch_in_row_order(plan, &x, idx.as_ref(), y.as_ref(), lambda, in_function) {
+        Err(earlier) => Err(earlier),
+        Ok(_) => Err(err),
+    }
 }
 
 /// Runs `kernel` on one batch of the arguments a call planned as `plan` reads: x, the index

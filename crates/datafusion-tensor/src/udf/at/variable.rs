@@ -23,7 +23,7 @@ use super::super::get::plan_with_probes;
 use super::super::{PlanArgs, tensor_of, variable_array, variable_of};
 use super::options::{ApplyFn, AtOp, Mode, read_options};
 use super::plan::{AtPlan, ValuesPlan, plan_at, static_index};
-use super::{map_call, run_batch};
+use super::{map_call, run_batch_in_row_order};
 use crate::error::TensorError;
 use crate::index::IndexItem;
 use crate::kernels::layout;
@@ -409,7 +409,7 @@ fn run_group<'a>(
             }
         };
         let lambda = lambda.map(|_| &in_batch as &Lambda<'_>);
-        let out = run_batch(plan, &x, idx.as_ref(), y.as_ref(), lambda, &name_error)?;
+        let out = run_batch_in_row_order(plan, &x, idx.as_ref(), y.as_ref(), lambda, &name_error)?;
         let (values, shape) = match (&plan.output, out.as_fixed_size_list_opt()) {
             (Some(tensor), Some(list)) => (Arc::clone(list.values()), tensor.logical_shape()),
             (None, _) => (Arc::clone(&out), Vec::new()),
