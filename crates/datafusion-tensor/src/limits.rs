@@ -55,11 +55,19 @@ pub struct Limits {
 impl Limits {
     /// The limits a session's configuration sets (its [`crate::TensorOptions`]; the process
     /// defaults when it has none).
+    ///
+    /// Read for every batch: the two values are taken from the extension where it is, without
+    /// cloning it or building its defaults (which read the environment) where it is not.
     pub fn of(options: &ConfigOptions) -> Self {
-        let tensor = crate::TensorOptions::from_config(options);
-        Self {
-            max_tensor_elements: tensor.max_tensor_elements,
-            max_batch_bytes: tensor.max_batch_bytes,
+        match options.extensions.get::<crate::TensorOptions>() {
+            Some(tensor) => Self {
+                max_tensor_elements: tensor.max_tensor_elements,
+                max_batch_bytes: tensor.max_batch_bytes,
+            },
+            None => Self {
+                max_tensor_elements: default_max_tensor_elements(),
+                max_batch_bytes: default_max_batch_bytes(),
+            },
         }
     }
 }
