@@ -145,3 +145,79 @@ async fn queries_without_tensor_operands_plan_as_before() {
         assert_eq!(got, want, "{sql}");
     }
 }
+
+#[tokio::test]
+async fn dataframe_arithmetic_and_calls_by_name_give_the_sql_results() {
+    use datafusion_tensor::dataframe::{TensorDataFrameExt, tensor_call, tensor_call_with};
+    let ctx = tensor_session_context().unwrap();
+    // DataFusion's own `select` refuses `FixedSizeList * Float64` as the node is built.
+    let plain = ctx
+        .sql(TENSORS)
+        .await
+        .unwrap()
+        .select(vec![col("x") * lit(2.0)]);
+    assert!(plain.is_err());
+    let built = ctx
+        .sql(TENSORS)
+        .await
+        .unwrap()
+        .tensor_select(vec![
+            (col("x") * lit(2.0) + col("y")).alias("a"),
+            col("x").gt(lit(0.5)).alias("b"),
+            tensor_call_with(
+                "tensor_sum",
+                vec![col("x")],
+                vec![("keepdims", lit(true)), ("axis", lit(0))],
+            )
+            .unwrap()
+            .alias("c"),
+            tensor_call("tensor_get", vec![col("x"), lit("1, ::-1")])
+                .unwrap()
+                .alias("d"),
+        ])
+        .unwrap()
+        .tensor_with_column("e", lit(1.0) - col("a"))
+        .unwrap()
+        .tensor_filter(tensor_call("tensor_any", vec![col("b")]).unwrap())
+        .unwrap();
+    let got = text(built).await;
+    let want = sql_text(
+        &ctx,
+        &format!(
+            "SELECT *, 1.0 - a AS e FROM (SELECT x * 2.0 + y AS a, x > 0.5 AS b, \
+             tensor_sum(x, axis => 0, keepdims => true) AS c, tensor_get(x, '1, ::-1') AS d \
+             FROM ({TENSORS})) WHERE tensor_any(b)"
+        ),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: x = [[1, 2], [3, 4]] (float32), y = [[4, 3], [2, 1]]: x * 2.0 + y = [[6, 7], [8, 9]];
+    // x.sum(axis=0, keepdims=True) = [[4, 6]]; x[1, ::-1] = [4, 3]; 1.0 - (x * 2 + y) = [[-5, -6], [-7, -8]].
+    assert!(got.contains("[6.0, 7.0, 8.0, 9.0]"), "{got}");
+    assert!(got.contains("[4.0, 6.0]"), "{got}");
+    assert!(got.contains("[4.0, 3.0]"), "{got}");
+    assert!(got.contains("[-5.0, -6.0, -7.0, -8.0]"), "{got}");
+}
+
+#[test]
+fn calls_by_name_refuse_what_python_refuses() {
+    use datafusion_tensor::dataframe::tensor_call_with;
+    let err = |name: &str, options: Vec<(&str, datafusion::prelude::Expr)>| {
+        tensor_call_with(name, vec![col("x")], options)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err("tensor_nope", vec![]).contains("tensor_nope is not a tensor function"));
+    assert!(
+        err("tensor_sum", vec![("axes", lit(1))])
+            .contains("tensor_sum() got an unexpected keyword argument 'axes'")
+    );
+    assert!(
+        err("tensor_sum", vec![("axis", lit(1)), ("axis", lit(0))])
+            .contains("tensor_sum() got multiple values for argument 'axis'")
+    );
+    assert!(
+        err("tensor_reshape", vec![])
+            .contains("tensor_reshape function requires 2 arguments, got 1")
+    );
+}

@@ -30,6 +30,7 @@ use datafusion::physical_expr::expressions::{LambdaExpr, Literal};
 use datafusion::physical_expr::projection::ProjectionExpr;
 use datafusion::physical_expr::{HigherOrderFunctionExpr, PhysicalExpr};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
+use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::filter::{FilterExec, FilterExecBuilder};
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
@@ -67,7 +68,7 @@ fn map_tensor_calls(
     })
 }
 
-/// `plan` with the expressions of its projections and filters rebuilt by `rebuild`, over
+/// `plan` with the expressions of its projections, filters and aggregates' filters rebuilt by `rebuild`, over
 /// inputs rebuilt first (a node's schema derives from its input's).
 fn map_plan_calls(
     plan: Arc<dyn ExecutionPlan>,
@@ -110,6 +111,39 @@ fn map_plan_calls(
             let rebuilt = FilterExecBuilder::from(filter)
                 .with_predicate(mapped.data)
                 .build()?;
+            return Ok(Transformed::yes(Arc::new(rebuilt) as Arc<dyn ExecutionPlan>));
+        }
+        if let Some(aggregate) = node.downcast_ref::<AggregateExec>() {
+            // The `FILTER (WHERE ...)` of each aggregate (`count(*) FILTER (WHERE
+            // tensor_choose(...) ...)`): its calls, as a filter's.
+            let schema = aggregate.input_schema();
+            let mut changed = false;
+            let filters = aggregate
+                .filter_expr()
+                .iter()
+                .map(|filter| {
+                    filter
+                        .as_ref()
+                        .map(|f| {
+                            let mapped = map_tensor_calls(f, &|x| rebuild(x, &schema))?;
+                            changed |= mapped.transformed;
+                            Ok(mapped.data)
+                        })
+                        .transpose()
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if !changed {
+                return Ok(Transformed::no(node));
+            }
+            let rebuilt = AggregateExec::try_new(
+                *aggregate.mode(),
+                aggregate.group_expr().clone(),
+                aggregate.aggr_expr().to_vec(),
+                filters,
+                Arc::clone(aggregate.input()),
+                schema,
+            )?
+            .with_limit_options(aggregate.limit_options());
             return Ok(Transformed::yes(Arc::new(rebuilt) as Arc<dyn ExecutionPlan>));
         }
         Ok(Transformed::no(node))
@@ -643,6 +677,49 @@ impl QueryPlanner for TensorQueryPlanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plan through the codecs as a stage travels (pinned, encoded, decoded, restored) gives
+    /// what it gives locally, metadata included.
+    #[tokio::test]
+    async fn a_round_trip_through_the_codec_keeps_variable_shape_metadata() {
+        let ctx = datafusion::prelude::SessionContext::new_with_state(
+            crate::tensor_session_state(crate::tensor_ballista_config()).unwrap(),
+        )
+        .enable_url_table();
+        let sql = "SELECT id, arrow_metadata(tensor_to_variable(f32)) AS v, tensor_to_variable(f32) AS w \
+                   FROM '../../tests/data/pyarrow_tensors.parquet' ORDER BY id";
+        let df = ctx.sql(sql).await.unwrap();
+        let plan = df.create_physical_plan().await.unwrap();
+        let want = datafusion::physical_plan::collect(Arc::clone(&plan), ctx.task_ctx())
+            .await
+            .unwrap();
+        let pinned = pin_plan(plan).unwrap();
+        let codec = crate::codec::TensorPhysicalCodec::new();
+        let bytes =
+            datafusion_proto::bytes::physical_plan_to_bytes_with_extension_codec(pinned, &codec)
+                .unwrap();
+        let decoded = datafusion_proto::bytes::physical_plan_from_bytes_with_extension_codec(
+            &bytes,
+            &ctx.task_ctx(),
+            &codec,
+        )
+        .unwrap();
+        let got = datafusion::physical_plan::collect(decoded, ctx.task_ctx())
+            .await
+            .unwrap();
+        let text = |b: &[arrow::array::RecordBatch]| {
+            format!(
+                "{}\n{:?}",
+                arrow::util::pretty::pretty_format_batches(b).unwrap(),
+                b[0].schema()
+                    .field(2)
+                    .metadata()
+                    .iter()
+                    .collect::<std::collections::BTreeMap<_, _>>()
+            )
+        };
+        assert_eq!(text(&got), text(&want));
+    }
 
     #[test]
     fn a_task_error_is_given_as_it_was_raised() {

@@ -35,6 +35,7 @@
 
 pub mod config;
 pub mod context;
+pub mod dataframe;
 pub mod display;
 pub mod dtype;
 pub mod error;

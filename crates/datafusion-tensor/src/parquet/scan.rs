@@ -252,10 +252,21 @@ impl FileSource for NamingSource {
         self.inner.reorder_files(files)
     }
 
+    /// Declined for a projection that calls one of this crate's functions: its return field
+    /// (a tensor type's metadata) would travel inside the scan, where a plan codec keeps the
+    /// data type only and nothing restores it (a Ballista executor's `tensor_to_variable(x)`
+    /// lost its `arrow.variable_shape_tensor` type). The call then runs in the projection
+    /// above the scan, which the codecs restore; the work is the same.
     fn try_pushdown_projection(
         &self,
         projection: &ProjectionExprs,
     ) -> Result<Option<Arc<dyn FileSource>>> {
+        if projection
+            .iter()
+            .any(|projected| calls_a_tensor_function(&projected.expr))
+        {
+            return Ok(None);
+        }
         Ok(self
             .inner
             .try_pushdown_projection(projection)?
@@ -400,4 +411,28 @@ pub(super) fn reader_panic(panic: &(dyn Any + Send)) -> DataFusionError {
     DataFusionError::Execution(format!(
         "the Parquet reader failed on a malformed file: {message}"
     ))
+}
+
+/// Whether `expr` calls one of this crate's functions anywhere in it.
+fn calls_a_tensor_function(expr: &Arc<dyn PhysicalExpr>) -> bool {
+    use datafusion::common::tree_node::TreeNode;
+    use datafusion::physical_expr::{HigherOrderFunctionExpr, ScalarFunctionExpr};
+    let mut found = false;
+    // The visit does not fail: the closure returns no error.
+    let _ = expr.apply(|node| {
+        found = node
+            .downcast_ref::<ScalarFunctionExpr>()
+            .is_some_and(|call| crate::udf::call_state::is_tensor_function(call.fun()))
+            || node
+                .downcast_ref::<HigherOrderFunctionExpr>()
+                .is_some_and(|call| {
+                    crate::udf::call_state::is_tensor_higher_order_function(call.fun())
+                });
+        Ok(if found {
+            TreeNodeRecursion::Stop
+        } else {
+            TreeNodeRecursion::Continue
+        })
+    });
+    found
 }

@@ -156,6 +156,32 @@ impl Default for TensorOperators {
     }
 }
 
+impl TensorOperators {
+    /// `expr` with each operator on a tensor operand (over `schema`, the input of the node
+    /// that holds `expr`) rewritten as its elementwise call; every other expression as it was.
+    ///
+    /// # Errors
+    /// None of its own: the rewrite only builds calls; a tree walk's error is returned.
+    pub fn rewrite_expr(&self, expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
+        expr.transform_up(|expr| match expr {
+            Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
+                match self
+                    .functions
+                    .rewrite(plan_operator(op), &left, &right, schema)
+                {
+                    Some(call) => Ok(Transformed::yes(call)),
+                    None => Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr {
+                        left,
+                        op,
+                        right,
+                    }))),
+                }
+            }
+            other => Ok(Transformed::no(other)),
+        })
+    }
+}
+
 impl AnalyzerRule for TensorOperators {
     fn name(&self) -> &'static str {
         "tensor_operators"
@@ -167,24 +193,7 @@ impl AnalyzerRule for TensorOperators {
                 [] => plan.schema().as_ref().clone(),
                 inputs => merge_schema(inputs),
             };
-            let rewritten = plan.map_expressions(|expr| {
-                expr.transform_up(|expr| match expr {
-                    Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
-                        match self
-                            .functions
-                            .rewrite(plan_operator(op), &left, &right, &schema)
-                        {
-                            Some(call) => Ok(Transformed::yes(call)),
-                            None => Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr {
-                                left,
-                                op,
-                                right,
-                            }))),
-                        }
-                    }
-                    other => Ok(Transformed::no(other)),
-                })
-            })?;
+            let rewritten = plan.map_expressions(|expr| self.rewrite_expr(expr, &schema))?;
             if rewritten.transformed {
                 // The rewritten expressions have tensor types: the node's schema follows.
                 rewritten.data.recompute_schema().map(Transformed::yes)
