@@ -203,6 +203,7 @@ pub enum Family {
     Choose,
     Get,
     At,
+    Math,
 }
 
 const ELEMENT_TYPES: &[DataType] = &[
@@ -565,10 +566,194 @@ pub fn queries(b: &mut Bytes, family: Family) -> Vec<String> {
                         }
                     }
                 }
+                Family::Math => math_call(b),
             };
             format!("SELECT {call} FROM t")
         })
         .collect()
+}
+
+/// An operand of an elementwise function: a tensor, a column, a list, a number.
+fn math_operand(b: &mut Bytes) -> String {
+    match b.below(4) {
+        0 => number(b),
+        _ => tensor_arg(b),
+    }
+}
+
+/// An `axis` argument: an integer (maybe out of bounds or repeated), a list, NULL, a column.
+fn axis_arg(b: &mut Bytes) -> String {
+    match b.below(6) {
+        0 => "NULL".into(),
+        1 => int_list(b, 1),
+        2 => b.pick(&["i", "y", "'0'", "1.5"]).into(),
+        _ => (b.below(7) as i64 - 3).to_string(),
+    }
+}
+
+/// A call of the tensor math (SPEC §9): operators, binary and unary functions, reductions,
+/// casts, lambdas and shape functions, with random operands and options.
+fn math_call(b: &mut Bytes) -> String {
+    match b.below(10) {
+        0 | 1 => {
+            let op = b.pick(&["+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">="]);
+            format!("{} {op} {}", math_operand(b), math_operand(b))
+        }
+        2 => {
+            let f = b.pick(&[
+                "add",
+                "subtract",
+                "multiply",
+                "divide",
+                "floor_divide",
+                "mod",
+                "power",
+                "maximum",
+                "minimum",
+                "equal",
+                "not_equal",
+                "less",
+                "less_equal",
+                "greater",
+                "greater_equal",
+                "logical_and",
+                "logical_or",
+                "logical_xor",
+            ]);
+            format!("tensor_{f}({}, {})", math_operand(b), math_operand(b))
+        }
+        3 => format!(
+            "tensor_where({}, {}, {})",
+            math_operand(b),
+            math_operand(b),
+            math_operand(b)
+        ),
+        4 => {
+            let f = b.pick(&[
+                "negative",
+                "abs",
+                "sign",
+                "square",
+                "sqrt",
+                "exp",
+                "log",
+                "log1p",
+                "expm1",
+                "sin",
+                "cos",
+                "tan",
+                "tanh",
+                "arctan",
+                "floor",
+                "ceil",
+                "isnan",
+                "isinf",
+                "isfinite",
+                "logical_not",
+            ]);
+            format!("tensor_{f}({})", tensor_arg(b))
+        }
+        5 => match b.below(3) {
+            0 => format!("tensor_round({}, {})", tensor_arg(b), number(b)),
+            1 => format!(
+                "tensor_clip({}, {}, {})",
+                tensor_arg(b),
+                number(b),
+                number(b)
+            ),
+            _ => format!(
+                "tensor_astype({}, '{}')",
+                tensor_arg(b),
+                b.pick(&[
+                    "bool",
+                    "int8",
+                    "int16",
+                    "int32",
+                    "int64",
+                    "uint8",
+                    "uint16",
+                    "uint32",
+                    "uint64",
+                    "float16",
+                    "float32",
+                    "float64",
+                    "complex64",
+                    "nope"
+                ])
+            ),
+        },
+        6 | 7 => {
+            let f = b.pick(&[
+                "sum", "prod", "mean", "min", "max", "argmin", "argmax", "any", "all", "var",
+                "std", "cumsum", "cumprod",
+            ]);
+            match b.below(4) {
+                0 => format!("tensor_{f}({})", tensor_arg(b)),
+                1 => format!("tensor_{f}({}, {})", tensor_arg(b), axis_arg(b)),
+                2 => format!(
+                    "tensor_{f}({}, axis => {}, keepdims => {})",
+                    tensor_arg(b),
+                    axis_arg(b),
+                    b.pick(&["true", "false", "NULL"])
+                ),
+                _ => format!(
+                    "tensor_{f}({}, {}, {}, {})",
+                    tensor_arg(b),
+                    axis_arg(b),
+                    b.pick(&["true", "false"]),
+                    number(b)
+                ),
+            }
+        }
+        8 => match b.below(6) {
+            0 => format!("tensor_transpose({})", tensor_arg(b)),
+            1 => format!("tensor_transpose({}, {})", tensor_arg(b), int_list(b, 1)),
+            2 => format!(
+                "tensor_{}({}, {})",
+                b.pick(&["squeeze", "expand_dims", "flip"]),
+                tensor_arg(b),
+                axis_arg(b)
+            ),
+            3 => format!("tensor_broadcast_to({}, {})", tensor_arg(b), int_list(b, 1)),
+            4 => {
+                let n = 1 + b.below(3);
+                let args: Vec<String> = (0..n).map(|_| tensor_arg(b)).collect();
+                format!(
+                    "tensor_{}({}, axis => {})",
+                    b.pick(&["concatenate", "stack"]),
+                    args.join(", "),
+                    axis_arg(b)
+                )
+            }
+            _ => format!("tensor_flatten({})", tensor_arg(b)),
+        },
+        _ => match b.below(3) {
+            0 => format!(
+                "CAST({} AS {})",
+                tensor_arg(b),
+                b.pick(&[
+                    "DOUBLE",
+                    "REAL",
+                    "INT",
+                    "TINYINT",
+                    "BOOLEAN",
+                    "SMALLINT UNSIGNED"
+                ])
+            ),
+            _ => format!(
+                "tensor_map({}, {})",
+                tensor_arg(b),
+                b.pick(&[
+                    "v -> v * 2",
+                    "v -> v + y",
+                    "v -> -v",
+                    "v -> v / 0",
+                    "'abs'",
+                    "NULL"
+                ])
+            ),
+        },
+    }
 }
 
 thread_local! {

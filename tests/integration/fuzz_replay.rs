@@ -61,6 +61,13 @@ fn sql_at_corpus() {
     });
 }
 
+#[test]
+fn sql_math_corpus() {
+    replay("sql_math", |d| {
+        harness::run_sql(d, harness::Family::Math);
+    });
+}
+
 /// Seeded pseudo-random inputs through every SQL target (no coverage guidance: what this
 /// machine runs without a nightly `cargo fuzz`): none may panic. 200 inputs per target;
 /// `FUZZ_RANDOM_INPUTS=N` runs N (and `FUZZ_RANDOM_SEED` another seed).
@@ -85,13 +92,19 @@ fn seeded_random_inputs() {
         harness::Family::Choose,
         harness::Family::Get,
         harness::Family::At,
+        harness::Family::Math,
     ] {
+        let (mut queries, mut results_seen) = (0usize, 0usize);
         for _ in 0..inputs {
             let len = 16 + (next() % 400) as usize;
             let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                harness::run_sql(&data, family);
+                harness::run_sql(&data, family)
             }));
+            if let Ok(results) = &outcome {
+                queries += results.len();
+                results_seen += results.iter().filter(|(_, r)| r.is_ok()).count();
+            }
             if outcome.is_err() {
                 let hex = data.iter().fold(String::new(), |mut hex, b| {
                     use std::fmt::Write;
@@ -101,5 +114,13 @@ fn seeded_random_inputs() {
                 panic!("{family:?} panics on input {hex}");
             }
         }
+        if std::env::var_os("FUZZ_SHOW").is_some() {
+            eprintln!("{family:?}: {results_seen} of {queries} queries gave a result");
+        }
+        // Random inputs that only ever reach errors would test the error paths alone.
+        assert!(
+            results_seen * 10 >= queries,
+            "{family:?}: only {results_seen} of {queries} queries gave a result"
+        );
     }
 }

@@ -16,4 +16,5 @@ mod interop_varshape;
 mod limits;
 mod operators;
 mod properties;
+mod properties_math;
 mod slt;

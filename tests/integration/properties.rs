@@ -11,7 +11,7 @@
 #![allow(clippy::type_complexity, clippy::items_after_statements)]
 
 #[path = "../reference/mod.rs"]
-mod reference;
+pub(crate) mod reference;
 
 use std::sync::Arc;
 
@@ -31,16 +31,16 @@ use reference::{Bounds, Error, Item, Op};
 /// One tensor column: element type, logical shape, permutation, per row its logical values
 /// (`None` row: NULL).
 #[derive(Debug, Clone)]
-struct Column {
-    element: DataType,
-    shape: Vec<usize>,
-    permutation: Option<Vec<usize>>,
-    rows: Vec<Option<Vec<Option<i64>>>>,
+pub(crate) struct Column {
+    pub(crate) element: DataType,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) permutation: Option<Vec<usize>>,
+    pub(crate) rows: Vec<Option<Vec<Option<i64>>>>,
 }
 
 impl Column {
     /// The Arrow field and array, stored in the permuted layout.
-    fn arrow(&self, name: &str) -> (Field, ArrayRef) {
+    pub(crate) fn arrow(&self, name: &str) -> (Field, ArrayRef) {
         let n = self.shape.len();
         let perm = self.permutation.clone().unwrap_or_else(|| (0..n).collect());
         // logical = stored.transpose(perm): logical axis k is stored axis perm[k].
@@ -110,7 +110,7 @@ fn any_shape(max_ndim: usize) -> impl Strategy<Value = Vec<usize>> {
 
 /// A column of `element` and `shape`: 0 to 3 rows, some NULL, some NULL elements, maybe
 /// permuted.
-fn column(element: DataType, shape: Vec<usize>) -> impl Strategy<Value = Column> {
+pub(crate) fn column(element: DataType, shape: Vec<usize>) -> impl Strategy<Value = Column> {
     let n = shape.len();
     let size: usize = shape.iter().product();
     let (lo, hi) = element_range(&element);
@@ -161,7 +161,10 @@ fn context() -> SessionContext {
 
 /// Runs `sql` over a table of `columns`: the result's field (its metadata is the output
 /// tensor type) and column, or the error's text.
-fn run(columns: &[(&str, (Field, ArrayRef))], sql: &str) -> Result<(Field, ArrayRef), String> {
+pub(crate) fn run(
+    columns: &[(&str, (Field, ArrayRef))],
+    sql: &str,
+) -> Result<(Field, ArrayRef), String> {
     let fields: Vec<Field> = columns
         .iter()
         .map(|(n, (f, _))| f.clone().with_name(*n))
@@ -197,7 +200,7 @@ fn rows_of(column: &(Field, ArrayRef)) -> (Vec<usize>, Vec<Option<Vec<Option<i64
 }
 
 /// The rows of a result with its values cast to `P`.
-fn rows_in<P: ArrowPrimitiveType>(
+pub(crate) fn rows_in<P: ArrowPrimitiveType>(
     (field, column): &(Field, ArrayRef),
 ) -> (Vec<usize>, Vec<Option<Vec<Option<P::Native>>>>) {
     match TensorType::from_field(field).unwrap() {
@@ -231,7 +234,7 @@ fn rows_in<P: ArrowPrimitiveType>(
 }
 
 /// Float rows as comparable bits (every NaN the same).
-fn bits(rows: Vec<Option<Vec<Option<f64>>>>) -> Vec<Option<Vec<Option<u64>>>> {
+pub(crate) fn bits(rows: Vec<Option<Vec<Option<f64>>>>) -> Vec<Option<Vec<Option<u64>>>> {
     let key = |v: f64| {
         if v.is_nan() {
             f64::NAN.to_bits()
