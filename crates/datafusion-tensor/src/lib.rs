@@ -1,8 +1,10 @@
 //! # datafusion-tensor
 //!
 //! numpy- and JAX-grade tensor functions for [Apache DataFusion] over Arrow
-//! `arrow.fixed_shape_tensor` columns: constructors and introspection, `choose`, numpy indexing
-//! and JAX-style indexed updates, as vectorised scalar UDFs.
+//! `arrow.fixed_shape_tensor` and `arrow.variable_shape_tensor` columns: constructors and
+//! introspection, `choose`, numpy indexing and JAX-style indexed updates, and tensor math
+//! (elementwise functions and SQL operators with numpy broadcasting, reductions along axes),
+//! as vectorised scalar UDFs.
 //!
 //! The layout follows the architecture:
 //! - [`tensor_type`]: the extension metadata, logical shapes and strides (one source of truth);
@@ -17,9 +19,13 @@
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
 //! - [`config`]: the session settings (`tensor.*`, a DataFusion configuration extension);
 //! - [`context`]: registration and the ready-made session;
+//! - [`dataframe`]: the functions and operators in DataFusion's DataFrame API;
 //! - [`rewrite`]: SQL as numpy/JAX users write it (keyword arguments in any order, tensor types
 //!   through CASE and COALESCE), for [`TensorSql::tensor_sql`] and the CLI;
-//! - `ballista` (feature `ballista`): the same SQL on an Apache Ballista cluster.
+//! - the crate `datafusion-tensor-ballista`: the same SQL on an Apache Ballista cluster.
+//!
+//! Module docs describe how each part works for those who change it, and link the private
+//! items they describe: `cargo doc --document-private-items` resolves those links.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -32,6 +38,8 @@
 //! ```
 //!
 //! [Apache DataFusion]: https://datafusion.apache.org
+// Module docs link the private items they describe (see above).
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod config;
 pub mod context;

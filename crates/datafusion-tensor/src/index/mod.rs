@@ -2,7 +2,7 @@
 //! scatter.
 //!
 //! The steps are kept apart, as ndarray keeps its `SliceInfoElem` apart from applying it:
-//! [`parse`] knows only the grammar, [`normalize`] only numpy's rules for a shape (the bounds
+//! [`parse`] knows only the grammar, [`normalize`](mod@normalize) only numpy's rules for a shape (the bounds
 //! rule included), [`plan`] only the offsets of a gather (`x[idx]`), [`scatter`] the
 //! occurrences and per-row windows of an update (`x.at[idx]`).
 

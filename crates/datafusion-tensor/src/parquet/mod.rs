@@ -1,6 +1,6 @@
 //! Parquet files as tables of tensors.
 //!
-//! - [`format`]: [`TensorParquetFormat`], DataFusion's Parquet format with schema inference
+//! - [`format`](mod@format): [`TensorParquetFormat`], DataFusion's Parquet format with schema inference
 //!   that names the file and column of every error and checks tensor metadata across the files
 //!   of a table; [`crate::register_all`] installs it for `.parquet`.
 //! - [`scan`]: the scan the format plans, DataFusion's own wrapped so that its errors (and a

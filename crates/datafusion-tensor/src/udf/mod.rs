@@ -112,7 +112,7 @@ pub use typed::{TENSOR_TYPED, TensorTyped};
 pub use unary::TensorUnary;
 pub use variadic::VariadicTensorUdf;
 
-/// Every scalar function this crate defines, ready to register (from [`registry`]).
+/// Every scalar function this crate defines, ready to register (from [`registry()`]).
 pub fn all_functions() -> Vec<ScalarUDF> {
     registry()
         .functions()
@@ -125,7 +125,7 @@ pub fn all_functions() -> Vec<ScalarUDF> {
 }
 
 /// The higher-order functions (lambdas, or named options after variadic arguments, see
-/// [`variadic`]), ready to register (from [`registry`]).
+/// [`variadic`]), ready to register (from [`registry()`]).
 pub fn variadic_functions() -> Vec<datafusion::logical_expr::HigherOrderUDF> {
     registry()
         .functions()
