@@ -18,3 +18,4 @@ mod operators;
 mod properties;
 mod properties_math;
 mod slt;
+mod slt_runner;

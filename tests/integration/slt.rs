@@ -17,119 +17,15 @@
 //! by the scripts of `tests/data/`, not by this).
 //!
 //! Each file gets a fresh context. Values print as DataFusion's CLI prints them, tensors
-//! nested; NULL as `NULL`, the empty string as `(empty)`.
+//! nested; NULL as `NULL`, the empty string as `(empty)` (`datafusion_tensor::sqllogictest`,
+//! the runner users' own suites take).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
 
-use arrow::array::{Array, RecordBatch};
-use arrow::datatypes::DataType;
-use arrow::util::display::{ArrayFormatter, ArrayFormatterFactory, FormatOptions};
-use datafusion::catalog::Session;
 use datafusion::error::DataFusionError;
-use datafusion::logical_expr::extension_types::DFArrayFormatterFactory;
 use datafusion::prelude::SessionContext;
-use datafusion_tensor::TensorSql;
-use sqllogictest::{DBOutput, DefaultColumnType};
-
-struct TensorDb {
-    ctx: SessionContext,
-}
-
-#[async_trait::async_trait]
-impl sqllogictest::AsyncDB for TensorDb {
-    type Error = DataFusionError;
-    type ColumnType = DefaultColumnType;
-
-    async fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, DataFusionError> {
-        let df = self.ctx.tensor_sql(sql).await?;
-        let schema = Arc::clone(df.schema().inner());
-        let batches = df.collect().await?;
-        let is_statement = schema.fields().is_empty()
-            || (schema.fields().len() == 1 && schema.field(0).name() == "count" && is_ddl(sql));
-        if is_statement {
-            return Ok(DBOutput::StatementComplete(0));
-        }
-        let types = schema
-            .fields()
-            .iter()
-            .map(|field| match field.data_type() {
-                t if t.is_integer() => DefaultColumnType::Integer,
-                t if t.is_floating() => DefaultColumnType::FloatingPoint,
-                _ => DefaultColumnType::Text,
-            })
-            .collect();
-        Ok(DBOutput::Rows {
-            types,
-            rows: format_rows(&self.ctx, &batches)?,
-        })
-    }
-
-    fn engine_name(&self) -> &'static str {
-        "datafusion-tensor"
-    }
-
-    async fn sleep(dur: Duration) {
-        tokio::time::sleep(dur).await;
-    }
-
-    async fn shutdown(&mut self) {}
-}
-
-/// `COPY ... TO` returns a `count` row; the suites treat it as a statement.
-fn is_ddl(sql: &str) -> bool {
-    sql.trim_start().to_ascii_uppercase().starts_with("COPY")
-}
-
-fn format_rows(
-    ctx: &SessionContext,
-    batches: &[RecordBatch],
-) -> Result<Vec<Vec<String>>, DataFusionError> {
-    let state = ctx.state();
-    let factory = DFArrayFormatterFactory::new(Arc::clone(state.extension_type_registry()));
-    let options = FormatOptions::default()
-        .with_null("NULL")
-        .with_formatter_factory(Some(&factory));
-    let mut rows = Vec::new();
-    for batch in batches {
-        let schema = batch.schema();
-        let formatters = batch
-            .columns()
-            .iter()
-            .zip(schema.fields())
-            .map(|(column, field)| {
-                match factory.create_array_formatter(column.as_ref(), &options, Some(field))? {
-                    Some(formatter) => Ok(formatter),
-                    None => ArrayFormatter::try_new(column.as_ref(), &options),
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        for row in 0..batch.num_rows() {
-            let mut cells = Vec::with_capacity(formatters.len());
-            for (formatter, column) in formatters.iter().zip(batch.columns()) {
-                let text = formatter.value(row).try_to_string()?;
-                let text = if text.is_empty() && column.is_valid(row) && is_text(column.data_type())
-                {
-                    "(empty)".to_string()
-                } else {
-                    text
-                };
-                cells.push(text);
-            }
-            rows.push(cells);
-        }
-    }
-    Ok(rows)
-}
-
-fn is_text(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
-}
+use datafusion_tensor::sqllogictest::RunOptions;
 
 fn slt_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -155,36 +51,20 @@ async fn run_file(path: &Path, complete: bool) -> Result<(), String> {
 }
 
 /// Runs (or, with `complete`, rewrites) the suite at `path` on the contexts `context` makes,
-/// one per file; records marked `skipif LABEL` are skipped for each of `labels` (`ballista` on
-/// a cluster).
+/// one per file, through the library's runner (`datafusion_tensor::sqllogictest`, what users'
+/// own suites run on); records marked `skipif LABEL` are skipped for each of `labels`
+/// (`ballista` on a cluster).
 pub(crate) async fn run_file_on(
     path: &Path,
     complete: bool,
     labels: &[&str],
     context: impl Fn() -> Result<SessionContext, DataFusionError> + Clone + Send + Sync + 'static,
 ) -> Result<(), String> {
-    let mut runner = sqllogictest::Runner::new(move || {
-        let context = context.clone();
-        async move { Ok(TensorDb { ctx: context()? }) }
-    });
-    for label in labels {
-        runner.add_label(label);
-    }
-    runner.with_column_validator(sqllogictest::default_column_validator);
-    if complete {
-        runner
-            .update_test_file(
-                path,
-                " ",
-                sqllogictest::default_validator,
-                sqllogictest::default_normalizer,
-                sqllogictest::strict_column_validator,
-            )
-            .await
-            .map_err(|e| e.to_string())
-    } else {
-        runner.run_file_async(path).await.map_err(|e| e.to_string())
-    }
+    let options = RunOptions {
+        complete,
+        labels: labels.iter().map(ToString::to_string).collect(),
+    };
+    datafusion_tensor::sqllogictest::run_file(path, &options, context).await
 }
 
 /// One test per suite, named after its file: `suites!(tensor_get)` is `sql/tensor_get.slt`.

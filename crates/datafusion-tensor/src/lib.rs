@@ -54,6 +54,8 @@ pub mod parquet;
 pub mod rewrite;
 pub mod rules;
 pub mod shape;
+#[cfg(feature = "sqllogictest")]
+pub mod sqllogictest;
 pub mod tensor_type;
 pub mod udf;
 pub mod variable_shape;
