@@ -235,6 +235,8 @@ macro_rules! each_suite {
             // the operators on tensors.
             tensor_elementwise,
             tensor_elementwise_generated,
+            // Variable-shape operands of the elementwise functions, row by row (numpy's values).
+            tensor_elementwise_varshape,
             // Reductions along axes and the unary functions.
             tensor_reduce,
             tensor_reduce_generated,

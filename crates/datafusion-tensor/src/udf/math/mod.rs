@@ -9,6 +9,7 @@
 mod binary;
 mod operands;
 mod promote;
+mod ragged;
 mod select;
 
 pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
