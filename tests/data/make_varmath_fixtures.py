@@ -126,6 +126,13 @@ def main():
         "# numpy 2's, row by row, on the logical rows of tests/data/pyarrow_varshape.parquet.",
         "",
     ]
+    # Literals only: the call runs on one row and gives a literal.
+    for sql, value in [
+        ("tensor_add(tensor_to_variable(tensor([1, 2], [2])), 1)", np.array([1, 2]) + 1),
+        ("tensor_where(true, 1, tensor_to_variable(tensor([1, 2], [2])))",
+         np.where(True, 1, np.array([1, 2]))),
+    ]:
+        lines += ["query T", f"SELECT {sql};", "----", fmt(value), ""]
     for sql, f, what in CASES:
         outcomes = [result(f, i) for i in range(6)]
         errors = [(i, o) for i, o in enumerate(outcomes) if isinstance(o, str)]
