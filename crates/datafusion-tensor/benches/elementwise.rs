@@ -235,7 +235,11 @@ fn variable_and_astype(c: &mut Criterion) {
     let x = variable_batches(&tensor, 0, VROWS, &shapes);
     let y = variable_batches(&tensor, 1, VROWS, &shapes);
     let field: FieldRef = Arc::new(tensor.to_field("x"));
-    let number: FieldRef = Arc::new(arrow::datatypes::Field::new("two", DataType::Float64, false));
+    let number: FieldRef = Arc::new(arrow::datatypes::Field::new(
+        "two",
+        DataType::Float64,
+        false,
+    ));
     let two = ScalarValue::Float64(Some(2.0));
     let multiply = TensorBinary::new(BinaryOp::Multiply);
     let multiply_plan = multiply

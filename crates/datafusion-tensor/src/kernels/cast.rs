@@ -47,9 +47,9 @@ fn cvt64(x: f64) -> i64 {
 /// The bits of numpy's conversion of float `x` to the integer type `to` (then wrapped to it).
 fn float_bits(x: f64, to: &DataType, from_half: bool) -> u64 {
     match to {
-        DataType::Int64 => cvt64(x) as u64,
         DataType::UInt64 if x >= TWO_63 => (cvt64(x - TWO_63) as u64) ^ (1 << 63),
-        DataType::UInt64 => cvt64(x) as u64,
+        // int64, uint64 below 2^63, and uint32 from float16 (through 64 bits).
+        DataType::Int64 | DataType::UInt64 => cvt64(x) as u64,
         DataType::UInt32 if from_half => cvt64(x) as u64,
         DataType::UInt32 if x >= TWO_31 => u64::from((cvt32(x - TWO_31) as u32) ^ (1 << 31)),
         DataType::UInt32 => u64::from(cvt32(x) as u32),
@@ -83,7 +83,7 @@ fn int_bits(values: &ArrayRef) -> Option<Vec<u64>> {
 }
 
 /// An integer array of type `to` from each element's bits, wrapped (C's conversion).
-fn from_bits(bits: Vec<u64>, to: &DataType, values: &ArrayRef) -> Result<ArrayRef> {
+fn from_bits(bits: &[u64], to: &DataType, values: &ArrayRef) -> Result<ArrayRef> {
     let nulls = values.logical_nulls();
     macro_rules! wrap {
         ($array:ty, $t:ty) => {
@@ -120,16 +120,16 @@ pub fn astype(values: &ArrayRef, to: &DataType) -> Result<ArrayRef> {
         if from.is_floating() {
             let from_half = *from == DataType::Float16;
             let wide = cast(values, &DataType::Float64)?;
-            let bits = wide
+            let bits: Vec<u64> = wide
                 .as_primitive::<Float64Type>()
                 .values()
                 .iter()
                 .map(|&x| float_bits(x, to, from_half))
                 .collect();
-            return from_bits(bits, to, values);
+            return from_bits(&bits, to, values);
         }
         if let Some(bits) = int_bits(values) {
-            return from_bits(bits, to, values);
+            return from_bits(&bits, to, values);
         }
     }
     if *to == DataType::Float16 && from.is_integer() {
@@ -148,8 +148,8 @@ mod tests {
     use super::*;
     use arrow::array::{Float32Array, Float64Array};
 
-    fn ints(values: ArrayRef, to: DataType) -> Vec<i128> {
-        let out = astype(&values, &to).unwrap();
+    fn ints(values: &ArrayRef, to: &DataType) -> Vec<i128> {
+        let out = astype(values, to).unwrap();
         let out = cast(&out, &DataType::Decimal128(38, 0)).unwrap();
         out.as_primitive::<arrow::datatypes::Decimal128Type>()
             .values()
@@ -171,41 +171,50 @@ mod tests {
         ]));
         let m32 = i128::from(i32::MIN);
         let m64 = i128::from(i64::MIN);
-        assert_eq!(ints(Arc::clone(&x), DataType::Int8), [0, 0, 0, 0, 0, 2, -2, 0]);
-        assert_eq!(ints(Arc::clone(&x), DataType::UInt8), [0, 0, 0, 0, 0, 2, 254, 0]);
+        assert_eq!(ints(&x, &DataType::Int8), [0, 0, 0, 0, 0, 2, -2, 0]);
+        assert_eq!(ints(&x, &DataType::UInt8), [0, 0, 0, 0, 0, 2, 254, 0]);
         assert_eq!(
-            ints(Arc::clone(&x), DataType::Int32),
+            ints(&x, &DataType::Int32),
             [m32, m32, m32, m32, m32, 2, -2, m32]
         );
         assert_eq!(
-            ints(Arc::clone(&x), DataType::Int64),
+            ints(&x, &DataType::Int64),
             [m64, m64, m64, 30_000_000_000, -30_000_000_000, 2, -2, m64]
         );
         assert_eq!(
-            ints(Arc::clone(&x), DataType::UInt32),
-            [2147483648, 0, 2147483648, 0, 2147483648, 2, 4294967294, 0]
+            ints(&x, &DataType::UInt32),
+            [
+                2_147_483_648,
+                0,
+                2_147_483_648,
+                0,
+                2_147_483_648,
+                2,
+                4_294_967_294,
+                0
+            ]
         );
         assert_eq!(
-            ints(x, DataType::UInt64),
+            ints(&x, &DataType::UInt64),
             [
-                9223372036854775808,
+                9_223_372_036_854_775_808,
                 0,
-                9223372036854775808,
-                30000000000,
-                18446744043709551616,
+                9_223_372_036_854_775_808,
+                30_000_000_000,
+                18_446_744_043_709_551_616,
                 2,
-                18446744073709551614,
+                18_446_744_073_709_551_614,
                 0
             ]
         );
         let f: ArrayRef = Arc::new(Float32Array::from(vec![2.7, -2.7, 300.5, -1.5]));
-        assert_eq!(ints(f, DataType::UInt8), [2, 254, 44, 255]);
+        assert_eq!(ints(&f, &DataType::UInt8), [2, 254, 44, 255]);
     }
 
     #[test]
     fn integers_wrap() {
         let x: ArrayRef = Arc::new(Int64Array::from(vec![300, -1, 70000]));
-        assert_eq!(ints(Arc::clone(&x), DataType::UInt8), [44, 255, 112]);
-        assert_eq!(ints(x, DataType::Int8), [44, -1, 112]);
+        assert_eq!(ints(&x, &DataType::UInt8), [44, 255, 112]);
+        assert_eq!(ints(&x, &DataType::Int8), [44, -1, 112]);
     }
 }

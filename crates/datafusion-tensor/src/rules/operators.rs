@@ -17,12 +17,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use arrow::datatypes::FieldRef;
+use arrow_schema::extension::EXTENSION_TYPE_NAME_KEY;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, ExprSchema};
 use datafusion::error::Result;
-use arrow::datatypes::FieldRef;
-use arrow_schema::extension::EXTENSION_TYPE_NAME_KEY;
 use datafusion::logical_expr::expr::{BinaryExpr, Cast, ScalarFunction, TryCast};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::utils::merge_schema;

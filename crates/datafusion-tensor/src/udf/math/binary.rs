@@ -16,12 +16,12 @@ use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
 use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
 use super::promote::binary_types;
 use super::ragged;
-use crate::variable_shape::VariableShapeType;
-use datafusion::common::exec_err;
 use crate::kernels::elementwise::{self, BinaryOp, Runs};
 use crate::kernels::layout::output_rows;
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
+use crate::variable_shape::VariableShapeType;
+use datafusion::common::exec_err;
 
 /// Every binary operation, in the order they are registered.
 pub const BINARY_OPS: [BinaryOp; 18] = [

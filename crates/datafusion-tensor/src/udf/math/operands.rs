@@ -15,8 +15,8 @@ use datafusion::logical_expr::ColumnarValue;
 
 use crate::kernels::elementwise::{Input, Runs, broadcast_operands};
 use crate::tensor_type::{TensorType, is_element_type};
-use crate::variable_shape::VariableShapeType;
 use crate::udf::{PlanArgs, tensor_of, variable_of};
+use crate::variable_shape::VariableShapeType;
 
 /// A data argument as the plan sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

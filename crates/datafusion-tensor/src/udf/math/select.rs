@@ -15,12 +15,12 @@ use datafusion_macros::user_doc;
 use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
 use super::promote::{cast_weak, common_type};
 use super::ragged;
-use crate::variable_shape::VariableShapeType;
-use datafusion::common::exec_err;
 use crate::kernels::elementwise::{self, Runs};
 use crate::kernels::layout::output_rows;
 use crate::tensor_type::TensorType;
 use crate::udf::{PlanArgs, TensorFunction};
+use crate::variable_shape::VariableShapeType;
+use datafusion::common::exec_err;
 
 /// `tensor_where`.
 #[user_doc(
