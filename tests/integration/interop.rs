@@ -340,6 +340,7 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_arctan",
             "tensor_argmax",
             "tensor_argmin",
+            "tensor_astype",
             "tensor_at_add",
             "tensor_at_divide",
             "tensor_at_get",

@@ -11,7 +11,7 @@ use arrow::util::pretty::pretty_format_batches;
 use datafusion::common::DFSchema;
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::{LogicalPlan, Projection};
-use datafusion::prelude::{SessionContext, col, lit};
+use datafusion::prelude::{SessionContext, cast, col, lit, try_cast};
 use datafusion_tensor::{session_config, tensor_session_context};
 
 /// Two [2, 2] Float32 tensor columns, two rows, the second row of `y` NULL.
@@ -66,6 +66,33 @@ async fn dataframe_comparison_is_elementwise_as_in_sql() {
     assert!(got.contains("[false, false, true, true]"), "{got}");
     assert!(
         got.ends_with("arrow.fixed_shape_tensor arrow.fixed_shape_tensor"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn dataframe_cast_of_a_tensor_is_astype_as_in_sql() {
+    let ctx = tensor_session_context().unwrap();
+    let df = ctx.sql(TENSORS).await.unwrap();
+    let built = df
+        .select(vec![
+            cast(col("x"), DataType::Int8).alias("i"),
+            cast(col("y"), DataType::Float64).alias("f"),
+            try_cast(col("x"), DataType::Boolean).alias("b"),
+        ])
+        .unwrap();
+    let got = text(built).await;
+    let want = sql_text(
+        &ctx,
+        &format!("SELECT CAST(x AS TINYINT) AS i, y::DOUBLE AS f, TRY_CAST(x AS BOOLEAN) AS b FROM ({TENSORS})"),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: np.array([-1.5, 0.0, 2.5, 8.0], np.float32).astype(np.int8) is [-1, 0, 2, 8].
+    assert!(got.contains("[-1, 0, 2, 8]"), "{got}");
+    assert!(got.contains("[true, false, true, true]"), "{got}");
+    assert!(
+        got.ends_with("arrow.fixed_shape_tensor arrow.fixed_shape_tensor arrow.fixed_shape_tensor"),
         "{got}"
     );
 }
@@ -138,6 +165,8 @@ async fn queries_without_tensor_operands_plan_as_before() {
         "EXPLAIN SELECT a + 1, a * b, a - b, a / 2, a % 2, a = b, a <> b, a < 2.5, a >= b FROM (VALUES (1, 2), (3, 4)) AS t(a, b)",
         "EXPLAIN SELECT sum(a * 2) FROM (VALUES (1, 2), (3, 4)) AS t(a, b) GROUP BY b % 2",
         "EXPLAIN SELECT a || 'x', a LIKE 'y%' FROM (VALUES ('a'), ('b')) AS t(a)",
+        "EXPLAIN SELECT CAST(a AS DOUBLE) AS d, a::REAL AS r, TRY_CAST(a AS TINYINT) AS i, CAST(a AS BOOLEAN) AS b FROM (VALUES (1), (2)) AS t(a)",
+        "EXPLAIN SELECT CAST(make_array(a, a) AS DOUBLE[]) AS l, CAST(a AS VARCHAR) AS s FROM (VALUES (1), (2)) AS t(a)",
     ];
     for sql in queries {
         let want = sql_text(&plain, sql).await;

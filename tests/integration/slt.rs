@@ -115,6 +115,10 @@ macro_rules! each_suite {
             // the operators on tensors.
             tensor_elementwise,
             tensor_elementwise_generated,
+            // Variable-shape operands of the elementwise functions, row by row (numpy's values).
+            tensor_elementwise_varshape,
+            // tensor_astype and CAST of tensors (numpy's astype).
+            tensor_astype_generated,
             // Reductions along axes and the unary functions.
             tensor_reduce,
             tensor_reduce_generated,

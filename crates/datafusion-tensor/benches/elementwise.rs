@@ -13,6 +13,11 @@
 //! - `x + bias` with `bias` a [16] tensor: the broadcast loop, against arrow's `add` of
 //!   the bias repeated to the batch (the copy numpy's broadcasting avoids is not timed).
 //!
+//! - variable-shape `x * 2.0 + y` (100,000 rows, shapes cycling through [16, 16], [8, 32],
+//!   [4, 4] and [16, 8], `y` of the same shapes): the row-by-row broadcast (one plan per pair of
+//!   row shapes, operands gathered once per batch);
+//! - `tensor_astype(x, 'float16')`, fixed-shape (the 1,000,000 rows) and variable-shape.
+//!
 //! Data: element `i` of `x` is `hash(i) % 1000 / 1000`, of `y` `hash(i + 1) % 1000 / 1000`,
 //! with `hash(i) = (i * 2654435761) mod 2^32 >> 7`.
 
@@ -28,7 +33,9 @@ use datafusion::logical_expr::ColumnarValue;
 use datafusion_tensor::TensorType;
 use datafusion_tensor::kernels::elementwise::BinaryOp;
 use datafusion_tensor::kernels::layout::tensor_array;
-use datafusion_tensor::udf::{PlanArgs, TensorBinary, TensorFunction};
+use datafusion_tensor::kernels::ragged::from_rows;
+use datafusion_tensor::udf::{PlanArgs, TensorAstype, TensorBinary, TensorFunction};
+use datafusion_tensor::variable_shape::VariableShapeType;
 
 const ROWS: usize = 1_000_000;
 const BATCH: usize = 8192;
@@ -200,5 +207,115 @@ fn elementwise(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, elementwise);
+/// `rows` variable-shape rows of Float32 whose shapes cycle through `shapes`, in batches.
+fn variable_batches(
+    tensor: &VariableShapeType,
+    seed: u64,
+    rows: usize,
+    shapes: &[[usize; 2]],
+) -> Vec<ColumnarValue> {
+    (0..rows.div_ceil(BATCH))
+        .map(|k| {
+            let n = BATCH.min(rows - k * BATCH);
+            let row_shapes: Vec<[usize; 2]> = (0..n).map(|r| shapes[r % shapes.len()]).collect();
+            let lengths: Vec<usize> = row_shapes.iter().map(|s| s[0] * s[1]).collect();
+            let dims: Vec<i32> = row_shapes.iter().flatten().map(|&d| d as i32).collect();
+            let total = lengths.iter().sum();
+            let array =
+                from_rows(tensor, values(seed + k as u64, total), &lengths, dims, None).unwrap();
+            ColumnarValue::Array(Arc::new(array))
+        })
+        .collect()
+}
+
+fn variable_and_astype(c: &mut Criterion) {
+    const VROWS: usize = 100_000;
+    let shapes = [[16, 16], [8, 32], [4, 4], [16, 8]];
+    let tensor = VariableShapeType::new(DataType::Float32, 2).unwrap();
+    let x = variable_batches(&tensor, 0, VROWS, &shapes);
+    let y = variable_batches(&tensor, 1, VROWS, &shapes);
+    let field: FieldRef = Arc::new(tensor.to_field("x"));
+    let number: FieldRef = Arc::new(arrow::datatypes::Field::new(
+        "two",
+        DataType::Float64,
+        false,
+    ));
+    let two = ScalarValue::Float64(Some(2.0));
+    let multiply = TensorBinary::new(BinaryOp::Multiply);
+    let multiply_plan = multiply
+        .plan(&PlanArgs {
+            name: "bench",
+            fields: &[Arc::clone(&field), number],
+            scalars: &[None, Some(&two)],
+        })
+        .unwrap();
+    let add = TensorBinary::new(BinaryOp::Add);
+    let add_plan = add
+        .plan(&PlanArgs {
+            name: "bench",
+            fields: &[Arc::clone(&field), Arc::clone(&field)],
+            scalars: &[None, None],
+        })
+        .unwrap();
+    let dtype = ScalarValue::Utf8(Some("float16".to_string()));
+    let dtype_field: FieldRef = Arc::new(arrow::datatypes::Field::new("d", DataType::Utf8, false));
+    let astype = TensorAstype::new();
+    let astype_variable = astype
+        .plan(&PlanArgs {
+            name: "bench",
+            fields: &[Arc::clone(&field), Arc::clone(&dtype_field)],
+            scalars: &[None, Some(&dtype)],
+        })
+        .unwrap();
+    let fixed = TensorType::new(DataType::Float32, vec![16, 16]).unwrap();
+    let fixed_x = batches(&fixed, &values(0, ROWS * SIZE), ROWS);
+    let astype_fixed = astype
+        .plan(&PlanArgs {
+            name: "bench",
+            fields: &[Arc::new(fixed.to_field("x")), dtype_field],
+            scalars: &[None, Some(&dtype)],
+        })
+        .unwrap();
+
+    let mut group = c.benchmark_group("elementwise_varshape");
+    group.sample_size(10);
+    group.bench_function(
+        BenchmarkId::new("x_times_2_plus_y", format!("{VROWS}_rows_4_shapes_f32")),
+        |b| {
+            b.iter(|| {
+                for (xb, yb) in x.iter().zip(&y) {
+                    let rows = rows_of(xb);
+                    let args = [xb.clone(), ColumnarValue::Scalar(two.clone())];
+                    let scaled = multiply.invoke(&multiply_plan, &args, rows).unwrap();
+                    black_box(add.invoke(&add_plan, &[scaled, yb.clone()], rows).unwrap());
+                }
+            });
+        },
+    );
+    group.bench_function(
+        BenchmarkId::new("astype_float16", format!("{VROWS}_rows_4_shapes_f32")),
+        |b| {
+            b.iter(|| {
+                for xb in &x {
+                    let args = [xb.clone(), ColumnarValue::Scalar(dtype.clone())];
+                    black_box(astype.invoke(&astype_variable, &args, rows_of(xb)).unwrap());
+                }
+            });
+        },
+    );
+    group.bench_function(
+        BenchmarkId::new("astype_float16", format!("{ROWS}_rows_16x16_f32")),
+        |b| {
+            b.iter(|| {
+                for xb in &fixed_x {
+                    let args = [xb.clone(), ColumnarValue::Scalar(dtype.clone())];
+                    black_box(astype.invoke(&astype_fixed, &args, rows_of(xb)).unwrap());
+                }
+            });
+        },
+    );
+    group.finish();
+}
+
+criterion_group!(benches, elementwise, variable_and_astype);
 criterion_main!(benches);

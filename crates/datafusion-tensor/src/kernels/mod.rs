@@ -20,6 +20,7 @@
 
 pub mod along_axis;
 pub mod broadcast;
+pub mod cast;
 pub mod choose;
 pub mod elementwise;
 pub mod gather;

@@ -8,24 +8,31 @@
 //! operator is rewritten only when one of its operands is a tensor (an
 //! `arrow.fixed_shape_tensor` or `arrow.variable_shape_tensor` field); every other expression
 //! is left exactly as it was.
+//!
+//! The analyzer rule also reads `CAST(x AS DOUBLE)` (`x::REAL`, `TRY_CAST`, the DataFrame
+//! API's `cast`) of a tensor `x` to a numeric or Boolean type as numpy's elementwise
+//! `x.astype(...)`: `tensor_astype(x, 'float64')`. Casts to other types (lists) and casts of
+//! anything but a tensor are left alone.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use arrow::datatypes::FieldRef;
+use arrow_schema::extension::EXTENSION_TYPE_NAME_KEY;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, ExprSchema};
 use datafusion::error::Result;
-use datafusion::logical_expr::expr::{BinaryExpr, ScalarFunction};
+use datafusion::logical_expr::expr::{BinaryExpr, Cast, ScalarFunction, TryCast};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::utils::merge_schema;
-use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF};
+use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF, lit};
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 
 use crate::kernels::elementwise::BinaryOp;
 use crate::tensor_type::has_tensor_extension;
-use crate::udf::math::BINARY_OPS;
+use crate::udf::math::{BINARY_OPS, TensorAstype, dtype_name};
 use crate::udf::{TensorBinary, TensorUdf};
 use crate::variable_shape::has_variable_shape_extension;
 
@@ -33,6 +40,7 @@ use crate::variable_shape::has_variable_shape_extension;
 #[derive(Debug)]
 struct OperatorFunctions {
     udfs: HashMap<BinaryOp, Arc<ScalarUDF>>,
+    astype: Arc<ScalarUDF>,
 }
 
 impl OperatorFunctions {
@@ -45,7 +53,24 @@ impl OperatorFunctions {
                     (op, Arc::new(udf))
                 })
                 .collect(),
+            astype: Arc::new(TensorUdf::new(TensorAstype::new()).into()),
         }
+    }
+
+    /// `CAST(expr AS type)` as `tensor_astype(expr, dtype)`, when `expr` is a tensor and the
+    /// type a tensor element type (a plain primitive field: no extension type).
+    fn cast(&self, expr: &Expr, field: &FieldRef, schema: &dyn ExprSchema) -> Option<Expr> {
+        if field.metadata().contains_key(EXTENSION_TYPE_NAME_KEY) {
+            return None;
+        }
+        let dtype = dtype_name(field.data_type())?;
+        if !is_tensor(expr, schema) {
+            return None;
+        }
+        Some(Expr::ScalarFunction(ScalarFunction::new_udf(
+            Arc::clone(&self.astype),
+            vec![expr.clone(), lit(dtype)],
+        )))
     }
 
     /// `op(left, right)` as a call of its function, when either operand is a tensor.
@@ -158,7 +183,8 @@ impl Default for TensorOperators {
 
 impl TensorOperators {
     /// `expr` with each operator on a tensor operand (over `schema`, the input of the node
-    /// that holds `expr`) rewritten as its elementwise call; every other expression as it was.
+    /// that holds `expr`) rewritten as its elementwise call, and each `CAST`/`TRY_CAST` of a
+    /// tensor to a number or Boolean type as `tensor_astype`; every other expression as it was.
     ///
     /// # Errors
     /// None of its own: the rewrite only builds calls; a tree walk's error is returned.
@@ -175,6 +201,16 @@ impl TensorOperators {
                         op,
                         right,
                     }))),
+                }
+            }
+            Expr::Cast(Cast { expr, field }) => match self.functions.cast(&expr, &field, schema) {
+                Some(call) => Ok(Transformed::yes(call)),
+                None => Ok(Transformed::no(Expr::Cast(Cast { expr, field }))),
+            },
+            Expr::TryCast(TryCast { expr, field }) => {
+                match self.functions.cast(&expr, &field, schema) {
+                    Some(call) => Ok(Transformed::yes(call)),
+                    None => Ok(Transformed::no(Expr::TryCast(TryCast { expr, field }))),
                 }
             }
             other => Ok(Transformed::no(other)),

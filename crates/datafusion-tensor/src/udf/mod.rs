@@ -101,7 +101,7 @@ pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
 pub use convert::{TensorToFixed, TensorToVariable};
 pub use get::TensorGet;
 pub use introspect::{TensorNdim, TensorShape, TensorSize};
-pub use math::{TensorBinary, TensorWhere};
+pub use math::{TensorAstype, TensorBinary, TensorWhere};
 pub use reduce::{ReduceFunction, TensorReduce};
 pub use registry::{Parameters, registry};
 pub use reshape::TensorReshape;

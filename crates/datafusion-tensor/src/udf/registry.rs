@@ -296,6 +296,7 @@ fn declare() -> Registry {
         r.scalar(TensorBinary::new(op));
     }
     r.scalar(TensorWhere::new());
+    r.scalar(super::math::TensorAstype::new());
     for function in ReduceFunction::ALL {
         r.scalar(TensorReduce::new(function));
     }

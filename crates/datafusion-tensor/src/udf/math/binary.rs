@@ -15,10 +15,13 @@ use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
 
 use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
 use super::promote::binary_types;
+use super::ragged;
 use crate::kernels::elementwise::{self, BinaryOp, Runs};
 use crate::kernels::layout::output_rows;
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
+use crate::variable_shape::VariableShapeType;
+use datafusion::common::exec_err;
 
 /// Every binary operation, in the order they are registered.
 pub const BINARY_OPS: [BinaryOp; 18] = [
@@ -105,10 +108,15 @@ pub struct BinaryPlan {
     runs: Runs,
     /// The result tensor type (`None` for 0-d results).
     output: Option<TensorType>,
+    /// The result type when an operand is variable-shape (broadcast row by row).
+    variable: Option<VariableShapeType>,
 }
 
 impl BinaryPlan {
     fn output_field(&self, name: &str) -> Field {
+        if let Some(variable) = &self.variable {
+            return variable.to_field(name);
+        }
         match &self.output {
             Some(tensor) => tensor.to_field(name),
             None => Field::new(name, self.element.clone(), true),
@@ -116,6 +124,9 @@ impl BinaryPlan {
     }
 
     fn output_type(&self) -> DataType {
+        if let Some(variable) = &self.variable {
+            return variable.storage_type();
+        }
         match &self.output {
             Some(tensor) => tensor.storage_type(),
             None => self.element.clone(),
@@ -129,6 +140,19 @@ pub(crate) fn plan_binary(args: &PlanArgs<'_>, op: BinaryOp) -> Result<BinaryPla
     let b = Operand::plan(args, 1, BINARY_PARAMETERS[1])?;
     let types = binary_types(args.name, op, &a, &b)?;
     let [a, b] = types.operands;
+    if ragged::any_variable(&[&a, &b]) {
+        let variable = ragged::output_type(args.name, types.result.clone(), &[&a, &b])?;
+        return Ok(BinaryPlan {
+            op: types.op,
+            operands: [a, b],
+            compute: types.compute,
+            element: types.result,
+            shape: Vec::new(),
+            runs: ragged::element_runs(2),
+            output: None,
+            variable: Some(variable),
+        });
+    }
     let (shape, runs) = broadcast(args.name, &[&a, &b])?;
     let output = if shape.is_empty() {
         None
@@ -148,6 +172,7 @@ pub(crate) fn plan_binary(args: &PlanArgs<'_>, op: BinaryOp) -> Result<BinaryPla
         shape,
         runs,
         output,
+        variable: None,
     })
 }
 
@@ -162,6 +187,25 @@ pub(crate) fn invoke_binary(
     let rows = if scalar { 1 } else { number_rows };
     if plan.operands.contains(&Operand::Null) {
         return finish(new_null_array(&plan.output_type(), rows), scalar);
+    }
+    if let Some(variable) = &plan.variable {
+        let [a, b] = &plan.operands;
+        let compute = plan.compute.as_ref();
+        let gathered = ragged::gather(
+            name,
+            &[a, b],
+            &args[..2],
+            rows,
+            &[compute, compute],
+            variable.ndim(),
+        )?;
+        let [a, b] = &gathered.inputs[..] else {
+            return exec_err!("{name}: two operands expected");
+        };
+        let total = gathered.lengths.iter().sum();
+        let values = elementwise::binary(plan.op, &plan.runs, total, a, b, None)
+            .map_err(|e| gathered.name_row(e).in_function(name))?;
+        return finish(gathered.finish(variable, values)?, scalar);
     }
     let (a, a_nulls) = batch_input(
         name,

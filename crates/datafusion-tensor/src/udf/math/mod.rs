@@ -7,9 +7,12 @@
 //! [`crate::kernels::elementwise`].
 
 mod binary;
+mod cast;
 mod operands;
 mod promote;
+mod ragged;
 mod select;
 
 pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
+pub use cast::{AstypePlan, TensorAstype, dtype_name};
 pub use select::{TensorWhere, WherePlan};

@@ -16,12 +16,15 @@ use datafusion::logical_expr::ColumnarValue;
 use crate::kernels::elementwise::{Input, Runs, broadcast_operands};
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::{PlanArgs, tensor_of, variable_of};
+use crate::variable_shape::VariableShapeType;
 
 /// A data argument as the plan sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Operand {
     /// A tensor, column or literal: a strong array of its element type.
     Tensor(TensorType),
+    /// A variable-shape tensor column: a strong array of its element type, its shape per row.
+    Variable(VariableShapeType),
     /// A numeric or boolean column: a strong 0-d array of its type in every row.
     Column(DataType),
     /// A number or boolean literal: weak (NEP 50); cast to the computing type when planned.
@@ -38,11 +41,7 @@ impl Operand {
             return Ok(Self::Tensor(tensor));
         }
         if let Some(variable) = variable_of(field)? {
-            return plan_err!(
-                "{}: argument {arg} is a variable-shape tensor ({variable}), which {} does not take yet",
-                args.name,
-                args.name
-            );
+            return Ok(Self::Variable(variable));
         }
         let data_type = field.data_type();
         if *data_type == DataType::Null {
@@ -65,12 +64,23 @@ impl Operand {
     pub(crate) fn strong_type(&self) -> Option<DataType> {
         match self {
             Self::Tensor(t) => Some(t.element_type().clone()),
+            Self::Variable(t) => Some(t.element_type().clone()),
             Self::Column(data_type) => Some(data_type.clone()),
             Self::Literal(_) | Self::Null => None,
         }
     }
 
-    /// The logical shape (`[]` for everything but tensors).
+    /// The number of dimensions (0 for numbers).
+    pub(crate) fn ndim(&self) -> usize {
+        match self {
+            Self::Tensor(t) => t.logical_shape().len(),
+            Self::Variable(t) => t.ndim(),
+            _ => 0,
+        }
+    }
+
+    /// The logical shape (`[]` for everything but tensors; a variable-shape tensor's is per
+    /// row, see [`super::ragged`]).
     pub(crate) fn shape(&self) -> Vec<usize> {
         match self {
             Self::Tensor(t) => t.logical_shape(),
@@ -155,6 +165,9 @@ pub(crate) fn batch_input(
             (scalar.to_array_of_size(1)?, 0, nulls)
         }
         (Operand::Null, _) => return exec_err!("{name}: a NULL operand has no values"),
+        (Operand::Variable(_), _) => {
+            return exec_err!("{name}: a variable-shape operand is read row by row");
+        }
     };
     let values = match compute {
         Some(compute) if values.data_type() != compute => cast(&values, compute)?,

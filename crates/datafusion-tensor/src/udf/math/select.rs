@@ -14,10 +14,13 @@ use datafusion_macros::user_doc;
 
 use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
 use super::promote::{cast_weak, common_type};
+use super::ragged;
 use crate::kernels::elementwise::{self, Runs};
 use crate::kernels::layout::output_rows;
 use crate::tensor_type::TensorType;
 use crate::udf::{PlanArgs, TensorFunction};
+use crate::variable_shape::VariableShapeType;
+use datafusion::common::exec_err;
 
 /// `tensor_where`.
 #[user_doc(
@@ -48,10 +51,15 @@ pub struct WherePlan {
     shape: Vec<usize>,
     runs: Runs,
     output: Option<TensorType>,
+    /// The result type when an operand is variable-shape (broadcast row by row).
+    variable: Option<VariableShapeType>,
 }
 
 impl WherePlan {
     fn output_type(&self) -> DataType {
+        if let Some(variable) = &self.variable {
+            return variable.storage_type();
+        }
         match &self.output {
             Some(tensor) => tensor.storage_type(),
             None => self.element.clone(),
@@ -90,6 +98,17 @@ impl TensorFunction for TensorWhere {
             }
         };
         let (x, y) = (cast(x)?, cast(y)?);
+        if ragged::any_variable(&[&condition, &x, &y]) {
+            let variable = ragged::output_type(args.name, element.clone(), &[&x, &y, &condition])?;
+            return Ok(WherePlan {
+                operands: [condition, x, y],
+                element,
+                shape: Vec::new(),
+                runs: ragged::element_runs(3),
+                output: None,
+                variable: Some(variable),
+            });
+        }
         let (shape, runs) = broadcast(args.name, &[&condition, &x, &y])?;
         let output = if shape.is_empty() {
             None
@@ -107,10 +126,14 @@ impl TensorFunction for TensorWhere {
             shape,
             runs,
             output,
+            variable: None,
         })
     }
 
     fn return_field(&self, plan: &WherePlan) -> FieldRef {
+        if let Some(variable) = &plan.variable {
+            return Arc::new(variable.to_field(self.name()));
+        }
         Arc::new(match &plan.output {
             Some(tensor) => tensor.to_field(self.name()),
             None => Field::new(self.name(), plan.element.clone(), true),
@@ -130,6 +153,24 @@ impl TensorFunction for TensorWhere {
             return finish(new_null_array(&plan.output_type(), rows), scalar);
         }
         let [condition, x, y] = &plan.operands;
+        if let Some(variable) = &plan.variable {
+            let element = Some(&plan.element);
+            let gathered = ragged::gather(
+                name,
+                &[condition, x, y],
+                &args[..3],
+                rows,
+                &[None, element, element],
+                variable.ndim(),
+            )?;
+            let [c, x, y] = &gathered.inputs[..] else {
+                return exec_err!("{name}: three operands expected");
+            };
+            let total = gathered.lengths.iter().sum();
+            let values =
+                elementwise::select(&plan.runs, total, c, x, y).map_err(|e| e.in_function(name))?;
+            return finish(gathered.finish(variable, values)?, scalar);
+        }
         let (c, c_nulls) = batch_input(name, condition, &args[0], rows, None)?;
         let (x, x_nulls) = batch_input(name, x, &args[1], rows, Some(&plan.element))?;
         let (y, y_nulls) = batch_input(name, y, &args[2], rows, Some(&plan.element))?;
