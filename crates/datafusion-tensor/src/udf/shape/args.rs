@@ -64,10 +64,10 @@ pub fn axis_arg(args: &PlanArgs<'_>, i: usize, arg_name: &str, list: bool) -> Re
         return Ok(AxisArg::List(axes));
     }
     plan_err!(
-        "{}: argument {arg_name} must be a literal integer, {}or NULL",
+        "{}: argument {arg_name} must be a literal integer{} or NULL",
         args.name,
         if list {
-            "a literal list of integers such as [1, 0] "
+            ", a literal list of integers such as [1, 0]"
         } else {
             ""
         }
