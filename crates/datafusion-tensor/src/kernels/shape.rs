@@ -235,26 +235,30 @@ fn signed_offsets(dims: &[(usize, isize)], base: isize) -> Vec<usize> {
     }
 }
 
-/// The elements at `indices` of `values`, `u32` indices where they suffice.
-fn take_at(values: &dyn Array, indices: impl Iterator<Item = usize>, total: usize) -> Result<ArrayRef> {
-    if u32::try_from(total).is_ok() {
-        let indices = UInt32Array::from_iter_values(indices.map(|i| i as u32));
-        Ok(take(values, &indices, None)?)
-    } else {
-        let indices = UInt64Array::from_iter_values(indices.map(|i| i as u64));
-        Ok(take(values, &indices, None)?)
-    }
-}
-
 /// The output values of `rows` fixed-shape rows of `size` stored values each: the rows'
 /// values as they are, or gathered at `layout`'s offsets.
 pub fn apply_fixed(values: &ArrayRef, rows: usize, size: usize, layout: &ShapeLayout) -> Result<ArrayRef> {
     match &layout.offsets {
         None => Ok(values.slice(0, rows * layout.size())),
         Some(offsets) => {
-            let total = rows.saturating_mul(size.max(1));
-            let indices = (0..rows).flat_map(|row| offsets.iter().map(move |&k| row * size + k));
-            take_at(values.as_ref(), indices, total)
+            // Built row by row from the one offset table (a slice's `extend` sizes the buffer
+            // once; a `flat_map` would grow it element by element).
+            let out_len = rows * offsets.len();
+            if u32::try_from(rows.saturating_mul(size.max(1))).is_ok() {
+                let mut indices: Vec<u32> = Vec::with_capacity(out_len);
+                for row in 0..rows {
+                    let base = row * size;
+                    indices.extend(offsets.iter().map(|&k| (base + k) as u32));
+                }
+                Ok(take(values.as_ref(), &UInt32Array::from(indices), None)?)
+            } else {
+                let mut indices: Vec<u64> = Vec::with_capacity(out_len);
+                for row in 0..rows {
+                    let base = row * size;
+                    indices.extend(offsets.iter().map(|&k| (base + k) as u64));
+                }
+                Ok(take(values.as_ref(), &UInt64Array::from(indices), None)?)
+            }
         }
     }
 }
