@@ -91,7 +91,11 @@ fn shape(c: &mut Criterion) {
                         if let Some(option) = option {
                             args.push(ColumnarValue::Scalar(option.clone()));
                         }
-                        black_box(function.invoke(&plan, black_box(&args), rows(batch)).unwrap());
+                        black_box(
+                            function
+                                .invoke(&plan, black_box(&args), rows(batch))
+                                .unwrap(),
+                        );
                     }
                 });
             },

@@ -109,7 +109,11 @@ impl ShapeOp {
 
     /// The layout of this op on a tensor of logical `shape` read through `strides` (element
     /// strides into a row's stored values); numpy's message where numpy refuses the shape.
-    pub fn layout(&self, shape: &[usize], strides: &[usize]) -> std::result::Result<ShapeLayout, String> {
+    pub fn layout(
+        &self,
+        shape: &[usize],
+        strides: &[usize],
+    ) -> std::result::Result<ShapeLayout, String> {
         let ndim = shape.len();
         let signed = |s: usize| s as isize;
         // (length, stride) per output axis, and the offset of the first element.
@@ -237,7 +241,12 @@ fn signed_offsets(dims: &[(usize, isize)], base: isize) -> Vec<usize> {
 
 /// The output values of `rows` fixed-shape rows of `size` stored values each: the rows'
 /// values as they are, or gathered at `layout`'s offsets.
-pub fn apply_fixed(values: &ArrayRef, rows: usize, size: usize, layout: &ShapeLayout) -> Result<ArrayRef> {
+pub fn apply_fixed(
+    values: &ArrayRef,
+    rows: usize,
+    size: usize,
+    layout: &ShapeLayout,
+) -> Result<ArrayRef> {
     match &layout.offsets {
         None => Ok(values.slice(0, rows * layout.size())),
         Some(offsets) => {
@@ -297,8 +306,9 @@ pub fn apply_variable(
         }
         let layout = plans.get(view.physical_shape(row), |physical| {
             let (shape, strides) = view.tensor().logical_layout(physical);
-            op.layout(&shape, &strides)
-                .map_err(|message| TensorError::Data(format!("{message} at row {row} of its batch")))
+            op.layout(&shape, &strides).map_err(|message| {
+                TensorError::Data(format!("{message} at row {row} of its batch"))
+            })
         })?;
         // A List<T>'s offsets are i32: every position in its values fits a u32.
         let start = view.value_range(row).start;
@@ -307,7 +317,12 @@ pub fn apply_variable(
             Some(offsets) => indices.extend(offsets.iter().map(|&k| Some((start + k) as u32))),
             None => indices.extend((start..start + size).map(|k| Some(k as u32))),
         }
-        shapes.extend(layout.shape.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)));
+        shapes.extend(
+            layout
+                .shape
+                .iter()
+                .map(|&d| i32::try_from(d).unwrap_or(i32::MAX)),
+        );
         lengths.push(size);
     }
     let values = take(view.values().as_ref(), &UInt32Array::from(indices), None)?;
@@ -354,7 +369,12 @@ pub fn join_rows(
     let mut out_len = 0usize;
     for (r, outer) in outer.iter().enumerate() {
         out_len += match outer {
-            Some(o) => o * pieces[r * n..(r + 1) * n].iter().map(|p| p.run).sum::<usize>(),
+            Some(o) => {
+                o * pieces[r * n..(r + 1) * n]
+                    .iter()
+                    .map(|p| p.run)
+                    .sum::<usize>()
+            }
             None => pad,
         };
     }
@@ -393,7 +413,11 @@ pub fn join_rows(
     if wide {
         Ok(take(all.as_ref(), &UInt64Array::from(wide_indices), None)?)
     } else {
-        Ok(take(all.as_ref(), &UInt32Array::from(narrow_indices), None)?)
+        Ok(take(
+            all.as_ref(),
+            &UInt32Array::from(narrow_indices),
+            None,
+        )?)
     }
 }
 
@@ -407,34 +431,33 @@ mod tests {
     use super::*;
     use crate::shape::row_major_strides;
 
-    fn layout(op: ShapeOp, shape: &[usize]) -> ShapeLayout {
+    fn layout(op: &ShapeOp, shape: &[usize]) -> ShapeLayout {
         op.layout(shape, &row_major_strides(shape)).unwrap()
     }
 
     #[test]
     fn transpose_reads_columns() {
         // np.arange(6).reshape(2, 3).T.ravel() == [0, 3, 1, 4, 2, 5]
-        let l = layout(ShapeOp::Transpose(vec![1, 0]), &[2, 3]);
+        let l = layout(&ShapeOp::Transpose(vec![1, 0]), &[2, 3]);
         assert_eq!(l.shape, [3, 2]);
         assert_eq!(l.offsets.unwrap(), [0, 3, 1, 4, 2, 5]);
-
     }
 
     #[test]
     fn flip_reverses_the_axes_named() {
         // np.flip(np.arange(6).reshape(2, 3), 1).ravel() == [2, 1, 0, 5, 4, 3]
-        let l = layout(ShapeOp::Flip(vec![false, true]), &[2, 3]);
+        let l = layout(&ShapeOp::Flip(vec![false, true]), &[2, 3]);
         assert_eq!(l.offsets.unwrap(), [2, 1, 0, 5, 4, 3]);
-        let l = layout(ShapeOp::Flip(vec![true, true]), &[2, 3]);
+        let l = layout(&ShapeOp::Flip(vec![true, true]), &[2, 3]);
         assert_eq!(l.offsets.unwrap(), [5, 4, 3, 2, 1, 0]);
-        let l = layout(ShapeOp::Flip(vec![true]), &[0]);
+        let l = layout(&ShapeOp::Flip(vec![true]), &[0]);
         assert_eq!(l.shape, [0]);
     }
 
     #[test]
     fn squeeze_and_expand_dims_keep_the_values() {
         let op = ShapeOp::Squeeze(vec![true, false, true]);
-        let l = layout(op.clone(), &[1, 3, 1]);
+        let l = layout(&op, &[1, 3, 1]);
         assert_eq!((l.shape.as_slice(), l.offsets), (&[3][..], None));
         assert_eq!(op.sources(3), [Some(1)]);
         let err = ShapeOp::Squeeze(vec![true, false])
@@ -445,7 +468,7 @@ mod tests {
             "cannot select an axis to squeeze out which has size not equal to one"
         );
         let op = ShapeOp::ExpandDims(vec![true, false, false, true]);
-        let l = layout(op.clone(), &[2, 3]);
+        let l = layout(&op, &[2, 3]);
         assert_eq!(l.shape, [1, 2, 3, 1]);
         assert_eq!(l.offsets, None);
         assert_eq!(op.sources(2), [None, Some(0), Some(1), None]);
@@ -453,7 +476,7 @@ mod tests {
 
     #[test]
     fn broadcast_to_repeats_and_refuses_in_numpys_words() {
-        let l = layout(ShapeOp::BroadcastTo(vec![2, 2, 3]), &[1, 3]);
+        let l = layout(&ShapeOp::BroadcastTo(vec![2, 2, 3]), &[1, 3]);
         assert_eq!(l.offsets.unwrap(), [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
         let err = ShapeOp::BroadcastTo(vec![4, 3])
             .layout(&[2, 3], &[3, 1])
@@ -471,7 +494,10 @@ mod tests {
         let b: ArrayRef = Arc::new(arrow::array::Int32Array::from(vec![4, 5]));
         let pieces = [Piece { start: 0, run: 2 }, Piece { start: 0, run: 1 }];
         let out = join_rows(&[a, b], &[Some(2)], &pieces, 0).unwrap();
-        let out = out.as_any().downcast_ref::<arrow::array::Int32Array>().unwrap();
+        let out = out
+            .as_any()
+            .downcast_ref::<arrow::array::Int32Array>()
+            .unwrap();
         assert_eq!(out.values(), &[0, 1, 4, 2, 3, 5]);
     }
 }

@@ -122,7 +122,10 @@ pub fn transpose_axes(name: &str, axes: &AxisArg, ndim: usize) -> Result<Vec<usi
 /// integers (or one integer, numpy's `broadcast_to(x, 3)`).
 pub fn target_shape(args: &PlanArgs<'_>, i: usize) -> Result<Vec<usize>> {
     let literal = args.literal(i);
-    let shape = match (literal.and_then(literal_integer), literal.and_then(literal_int_list)) {
+    let shape = match (
+        literal.and_then(literal_integer),
+        literal.and_then(literal_int_list),
+    ) {
         (Some(d), _) => vec![d],
         (None, Some(shape)) => shape,
         (None, None) => {
@@ -133,7 +136,10 @@ pub fn target_shape(args: &PlanArgs<'_>, i: usize) -> Result<Vec<usize>> {
         }
     };
     if shape.iter().any(|&d| d < 0) {
-        return plan_err!("{}: all elements of broadcast shape must be non-negative", args.name);
+        return plan_err!(
+            "{}: all elements of broadcast shape must be non-negative",
+            args.name
+        );
     }
     Ok(shape.into_iter().map(|d| d as usize).collect())
 }

@@ -58,7 +58,9 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
         description,
         syntax,
     )
-    .with_sql_example(format!("```sql\n> SELECT {example_call};\n{example_out}\n```"))
+    .with_sql_example(format!(
+        "```sql\n> SELECT {example_call};\n{example_out}\n```"
+    ))
     .with_argument("x", TENSOR);
     let builder = match function {
         F::Transpose | F::PermuteDims => builder.with_argument(

@@ -16,7 +16,7 @@ use datafusion::common::plan_err;
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
 
-use super::args::{axis_arg, normalize_axis, AxisArg};
+use super::args::{AxisArg, axis_arg, normalize_axis};
 use super::result_type;
 use crate::error::TensorError;
 use crate::kernels::shape::{Piece, join_rows};
@@ -167,7 +167,9 @@ impl TensorFunction for TensorJoin {
     ) -> Result<ColumnarValue> {
         let name = self.name();
         let data: Vec<usize> = (0..plan.data_args).collect();
-        map_arrays(args, &data, number_rows, |arrays| join_batch(name, plan, arrays))
+        map_arrays(args, &data, number_rows, |arrays| {
+            join_batch(name, plan, arrays)
+        })
     }
 }
 
@@ -362,7 +364,7 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
             }
         });
     }
-    let rows = arrays.first().map_or(0, |a| a.len());
+    let rows = arrays.first().map_or(0, Array::len);
     let (pad, out_ndim) = match &plan.output {
         AnyTensorType::Fixed(t) => (t.size(), t.ndim()),
         AnyTensorType::Variable(t) => (0, t.ndim()),
@@ -380,13 +382,21 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
         for (input, row_shape) in inputs.iter_mut().zip(&mut shapes) {
             row_shape.clear();
             match input {
-                Input::Fixed { shape, size, list, .. } => {
+                Input::Fixed {
+                    shape, size, list, ..
+                } => {
                     row_shape.extend_from_slice(shape);
-                    pieces.push(Piece { start: row * *size, run: 0 });
+                    pieces.push(Piece {
+                        start: row * *size,
+                        run: 0,
+                    });
                     null |= list.is_null(row);
                 }
                 Input::Variable { view, cursor, .. } => {
-                    pieces.push(Piece { start: *cursor, run: 0 });
+                    pieces.push(Piece {
+                        start: *cursor,
+                        run: 0,
+                    });
                     if view.is_null(row) {
                         null = true;
                     } else {
@@ -404,7 +414,9 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
             continue;
         }
         let o = row_runs(plan.axis, &shapes, &mut runs, &mut shape).map_err(|message| {
-            in_function(TensorError::Data(format!("{message} at row {row} of its batch")))
+            in_function(TensorError::Data(format!(
+                "{message} at row {row} of its batch"
+            )))
         })?;
         for (piece, &run) in pieces[row * n..].iter_mut().zip(&runs) {
             piece.run = run;

@@ -165,7 +165,7 @@ impl TensorFunction for TensorShapeOp {
         let op = match self.function {
             ShapeFunction::Transpose | ShapeFunction::PermuteDims => {
                 let axes = transpose_axes(name, &axis_arg(args, 1, "axes", true)?, ndim)?;
-                return Ok(relabel(input, &axes)?);
+                return relabel(input, &axes);
             }
             ShapeFunction::Squeeze => {
                 let removed = match axis_arg(args, 1, "axis", true)?.as_list() {
@@ -173,7 +173,11 @@ impl TensorFunction for TensorShapeOp {
                     None => squeezable(name, &known)?,
                 };
                 // A dimension known to differ from 1 in every row fails for every row.
-                if known.iter().zip(&removed).any(|(d, &r)| r && d.is_some_and(|d| d != 1)) {
+                if known
+                    .iter()
+                    .zip(&removed)
+                    .any(|(d, &r)| r && d.is_some_and(|d| d != 1))
+                {
                     return plan_err!(
                         "{name}: cannot select an axis to squeeze out which has size not equal to one"
                     );
@@ -182,7 +186,9 @@ impl TensorFunction for TensorShapeOp {
             }
             ShapeFunction::ExpandDims => {
                 let Some(axes) = axis_arg(args, 1, "axis", true)?.as_list() else {
-                    return plan_err!("{name}: argument axis must be an integer or a list of integers, not NULL");
+                    return plan_err!(
+                        "{name}: argument axis must be an integer or a list of integers, not NULL"
+                    );
                 };
                 ShapeOp::ExpandDims(axis_mask(name, &axes, ndim + axes.len(), "repeated axis")?)
             }
@@ -199,7 +205,7 @@ impl TensorFunction for TensorShapeOp {
             }),
         };
         match input {
-            AnyTensorType::Fixed(input) => plan_fixed(name, input, op),
+            AnyTensorType::Fixed(input) => plan_fixed(name, input, &op),
             AnyTensorType::Variable(input) => {
                 variable::plan(name, input, op, &known).map(ShapeCall::Variable)
             }
@@ -297,7 +303,7 @@ fn relabel_batch(
 }
 
 /// The plan of `op` on fixed-shape tensors of type `input`: compiled once for its shape.
-fn plan_fixed(name: &str, input: TensorType, op: ShapeOp) -> Result<ShapeCall> {
+fn plan_fixed(name: &str, input: TensorType, op: &ShapeOp) -> Result<ShapeCall> {
     let shape = input.logical_shape();
     let layout = match op.layout(&shape, &input.logical_strides()) {
         Ok(layout) => layout,
@@ -322,12 +328,16 @@ pub(crate) fn result_type(
     known: Vec<Option<usize>>,
     names: Option<Vec<String>>,
 ) -> Result<AnyTensorType> {
-    Ok(match known.iter().copied().collect::<Option<Vec<usize>>>() {
-        Some(shape) => AnyTensorType::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?),
-        None => AnyTensorType::Variable(
-            VariableShapeType::new(element, known.len())?
-                .with_dim_names(names)?
-                .with_uniform_shape(Some(known))?,
-        ),
-    })
+    Ok(
+        match known.iter().copied().collect::<Option<Vec<usize>>>() {
+            Some(shape) => {
+                AnyTensorType::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
+            }
+            None => AnyTensorType::Variable(
+                VariableShapeType::new(element, known.len())?
+                    .with_dim_names(names)?
+                    .with_uniform_shape(Some(known))?,
+            ),
+        },
+    )
 }

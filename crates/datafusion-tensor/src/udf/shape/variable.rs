@@ -65,7 +65,8 @@ pub(super) fn invoke(name: &str, plan: &VariablePlan, array: &ArrayRef) -> Resul
     let nulls = view.nulls().cloned();
     match &plan.output {
         AnyTensorType::Fixed(output) => {
-            let rows = apply_variable(&view, &plan.op, out_ndim, output.size()).map_err(in_function)?;
+            let rows =
+                apply_variable(&view, &plan.op, out_ndim, output.size()).map_err(in_function)?;
             let out = layout::tensor_array(output, rows.values, nulls, view.len())?;
             Ok(Arc::new(out))
         }
@@ -93,12 +94,19 @@ pub(super) fn relabel(
     };
     let (Some(data), Some(shape)) = (
         storage.column(0).as_list_opt::<i32>(),
-        storage.column(1).as_any().downcast_ref::<FixedSizeListArray>(),
+        storage
+            .column(1)
+            .as_any()
+            .downcast_ref::<FixedSizeListArray>(),
     ) else {
         return exec_err!("{name}: expected a variable-shape tensor's storage");
     };
     let data = ListArray::try_new(
-        Arc::new(Field::new(ITEM_FIELD_NAME, output.element_type().clone(), true)),
+        Arc::new(Field::new(
+            ITEM_FIELD_NAME,
+            output.element_type().clone(),
+            true,
+        )),
         data.offsets().clone(),
         Arc::clone(data.values()),
         nulls.clone(),
