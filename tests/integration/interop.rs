@@ -328,9 +328,9 @@ async fn functions_are_documented_in_information_schema() {
         .collect();
     assert_eq!(
         names,
-        // tensor_choose and tensor_at_apply are registered as higher-order functions (see
-        // udf/variadic.rs, udf/at_apply.rs), which DataFusion 55's information_schema does not
-        // list.
+        // tensor_choose, tensor_concatenate, tensor_stack and tensor_at_apply are registered as
+        // higher-order functions (see udf/variadic.rs, udf/at_apply.rs), which DataFusion 55's
+        // information_schema does not list.
         [
             "tensor",
             "tensor_abs",
@@ -350,6 +350,7 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_at_power",
             "tensor_at_set",
             "tensor_at_subtract",
+            "tensor_broadcast_to",
             "tensor_ceil",
             "tensor_clip",
             "tensor_cos",
@@ -358,7 +359,10 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_divide",
             "tensor_equal",
             "tensor_exp",
+            "tensor_expand_dims",
             "tensor_expm1",
+            "tensor_flatten",
+            "tensor_flip",
             "tensor_floor",
             "tensor_floor_divide",
             "tensor_get",
@@ -385,6 +389,7 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_ndim",
             "tensor_negative",
             "tensor_not_equal",
+            "tensor_permute_dims",
             "tensor_power",
             "tensor_prod",
             "tensor_put_along_axis",
@@ -396,6 +401,7 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_size",
             "tensor_sqrt",
             "tensor_square",
+            "tensor_squeeze",
             "tensor_std",
             "tensor_subtract",
             "tensor_sum",
@@ -406,6 +412,7 @@ async fn functions_are_documented_in_information_schema() {
             "tensor_to_list",
             "tensor_to_string",
             "tensor_to_variable",
+            "tensor_transpose",
             "tensor_typed",
             "tensor_var",
             "tensor_where",

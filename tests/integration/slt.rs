@@ -124,6 +124,13 @@ macro_rules! each_suite {
             tensor_reduce_generated,
             tensor_unary,
             tensor_unary_generated,
+            // The shape functions (transpose, squeeze, expand_dims, broadcast_to, flatten, flip,
+            // concatenate, stack): readable cases and errors, numpy's values, and variable-shape
+            // columns (varshape_generated: numpy's values on pyarrow's columns).
+            tensor_shape_ops,
+            tensor_shape_ops_generated,
+            tensor_shape_ops_varshape,
+            tensor_shape_ops_varshape_generated,
             // Variable-shape tensors across functions: errors (varshape) and numpy's values on
             // pyarrow's columns (varshape_generated).
             varshape,

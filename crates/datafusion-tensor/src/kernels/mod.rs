@@ -29,6 +29,7 @@ pub mod ragged;
 pub mod reduce;
 pub mod rows;
 pub mod scatter;
+pub mod shape;
 pub mod shape_plans;
 pub mod unary;
 pub mod update;

@@ -28,7 +28,7 @@ use super::{
     TensorSize, TensorTakeAlongAxis, TensorToFixed, TensorToList, TensorToString, TensorToVariable,
     TensorTyped, TensorUdf, TensorWhere, VariadicTensorUdf,
 };
-use super::{TensorReduce, TensorUnary};
+use super::{ShapeFunction, TensorJoin, TensorReduce, TensorShapeOp, TensorUnary};
 
 /// How a function takes its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -303,12 +303,20 @@ fn declare() -> Registry {
     for function in TensorUnary::all() {
         r.scalar(function);
     }
+    for function in ShapeFunction::ALL {
+        r.scalar(TensorShapeOp::new(function));
+    }
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),
         TensorChoose::new().parameters(),
     );
     r.higher_order(TensorAtApply::new(), AtOp::Apply.parameters());
+    for stack in [false, true] {
+        let join = TensorJoin::new(stack);
+        let parameters = join.parameters();
+        r.higher_order(VariadicTensorUdf::new(join), parameters);
+    }
     r
 }
 
