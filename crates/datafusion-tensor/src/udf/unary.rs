@@ -341,57 +341,73 @@ impl TensorFunction for TensorUnary {
         let map = |values: &ArrayRef| {
             apply(plan.op, element, values, result).map_err(|e| e.in_function(name))
         };
-        map_arrays(args, &[0], number_rows, |arrays| match &plan.output {
-            AnyTensorType::Fixed(output) => {
-                let input = tensor_array(name, &arrays[0])?;
-                let out = map(input.values())?;
-                Ok(Arc::new(layout::tensor_array(
-                    output,
-                    out,
-                    input.nulls().cloned(),
-                    input.len(),
-                )?) as ArrayRef)
-            }
-            AnyTensorType::Variable(output) => {
-                // The data list's values mapped, its offsets, the shapes and NULLs kept.
-                let Some(storage) = arrays[0].as_struct_opt() else {
-                    return exec_err!(
-                        "{name}: expected a variable-shape tensor's storage, got {}",
-                        arrays[0].data_type()
-                    );
-                };
-                let (Some(data), Some(shape), DataType::Struct(fields)) = (
-                    storage
-                        .column_by_name("data")
-                        .and_then(|c| c.as_list_opt::<i32>()),
-                    storage.column_by_name("shape"),
-                    output.storage_type(),
-                ) else {
-                    return exec_err!(
-                        "{name}: expected a variable-shape tensor's storage, got {}",
-                        arrays[0].data_type()
-                    );
-                };
-                let values = map(data.values())?;
-                let data = ListArray::try_new(
-                    Arc::new(Field::new(ITEM_FIELD_NAME, result.clone(), true)),
-                    data.offsets().clone(),
-                    values,
-                    data.nulls().cloned(),
-                )?;
-                // The shapes as the output type names them (a Parquet file's list may call
-                // its items `element`).
-                let shape = match fields.iter().find(|f| f.name() == "shape") {
-                    Some(field) => arrow::compute::cast(shape, field.data_type())?,
-                    None => Arc::clone(shape),
-                };
-                let out = StructArray::try_new(
-                    fields,
-                    vec![Arc::new(data), shape],
-                    storage.nulls().cloned(),
-                )?;
-                Ok(Arc::new(out) as ArrayRef)
-            }
+        map_arrays(args, &[0], number_rows, |arrays| {
+            map_tensor_values(name, &plan.output, &arrays[0], map)
         })
+    }
+}
+
+/// `array` (a tensor column) with its element values mapped by `map` into `output`'s element
+/// type: a fixed-shape tensor's values buffer, or a variable-shape tensor's data list values
+/// (offsets, shapes and NULLs kept). The elementwise functions of one argument share it.
+pub(crate) fn map_tensor_values(
+    name: &str,
+    output: &AnyTensorType,
+    array: &ArrayRef,
+    map: impl Fn(&ArrayRef) -> Result<ArrayRef>,
+) -> Result<ArrayRef> {
+    let arrays = std::slice::from_ref(array);
+    let result = output.element_type();
+    match output {
+        AnyTensorType::Fixed(output) => {
+            let input = tensor_array(name, &arrays[0])?;
+            let out = map(input.values())?;
+            Ok(Arc::new(layout::tensor_array(
+                output,
+                out,
+                input.nulls().cloned(),
+                input.len(),
+            )?) as ArrayRef)
+        }
+        AnyTensorType::Variable(output) => {
+            // The data list's values mapped, its offsets, the shapes and NULLs kept.
+            let Some(storage) = arrays[0].as_struct_opt() else {
+                return exec_err!(
+                    "{name}: expected a variable-shape tensor's storage, got {}",
+                    arrays[0].data_type()
+                );
+            };
+            let (Some(data), Some(shape), DataType::Struct(fields)) = (
+                storage
+                    .column_by_name("data")
+                    .and_then(|c| c.as_list_opt::<i32>()),
+                storage.column_by_name("shape"),
+                output.storage_type(),
+            ) else {
+                return exec_err!(
+                    "{name}: expected a variable-shape tensor's storage, got {}",
+                    arrays[0].data_type()
+                );
+            };
+            let values = map(data.values())?;
+            let data = ListArray::try_new(
+                Arc::new(Field::new(ITEM_FIELD_NAME, result.clone(), true)),
+                data.offsets().clone(),
+                values,
+                data.nulls().cloned(),
+            )?;
+            // The shapes as the output type names them (a Parquet file's list may call
+            // its items `element`).
+            let shape = match fields.iter().find(|f| f.name() == "shape") {
+                Some(field) => arrow::compute::cast(shape, field.data_type())?,
+                None => Arc::clone(shape),
+            };
+            let out = StructArray::try_new(
+                fields,
+                vec![Arc::new(data), shape],
+                storage.nulls().cloned(),
+            )?;
+            Ok(Arc::new(out) as ArrayRef)
+        }
     }
 }

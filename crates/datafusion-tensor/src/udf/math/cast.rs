@@ -5,18 +5,17 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
-use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ScalarValue, exec_err, plan_err};
+use arrow::array::ArrayRef;
+use arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::ColumnarValue;
 use datafusion_macros::user_doc;
 
 use super::promote::numpy_name;
 use crate::kernels::cast::astype;
-use crate::kernels::layout;
-use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
-use crate::udf::{PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::tensor_type::TensorType;
+use crate::udf::{PlanArgs, TensorFunction, map_arrays};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// numpy's dtype names `tensor_astype` takes, and their element types.
@@ -145,54 +144,8 @@ impl TensorFunction for TensorAstype {
         let name = self.name();
         let result = plan.output.element_type();
         let map = |values: &ArrayRef| astype(values, result).map_err(|e| e.in_function(name));
-        map_arrays(args, &[0], number_rows, |arrays| match &plan.output {
-            AnyTensorType::Fixed(output) => {
-                let input = tensor_array(name, &arrays[0])?;
-                let out = map(input.values())?;
-                Ok(Arc::new(layout::tensor_array(
-                    output,
-                    out,
-                    input.nulls().cloned(),
-                    input.len(),
-                )?) as ArrayRef)
-            }
-            AnyTensorType::Variable(output) => {
-                let wrong = || {
-                    exec_err!(
-                        "{name}: expected a variable-shape tensor's storage, got {}",
-                        arrays[0].data_type()
-                    )
-                };
-                let Some(storage) = arrays[0].as_struct_opt() else {
-                    return wrong();
-                };
-                let (Some(data), Some(shape), DataType::Struct(fields)) = (
-                    storage
-                        .column_by_name("data")
-                        .and_then(|c| c.as_list_opt::<i32>()),
-                    storage.column_by_name("shape"),
-                    output.storage_type(),
-                ) else {
-                    return wrong();
-                };
-                let values = map(data.values())?;
-                let data = ListArray::try_new(
-                    Arc::new(Field::new(ITEM_FIELD_NAME, result.clone(), true)),
-                    data.offsets().clone(),
-                    values,
-                    data.nulls().cloned(),
-                )?;
-                let shape = match fields.iter().find(|f| f.name() == "shape") {
-                    Some(field) => arrow::compute::cast(shape, field.data_type())?,
-                    None => Arc::clone(shape),
-                };
-                let out = StructArray::try_new(
-                    fields,
-                    vec![Arc::new(data), shape],
-                    storage.nulls().cloned(),
-                )?;
-                Ok(Arc::new(out) as ArrayRef)
-            }
+        map_arrays(args, &[0], number_rows, |arrays| {
+            crate::udf::unary::map_tensor_values(name, &plan.output, &arrays[0], map)
         })
     }
 }
