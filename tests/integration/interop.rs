@@ -328,7 +328,7 @@ async fn functions_are_documented_in_information_schema() {
         .collect();
     assert_eq!(
         names,
-        // tensor_choose, tensor_concatenate, tensor_stack and tensor_at_apply are registered as
+        // tensor_choose, tensor_concatenate, tensor_stack, tensor_at_apply and tensor_map are registered as
         // higher-order functions (see udf/variadic.rs, udf/at_apply.rs), which DataFusion 55's
         // information_schema does not list.
         [

@@ -124,6 +124,9 @@ macro_rules! each_suite {
             tensor_reduce_generated,
             tensor_unary,
             tensor_unary_generated,
+            // tensor_map: a lambda over every element (numpy's values, and readable cases).
+            tensor_map,
+            tensor_map_generated,
             // The shape functions (transpose, squeeze, expand_dims, broadcast_to, flatten, flip,
             // concatenate, stack): readable cases and errors, numpy's values, and variable-shape
             // columns (varshape_generated: numpy's values on pyarrow's columns).

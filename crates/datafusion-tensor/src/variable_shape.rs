@@ -414,6 +414,24 @@ impl AnyTensorType {
         }
     }
 
+    /// This type with `element` values: the same shape (or uniform shape), dim names and
+    /// permutation, what an elementwise function of one tensor returns.
+    pub fn with_element_type(&self, element: DataType) -> Result<Self, TensorError> {
+        Ok(match self {
+            Self::Fixed(t) => Self::Fixed(
+                TensorType::new(element, t.physical_shape().to_vec())?
+                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
+                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?,
+            ),
+            Self::Variable(t) => Self::Variable(
+                VariableShapeType::new(element, t.ndim())?
+                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
+                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?
+                    .with_uniform_shape(Some(t.physical_uniform_shape()))?,
+            ),
+        })
+    }
+
     /// The extension metadata JSON.
     pub fn metadata_json(&self) -> String {
         match self {

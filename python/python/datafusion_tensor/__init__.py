@@ -49,7 +49,13 @@ __all__ = [
 
 #: Functions that cannot cross datafusion-ffi: they are higher-order (variadic options,
 #: lambdas), which the FFI has no interface for.
-NOT_EXPORTED = ("tensor_choose", "tensor_at_apply")
+NOT_EXPORTED = (
+    "tensor_choose",
+    "tensor_at_apply",
+    "tensor_map",
+    "tensor_concatenate",
+    "tensor_stack",
+)
 
 
 def _arrow_stream(data: Any) -> Any:

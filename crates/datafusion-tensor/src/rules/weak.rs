@@ -39,6 +39,13 @@ use datafusion::sql::sqlparser::ast::BinaryOperator;
 /// The field metadata key that marks a lambda parameter whose literals are weakly typed.
 pub const WEAK_PARAMETER: &str = "datafusion_tensor.weak_literals";
 
+/// The parameter `v` of a tensor function's lambda, one element of a tensor of `element`s,
+/// its number literals weakly typed.
+pub fn lambda_parameter(element: &DataType) -> arrow::datatypes::FieldRef {
+    let weak = std::collections::HashMap::from([(WEAK_PARAMETER.to_string(), "true".to_string())]);
+    Arc::new(arrow::datatypes::Field::new("v", element.clone(), true).with_metadata(weak))
+}
+
 /// Types the number literals of tensor lambdas as JAX does (see the module docs).
 #[derive(Debug, Default)]
 pub struct WeakLambdaLiterals;

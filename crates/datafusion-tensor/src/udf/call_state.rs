@@ -205,6 +205,29 @@ impl HigherOrderTensorCall for TensorAtApply {
     }
 }
 
+impl HigherOrderTensorCall for super::math::TensorMap {
+    fn call_state(&self) -> Option<CallState> {
+        higher_order_state(None, self.pinned.as_deref())
+    }
+
+    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF> {
+        let (_, pinned) = higher_order_parts("tensor_map", state)?;
+        Ok(HigherOrderUDF::new_from_impl(
+            super::math::TensorMap::with_pinned(pinned),
+        ))
+    }
+
+    fn pinned_to(
+        &self,
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        _scalars: &[Option<&ScalarValue>],
+    ) -> Result<HigherOrderUDF> {
+        Ok(HigherOrderUDF::new_from_impl(
+            super::math::TensorMap::pinned_to(fields)?,
+        ))
+    }
+}
+
 /// Whether `udf` is one of this crate's scalar functions.
 pub fn is_tensor_function(udf: &ScalarUDF) -> bool {
     registry().scalar_call(udf).is_some()

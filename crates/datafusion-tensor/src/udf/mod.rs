@@ -73,7 +73,7 @@ mod tensor;
 mod to_list;
 mod to_string;
 mod typed;
-mod unary;
+pub(crate) mod unary;
 mod variadic;
 
 use std::fmt::Debug;

@@ -312,6 +312,7 @@ fn declare() -> Registry {
         TensorChoose::new().parameters(),
     );
     r.higher_order(TensorAtApply::new(), AtOp::Apply.parameters());
+    r.higher_order(super::math::TensorMap::new(), super::math::MAP_PARAMETERS);
     for stack in [false, true] {
         let join = TensorJoin::new(stack);
         let parameters = join.parameters();

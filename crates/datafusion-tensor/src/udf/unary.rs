@@ -20,8 +20,8 @@ use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::{LiteralKind, literal_kind, result_type};
 use crate::kernels::layout;
 use crate::kernels::unary::{Bound, UnaryOp, apply};
-use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
-use crate::variable_shape::{AnyTensorType, VariableShapeType};
+use crate::tensor_type::ITEM_FIELD_NAME;
+use crate::variable_shape::AnyTensorType;
 
 /// The SQL functions of this family: name, numpy's name, description.
 const FUNCTIONS: [(&str, &str); 22] = [
@@ -309,19 +309,7 @@ impl TensorFunction for TensorUnary {
                 Err(message) => return plan_err!("{name}: {message}"),
             }
         };
-        let output = match &input {
-            AnyTensorType::Fixed(t) => AnyTensorType::Fixed(
-                TensorType::new(result, t.physical_shape().to_vec())?
-                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
-                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?,
-            ),
-            AnyTensorType::Variable(t) => AnyTensorType::Variable(
-                VariableShapeType::new(result, t.ndim())?
-                    .with_dim_names(t.dim_names().map(<[String]>::to_vec))?
-                    .with_permutation(t.permutation().map(<[usize]>::to_vec))?
-                    .with_uniform_shape(Some(t.physical_uniform_shape()))?,
-            ),
-        };
+        let output = input.with_element_type(result)?;
         Ok(UnaryPlan { input, op, output })
     }
 
@@ -357,7 +345,6 @@ pub(crate) fn map_tensor_values(
     map: impl Fn(&ArrayRef) -> Result<ArrayRef>,
 ) -> Result<ArrayRef> {
     let arrays = std::slice::from_ref(array);
-    let result = output.element_type();
     match output {
         AnyTensorType::Fixed(output) => {
             let input = tensor_array(name, &arrays[0])?;
@@ -390,24 +377,46 @@ pub(crate) fn map_tensor_values(
                 );
             };
             let values = map(data.values())?;
-            let data = ListArray::try_new(
-                Arc::new(Field::new(ITEM_FIELD_NAME, result.clone(), true)),
+            variable_storage(
+                fields,
                 data.offsets().clone(),
                 values,
                 data.nulls().cloned(),
-            )?;
-            // The shapes as the output type names them (a Parquet file's list may call
-            // its items `element`).
-            let shape = match fields.iter().find(|f| f.name() == "shape") {
-                Some(field) => arrow::compute::cast(shape, field.data_type())?,
-                None => Arc::clone(shape),
-            };
-            let out = StructArray::try_new(
-                fields,
-                vec![Arc::new(data), shape],
+                shape,
                 storage.nulls().cloned(),
-            )?;
-            Ok(Arc::new(out) as ArrayRef)
+            )
         }
     }
+}
+
+/// A variable-shape tensor column's storage of `fields` from its data list's parts (its
+/// values of any element type) and its shape column, cast to the shape type `fields` name (a
+/// Parquet file's list may call its items `element`).
+pub(crate) fn variable_storage(
+    fields: arrow::datatypes::Fields,
+    offsets: arrow::buffer::OffsetBuffer<i32>,
+    values: ArrayRef,
+    data_nulls: Option<arrow::buffer::NullBuffer>,
+    shape: &ArrayRef,
+    nulls: Option<arrow::buffer::NullBuffer>,
+) -> Result<ArrayRef> {
+    let data = ListArray::try_new(
+        Arc::new(Field::new(
+            ITEM_FIELD_NAME,
+            values.data_type().clone(),
+            true,
+        )),
+        offsets,
+        values,
+        data_nulls,
+    )?;
+    let shape = match fields.iter().find(|f| f.name() == "shape") {
+        Some(field) => arrow::compute::cast(shape, field.data_type())?,
+        None => Arc::clone(shape),
+    };
+    Ok(Arc::new(StructArray::try_new(
+        fields,
+        vec![Arc::new(data), shape],
+        nulls,
+    )?) as ArrayRef)
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, UInt32Array};
 use arrow::compute::take_arrays;
-use arrow::datatypes::{DataType, Field, FieldRef};
+use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
@@ -219,13 +219,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                     return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
                 };
                 // The lambda sees one element of x; its number literals are weakly typed.
-                let weak = std::collections::HashMap::from([(
-                    crate::rules::weak::WEAK_PARAMETER.to_string(),
-                    "true".to_string(),
-                )]);
-                params.push(vec![Arc::new(
-                    Field::new("v", x.element_type().clone(), true).with_metadata(weak),
-                )]);
+                params.push(vec![crate::rules::weak::lambda_parameter(x.element_type())]);
             }
         }
         Ok(LambdaParametersProgress::Complete(params))

@@ -8,6 +8,7 @@
 
 mod binary;
 mod cast;
+mod map;
 mod operands;
 mod promote;
 mod ragged;
@@ -15,4 +16,5 @@ mod select;
 
 pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
 pub use cast::{AstypePlan, TensorAstype, dtype_name};
+pub use map::{MAP_PARAMETERS, TensorMap};
 pub use select::{TensorWhere, WherePlan};
