@@ -160,18 +160,47 @@ pub fn maybe_fast(
     let Some(scan) = plan_scan(source, config) else {
         return inner;
     };
+    let batch_size = batch_rows(&scan, batch_size.unwrap_or(8192));
     Box::new(FastMorselizer {
         inner: Arc::from(inner),
         shared: Arc::new(Shared {
             store: object_store,
             scan,
-            batch_size: batch_size.unwrap_or(8192).max(1),
+            batch_size,
             memory_pool,
             fast: MetricBuilder::new(source.metrics()).global_counter("tensor_row_groups_fast"),
             fallback: MetricBuilder::new(source.metrics())
                 .global_counter("tensor_row_groups_fallback"),
         }),
     })
+}
+
+/// The batch of a scan whose widest fixed-shape tensor column holds more than this many bytes
+/// at the session's `batch_size` is cut to fewer rows (never fewer than
+/// [`MIN_BATCH_ROWS`]). The functions over a batch write their results into buffers of about
+/// its size: small enough, they stay in the CPU caches between one function and the next
+/// (`x * 2.0 + y`: the product is read back by the sum), and the allocator keeps reusing them
+/// instead of mapping fresh pages from the OS for each batch. See `benches/compare/math.py`
+/// and the README's "Tensor math over Parquet" for what it changed.
+pub(crate) const TARGET_BATCH_BYTES: u64 = 1 << 20;
+
+/// The fewest rows a batch is cut to by [`TARGET_BATCH_BYTES`].
+const MIN_BATCH_ROWS: u64 = 64;
+
+/// The rows of a batch of `scan` (see [`TARGET_BATCH_BYTES`]), at most `batch_size`.
+fn batch_rows(scan: &ScanPlan, batch_size: usize) -> usize {
+    let widest = scan
+        .columns
+        .iter()
+        .filter_map(|c| c.tensor.as_ref())
+        .map(|t| (t.size as u64).saturating_mul(t.element.width()))
+        .max()
+        .unwrap_or(0);
+    let capped = match TARGET_BATCH_BYTES.checked_div(widest) {
+        Some(rows) => rows.max(MIN_BATCH_ROWS),
+        None => u64::MAX,
+    };
+    usize::try_from(capped).unwrap_or(usize::MAX).min(batch_size).max(1)
 }
 
 /// What every planner and morsel of one scan partition shares.
