@@ -48,13 +48,10 @@ fn remote() -> Result<SessionContext, DataFusionError> {
 }
 
 /// The suites that fail on the cluster, and why: each runs and must still fail, so that the
-/// day it passes its test says so and it comes off this list. `varshape`: a constant
-/// variable-shape tensor (`tensor_to_variable(tensor(range(6), [2, 3]))`, folded into a literal
-/// by the optimizer) arrives on an executor as its storage struct: serialisation drops a
-/// literal's metadata, and the `tensor_typed` wrapper that carries a fixed-shape literal's type
-/// through the codecs does not take variable-shape types yet. `tensor_elementwise_varshape`:
-/// the same, for its cases on constant variable-shape tensors.
-const KNOWN_CLUSTER_FAILURES: &[&str] = &["varshape", "tensor_elementwise_varshape"];
+/// day it passes its test says so and it comes off this list. None now: constant
+/// variable-shape tensors (folded into literals by the optimizer) carry their type through the
+/// codecs in a `tensor_typed` call, as fixed-shape ones do.
+const KNOWN_CLUSTER_FAILURES: &[&str] = &[];
 
 /// One test per suite of `sql/` run on the cluster, with the file's own expected results.
 macro_rules! cluster_suites {
@@ -185,7 +182,7 @@ fn result_fields_keep_their_tensor_type() {
 /// The two conversions on a column read from a file (not literals): each call's planning state
 /// reaches the executors (they were unknown to the codecs), and `tensor_to_fixed` of
 /// `tensor_to_variable` gives the local session's values and tensor type there; the
-/// variable-shape result between them still loses its metadata (`KNOWN_CLUSTER_FAILURES`).
+/// variable-shape result between them keeps its metadata.
 #[test]
 fn the_conversions_keep_their_tensor_types_on_the_cluster() {
     let local = datafusion_tensor::tensor_session_context()

@@ -30,6 +30,7 @@ use datafusion_tensor::udf::call_state::{
     CallState, higher_order_call_state, higher_order_with_state, scalar_call_state,
     scalar_with_state,
 };
+use datafusion_tensor::variable_shape::AnyTensorType;
 
 /// The first bytes of everything this codec encodes itself.
 pub const MAGIC: &[u8; 4] = b"DFT\x01";
@@ -186,7 +187,7 @@ fn decode_call_state(buf: &[u8]) -> Result<CallState> {
                 Some(field) => {
                     let field =
                         Field::try_from(field).map_err(|e| codec_error("tensor type", e))?;
-                    TensorType::from_field(&field).map_err(|e| codec_error("tensor type", e))?
+                    AnyTensorType::from_field(&field).map_err(|e| codec_error("tensor type", e))?
                 }
                 None => None,
             };
@@ -535,8 +536,30 @@ mod tests {
         assert_eq!(decode_call_state(rest).unwrap(), state);
 
         let typed = CallState::Typed {
-            tensor: Some(tensor),
+            tensor: Some(AnyTensorType::Fixed(tensor)),
             name: Some("coalesce".into()),
+        };
+        let bytes = encode_call_state(&typed).unwrap();
+        let Payload::Own(KIND_CALL, rest) = payload(&bytes) else {
+            panic!("not this codec's bytes");
+        };
+        assert_eq!(decode_call_state(rest).unwrap(), typed);
+
+        // A variable-shape literal's type (uniform shape, permutation, dim names) too.
+        let variable = datafusion_tensor::variable_shape::VariableShapeType::new(
+            arrow::datatypes::DataType::UInt8,
+            3,
+        )
+        .unwrap()
+        .with_dim_names(Some(vec!["c".into(), "h".into(), "w".into()]))
+        .unwrap()
+        .with_permutation(Some(vec![2, 0, 1]))
+        .unwrap()
+        .with_uniform_shape(Some(vec![Some(3), None, None]))
+        .unwrap();
+        let typed = CallState::Typed {
+            tensor: Some(AnyTensorType::Variable(variable)),
+            name: None,
         };
         let bytes = encode_call_state(&typed).unwrap();
         let Payload::Own(KIND_CALL, rest) = payload(&bytes) else {

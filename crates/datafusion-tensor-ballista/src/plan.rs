@@ -250,13 +250,16 @@ fn type_literals(
 ) -> Result<Option<Arc<dyn PhysicalExpr>>> {
     if !in_tensor_call && let Some(literal) = expr.downcast_ref::<Literal>() {
         let field = literal.return_field(schema)?;
-        let Ok(Some(tensor)) = datafusion_tensor::tensor_type::TensorType::from_field(&field)
+        // Fixed- and variable-shape tensor literals (a plain list is not a tensor here).
+        if !datafusion_tensor::tensor_type::has_tensor_extension(&field)
+            && !datafusion_tensor::variable_shape::has_variable_shape_extension(&field)
+        {
+            return Ok(None);
+        }
+        let Ok(Some(tensor)) = datafusion_tensor::variable_shape::AnyTensorType::from_field(&field)
         else {
             return Ok(None);
         };
-        if !datafusion_tensor::tensor_type::has_tensor_extension(&field) {
-            return Ok(None);
-        }
         let typed = scalar_with_state(
             datafusion_tensor::udf::TENSOR_TYPED,
             CallState::Typed {

@@ -432,6 +432,51 @@ impl AnyTensorType {
         })
     }
 
+    /// The field metadata of a column of this type (the extension name and metadata).
+    pub fn field_metadata(&self) -> HashMap<String, String> {
+        match self {
+            Self::Fixed(t) => t.field_metadata(),
+            Self::Variable(t) => t.field_metadata(),
+        }
+    }
+
+    /// This type without dim names.
+    pub fn without_dim_names(&self) -> Result<Self, TensorError> {
+        Ok(match self {
+            Self::Fixed(t) => Self::Fixed(t.clone().with_dim_names(None)?),
+            Self::Variable(t) => Self::Variable(t.clone().with_dim_names(None)?),
+        })
+    }
+
+    /// The Arrow storage type of a column of this type.
+    pub fn storage_type(&self) -> DataType {
+        match self {
+            Self::Fixed(t) => t.storage_type(),
+            Self::Variable(t) => t.storage_type(),
+        }
+    }
+
+    /// Whether `data_type` stores this type's values, whatever its list items' field names
+    /// (a Parquet file's lists may call them `element`).
+    pub fn is_stored_as(&self, data_type: &DataType) -> bool {
+        fn same(left: &DataType, right: &DataType) -> bool {
+            match (left, right) {
+                (DataType::FixedSizeList(l, ls), DataType::FixedSizeList(r, rs)) => {
+                    ls == rs && same(l.data_type(), r.data_type())
+                }
+                (DataType::List(l), DataType::List(r)) => same(l.data_type(), r.data_type()),
+                (DataType::Struct(l), DataType::Struct(r)) => {
+                    l.len() == r.len()
+                        && l.iter().zip(r.iter()).all(|(l, r)| {
+                            l.name() == r.name() && same(l.data_type(), r.data_type())
+                        })
+                }
+                _ => left == right,
+            }
+        }
+        same(data_type, &self.storage_type())
+    }
+
     /// The extension metadata JSON.
     pub fn metadata_json(&self) -> String {
         match self {

@@ -21,7 +21,7 @@ use super::registry::{HigherOrderTensorCall, Registered, ScalarTensorCall, regis
 use super::{
     AtOp, CallInputs, TensorAtApply, TensorFunction, TensorTyped, TensorUdf, VariadicTensorUdf,
 };
-use crate::tensor_type::TensorType;
+use crate::variable_shape::AnyTensorType;
 
 /// The planning state of one tensor call (module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +36,8 @@ pub enum CallState {
     },
     /// A simplified `tensor_typed` call: its tensor type and column name.
     Typed {
-        /// The tensor type, if the values share one.
-        tensor: Option<TensorType>,
+        /// The tensor type (fixed- or variable-shape), if the values share one.
+        tensor: Option<AnyTensorType>,
         /// The column name, when written as another function.
         name: Option<String>,
     },

@@ -20,7 +20,8 @@ use datafusion::logical_expr::{
 };
 use datafusion_macros::user_doc;
 
-use crate::tensor_type::{TensorType, has_tensor_extension};
+use crate::tensor_type::has_tensor_extension;
+use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
 
 /// The SQL name of [`TensorTyped`].
 pub const TENSOR_TYPED: &str = "tensor_typed";
@@ -40,7 +41,7 @@ pub const TENSOR_TYPED: &str = "tensor_typed";
 pub struct TensorTyped {
     signature: Signature,
     /// A simplified call's tensor type (its values dropped).
-    resolved: Option<TensorType>,
+    resolved: Option<AnyTensorType>,
     /// A simplified call's column name, when `e` was rewritten from another function.
     name: Option<String>,
 }
@@ -57,12 +58,12 @@ impl TensorTyped {
 
     /// A simplified call's state: its tensor type and column name (for plan serialisation,
     /// [`super::call_state`]).
-    pub(crate) fn state(&self) -> (Option<&TensorType>, Option<&str>) {
+    pub(crate) fn state(&self) -> (Option<&AnyTensorType>, Option<&str>) {
         (self.resolved.as_ref(), self.name.as_deref())
     }
 
     /// A simplified call with this state.
-    pub(crate) fn with_state(resolved: Option<TensorType>, name: Option<String>) -> Self {
+    pub(crate) fn with_state(resolved: Option<AnyTensorType>, name: Option<String>) -> Self {
         Self {
             resolved,
             name,
@@ -71,12 +72,12 @@ impl TensorTyped {
     }
 
     /// The tensor type `value` takes: the one `values` share, when its storage is `value`'s.
-    fn tensor_for(&self, value: &Field, values: &[FieldRef]) -> Result<Option<TensorType>> {
+    fn tensor_for(&self, value: &Field, values: &[FieldRef]) -> Result<Option<AnyTensorType>> {
         let tensor = match &self.resolved {
             Some(tensor) => Some(tensor.clone()),
             None => shared_tensor(values)?,
         };
-        Ok(tensor.filter(|t| same_storage(value.data_type(), &t.storage_type())))
+        Ok(tensor.filter(|t| t.is_stored_as(value.data_type())))
     }
 }
 
@@ -89,10 +90,13 @@ impl Default for TensorTyped {
 /// The tensor type every value with one has; an error naming two that differ. Dim names that
 /// differ are dropped (they do not change the layout); shapes, element types and permutations
 /// must agree, or values of one column would be read with another's layout.
-fn shared_tensor(values: &[FieldRef]) -> Result<Option<TensorType>> {
-    let mut shared: Option<TensorType> = None;
-    for field in values.iter().filter(|f| has_tensor_extension(f)) {
-        let Some(tensor) = TensorType::from_field(field)
+fn shared_tensor(values: &[FieldRef]) -> Result<Option<AnyTensorType>> {
+    let mut shared: Option<AnyTensorType> = None;
+    for field in values
+        .iter()
+        .filter(|f| has_tensor_extension(f) || has_variable_shape_extension(f))
+    {
+        let Some(tensor) = AnyTensorType::from_field(field)
             .map_err(|err| DataFusionError::Plan(format!("{TENSOR_TYPED}: {err}")))?
         else {
             continue;
@@ -100,17 +104,14 @@ fn shared_tensor(values: &[FieldRef]) -> Result<Option<TensorType>> {
         shared = Some(match shared {
             None => tensor,
             Some(current) if current == tensor => current,
-            Some(current) => {
-                let unnamed = |t: &TensorType| t.clone().with_dim_names(None);
-                match (unnamed(&current), unnamed(&tensor)) {
-                    (Ok(a), Ok(b)) if a == b => a,
-                    _ => {
-                        return plan_err!(
-                            "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {current} and {tensor}: give them one shape (tensor_reshape) and element type"
-                        );
-                    }
+            Some(current) => match (current.without_dim_names(), tensor.without_dim_names()) {
+                (Ok(a), Ok(b)) if a == b => a,
+                _ => {
+                    return plan_err!(
+                        "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {current} and {tensor}: give them one shape (tensor_reshape) and element type"
+                    );
                 }
-            }
+            },
         });
     }
     Ok(shared)
@@ -121,16 +122,6 @@ fn written_name(args: &[Expr]) -> Option<&str> {
     match args.get(1) {
         Some(Expr::Literal(value, _)) => value.try_as_str().flatten(),
         _ => None,
-    }
-}
-
-/// Whether two `FixedSizeList` types hold the same elements, whatever their item fields' names.
-fn same_storage(left: &DataType, right: &DataType) -> bool {
-    match (left, right) {
-        (DataType::FixedSizeList(left, left_size), DataType::FixedSizeList(right, right_size)) => {
-            left_size == right_size && left.data_type() == right.data_type()
-        }
-        _ => false,
     }
 }
 

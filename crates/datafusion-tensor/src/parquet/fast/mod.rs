@@ -200,7 +200,10 @@ fn batch_rows(scan: &ScanPlan, batch_size: usize) -> usize {
         Some(rows) => rows.max(MIN_BATCH_ROWS),
         None => u64::MAX,
     };
-    usize::try_from(capped).unwrap_or(usize::MAX).min(batch_size).max(1)
+    usize::try_from(capped)
+        .unwrap_or(usize::MAX)
+        .min(batch_size)
+        .max(1)
 }
 
 /// What every planner and morsel of one scan partition shares.
