@@ -3,13 +3,16 @@
 use std::sync::Arc;
 
 use datafusion::dataframe::DataFrame;
+use datafusion_tensor::dataframe::{TensorDataFrameExt, rewrite_tensor_operators};
 use datafusion_tensor::display::Summary;
 use datafusion_tensor::{TensorDisplay, display_tensor_columns};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
+use pyo3::types::PyTuple;
 
 use crate::arrow_io::{schema_capsule, stream_capsule};
 use crate::errors::to_py;
+use crate::expr::{exprs, sort_exprs, to_expr};
 use crate::runtime::wait_for;
 
 /// A query planned by [`crate::context::PySessionContext::sql`]; it runs when its results are
@@ -62,6 +65,92 @@ impl PyDataFrame {
         .and_then(|df| display_tensor_columns(df, TensorDisplay::Summarized(Summary::NUMPY)))
         .map_err(|err| to_py(&err))?;
         wait_for(py, df.to_string())
+    }
+
+    /// The columns or expressions `exprs` (operators on tensors as the elementwise calls).
+    #[pyo3(signature = (*columns))]
+    fn select(&self, columns: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        let exprs = exprs(columns)?;
+        self.df
+            .clone()
+            .tensor_select(exprs)
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
+    }
+
+    /// The rows where `predicate` is true.
+    fn filter(&self, predicate: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let predicate = to_expr(predicate)?;
+        self.df
+            .clone()
+            .tensor_filter(predicate)
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
+    }
+
+    /// This DataFrame with column `name` added (or replaced) as `expr`.
+    fn with_column(&self, name: &str, expr: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let expr = to_expr(expr)?;
+        self.df
+            .clone()
+            .tensor_with_column(name, expr)
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
+    }
+
+    /// The rows sorted by `keys` (`col("x").sort(ascending=False)`, or expressions: ascending).
+    #[pyo3(signature = (*keys))]
+    fn sort(&self, keys: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        let schema = self.df.schema().clone();
+        let keys = sort_exprs(keys)?
+            .into_iter()
+            .map(|mut key| {
+                key.expr = rewrite_tensor_operators(key.expr, &schema)?;
+                Ok(key)
+            })
+            .collect::<datafusion::error::Result<Vec<_>>>()
+            .map_err(|err| to_py(&err))?;
+        self.df
+            .clone()
+            .sort(keys)
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
+    }
+
+    /// At most `count` rows, after skipping `offset`.
+    #[pyo3(signature = (count, offset = 0))]
+    fn limit(&self, count: usize, offset: usize) -> PyResult<Self> {
+        self.df
+            .clone()
+            .limit(offset, Some(count))
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
+    }
+
+    /// One row per group of `group_by` with the `aggregates` (aggregate calls) of its rows.
+    fn aggregate(
+        &self,
+        group_by: &Bound<'_, PyAny>,
+        aggregates: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let schema = self.df.schema().clone();
+        let rewrite = |values: &Bound<'_, PyAny>| -> PyResult<Vec<datafusion::logical_expr::Expr>> {
+            let tuple = PyTuple::new(
+                values.py(),
+                values.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+            )?;
+            exprs(&tuple)?
+                .into_iter()
+                .map(|e| rewrite_tensor_operators(e, &schema).map_err(|err| to_py(&err)))
+                .collect()
+        };
+        let group_by = rewrite(group_by)?;
+        let aggregates = rewrite(aggregates)?;
+        self.df
+            .clone()
+            .aggregate(group_by, aggregates)
+            .map(Self::new)
+            .map_err(|err| to_py(&err))
     }
 
     /// The plan, as `EXPLAIN` shows it (`analyze`: run it and show the metrics).

@@ -11,6 +11,7 @@ mod arrow_io;
 mod context;
 mod dataframe;
 mod errors;
+mod expr;
 mod interop;
 mod runtime;
 
@@ -30,6 +31,7 @@ fn _internal(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<interop::PyTensorScalarUdf>()?;
     module.add_class::<interop::PyTensorParquetTable>()?;
     module.add_function(wrap_pyfunction!(interop::scalar_udfs, module)?)?;
+    expr::add_to_module(module)?;
     errors::add_to_module(module)?;
     Ok(())
 }

@@ -70,6 +70,33 @@ async fn dataframe_comparison_is_elementwise_as_in_sql() {
     );
 }
 
+/// `-x` and `NOT (x > y)` built without SQL (SQL's planner refuses a unary operator on a
+/// tensor): numpy's negative and logical_not, through the DataFrame API's rewrite.
+#[tokio::test]
+async fn dataframe_negation_and_not_of_a_tensor_are_elementwise() {
+    use datafusion_tensor::dataframe::TensorDataFrameExt;
+    let ctx = tensor_session_context().unwrap();
+    let df = ctx.sql(TENSORS).await.unwrap();
+    let built = df
+        .tensor_select(vec![
+            (-col("x")).alias("n"),
+            (!col("x").gt(col("y"))).alias("not_gt"),
+        ])
+        .unwrap();
+    let got = text(built).await;
+    let want = sql_text(
+        &ctx,
+        &format!(
+            "SELECT tensor_negative(x) AS n, tensor_logical_not(x > y) AS not_gt FROM ({TENSORS})"
+        ),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: np.negative of [[1, 2], [3, 4]]; np.logical_not(np.greater(x, y)).
+    assert!(got.contains("[-1.0, -2.0, -3.0, -4.0]"), "{got}");
+    assert!(got.contains("[true, true, false, false]"), "{got}");
+}
+
 #[tokio::test]
 async fn dataframe_cast_of_a_tensor_is_astype_as_in_sql() {
     let ctx = tensor_session_context().unwrap();

@@ -31,20 +31,24 @@ from typing import TYPE_CHECKING, Any, Iterable
 import pyarrow as pa
 
 from . import _internal
-from ._internal import DataFusionError, ExecutionError, PlanError
+from ._internal import DataFusionError, ExecutionError, Expr, PlanError, SortExpr
 
 if TYPE_CHECKING:
     import pandas
 
 __all__ = [
     "DataFrame",
+    "Expr",
+    "SortExpr",
     "DataFusionError",
     "ExecutionError",
     "PlanError",
     "SessionContext",
     "TensorParquetTable",
+    "functions",
     "register",
     "scalar_udfs",
+    "udfs",
 ]
 
 #: Functions that cannot cross datafusion-ffi: they are higher-order (variadic options,
@@ -74,6 +78,15 @@ def _arrow_stream(data: Any) -> Any:
         "expected Arrow data with __arrow_c_stream__ (a pyarrow Table or RecordBatchReader, "
         f"a polars or pandas DataFrame, ...), got {type(data).__name__}"
     )
+
+
+def _column(value: Any) -> Any:
+    """A str as the column of that name (datafusion-python's rule in select and sort)."""
+    return _internal.col(value) if isinstance(value, str) else value
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 class DataFrame:
@@ -119,6 +132,36 @@ class DataFrame:
     def show(self, num: int = 20) -> None:
         """Prints the first ``num`` rows as the CLI does (tensors nested)."""
         print(self._df.to_string(num))
+
+    def select(self, *exprs: Any) -> DataFrame:
+        """The columns or expressions ``exprs`` (:mod:`datafusion_tensor.functions`; a str is
+        a column name here, as in datafusion-python). Operators on tensor columns are the
+        elementwise functions (``col("x") * 2.0``)."""
+        return DataFrame(self._df.select(*[_column(e) for e in exprs]))
+
+    def filter(self, predicate: Any) -> DataFrame:
+        """The rows where ``predicate`` (a Boolean expression) is true."""
+        return DataFrame(self._df.filter(predicate))
+
+    def with_column(self, name: str, expr: Any) -> DataFrame:
+        """This DataFrame with column ``name`` added, or replaced, as ``expr``."""
+        return DataFrame(self._df.with_column(name, expr))
+
+    def sort(self, *keys: Any) -> DataFrame:
+        """The rows sorted by ``keys``: ``col("x").sort(ascending=False)``, or expressions
+        and column names (ascending, NULLs first)."""
+        return DataFrame(self._df.sort(*[_column(k) for k in keys]))
+
+    def limit(self, count: int, offset: int = 0) -> DataFrame:
+        """At most ``count`` rows, after skipping ``offset``."""
+        return DataFrame(self._df.limit(count, offset))
+
+    def aggregate(self, group_by: Any, aggs: Any) -> DataFrame:
+        """One row per group of ``group_by`` (expressions or column names; ``[]`` for one
+        group of all rows) with the aggregate expressions ``aggs`` of its rows
+        (``functions.count()``, ``functions.tensor_agg_mean(col("x"))``, ...)."""
+        return DataFrame(self._df.aggregate([_column(g) for g in _as_list(group_by)],
+                                            _as_list(aggs)))
 
     def explain(self, verbose: bool = False, analyze: bool = False) -> str:
         """The plan, as ``EXPLAIN`` (``analyze``: after running it, with metrics)."""
@@ -237,3 +280,18 @@ def register(ctx: Any, tables: dict[str, str] | None = None) -> list[str]:
     for name, path in (tables or {}).items():
         ctx.register_table(name, TensorParquetTable(str(path)))
     return names
+
+
+def udfs() -> dict[str, Any]:
+    """Every scalar tensor function as a ``datafusion.ScalarUDF`` (datafusion-python 55,
+    through datafusion-ffi), by name: call one on datafusion-python expressions in its
+    DataFrame API, ``df.select(udfs()["tensor_get"](col("x"), lit("1:3")))``. Positional
+    arguments only; what the FFI does not carry is listed in :func:`register`."""
+    import datafusion
+
+    return {
+        udf.name: datafusion.ScalarUDF.from_pycapsule(udf) for udf in _internal.scalar_udfs()
+    }
+
+
+from . import functions  # noqa: E402 - needs the classes above

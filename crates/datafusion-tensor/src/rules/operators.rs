@@ -41,6 +41,10 @@ use crate::variable_shape::has_variable_shape_extension;
 struct OperatorFunctions {
     udfs: HashMap<BinaryOp, Arc<ScalarUDF>>,
     astype: Arc<ScalarUDF>,
+    /// `tensor_negative` and `tensor_logical_not`, for `-x` and `NOT x` built without SQL
+    /// (SQL's planner refuses a unary operator on a list before any planner hook).
+    negative: Option<Arc<ScalarUDF>>,
+    not: Option<Arc<ScalarUDF>>,
 }
 
 impl OperatorFunctions {
@@ -54,7 +58,21 @@ impl OperatorFunctions {
                 })
                 .collect(),
             astype: Arc::new(TensorUdf::new(TensorAstype::new()).into()),
+            negative: unary("tensor_negative"),
+            not: unary("tensor_logical_not"),
         }
+    }
+
+    /// `-expr` (`not`: `NOT expr`) as its elementwise call, when `expr` is a tensor.
+    fn unary(&self, expr: &Expr, not: bool, schema: &dyn ExprSchema) -> Option<Expr> {
+        if !is_tensor(expr, schema) {
+            return None;
+        }
+        let udf = if not { &self.not } else { &self.negative };
+        Some(Expr::ScalarFunction(ScalarFunction::new_udf(
+            Arc::clone(udf.as_ref()?),
+            vec![expr.clone()],
+        )))
     }
 
     /// `CAST(expr AS type)` as `tensor_astype(expr, dtype)`, when `expr` is a tensor and the
@@ -213,9 +231,25 @@ impl TensorOperators {
                     None => Ok(Transformed::no(Expr::TryCast(TryCast { expr, field }))),
                 }
             }
+            Expr::Negative(inner) => match self.functions.unary(&inner, false, schema) {
+                Some(call) => Ok(Transformed::yes(call)),
+                None => Ok(Transformed::no(Expr::Negative(inner))),
+            },
+            Expr::Not(inner) => match self.functions.unary(&inner, true, schema) {
+                Some(call) => Ok(Transformed::yes(call)),
+                None => Ok(Transformed::no(Expr::Not(inner))),
+            },
             other => Ok(Transformed::no(other)),
         })
     }
+}
+
+/// The registered unary function `name` (one of `TensorUnary::all`).
+fn unary(name: &str) -> Option<Arc<ScalarUDF>> {
+    crate::udf::TensorUnary::all()
+        .into_iter()
+        .find(|f| crate::udf::TensorFunction::name(f) == name)
+        .map(|f| Arc::new(TensorUdf::new(f).into()))
 }
 
 impl AnalyzerRule for TensorOperators {

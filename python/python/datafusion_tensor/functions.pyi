@@ -1,0 +1,284 @@
+"""Type stub of datafusion_tensor.functions (written by python/tools/make_stubs.py)."""
+
+from typing import Any
+
+from ._internal import Expr as Expr, SortExpr as SortExpr
+
+ExprLike = Expr | None | bool | int | float | str | list[Any]
+
+SIGNATURES: list[tuple[str, str, list[str], int, str]]
+
+def col(name: str) -> Expr: ...
+def lit(value: Any) -> Expr: ...
+def call(name: str, *args: ExprLike, distinct: bool = ..., **options: ExprLike) -> Expr: ...
+def count(expr: ExprLike = ..., distinct: bool = ...) -> Expr: ...
+def sum(expr: ExprLike, distinct: bool = ...) -> Expr: ...
+def avg(expr: ExprLike, distinct: bool = ...) -> Expr: ...
+def mean(expr: ExprLike, distinct: bool = ...) -> Expr: ...
+def min(expr: ExprLike) -> Expr: ...
+def max(expr: ExprLike) -> Expr: ...
+def array_agg(expr: ExprLike, distinct: bool = ...) -> Expr: ...
+
+def tensor(values: ExprLike, shape: ExprLike, dim_names: ExprLike = ..., permutation: ExprLike = ...) -> Expr:
+    """Builds a tensor (arrow.fixed_shape_tensor) from a flat list of numbers or booleans per row, read in row-major order."""
+
+def tensor_shape(t: ExprLike) -> Expr:
+    """Returns the logical shape of a tensor (its permutation applied) as a list of integers."""
+
+def tensor_ndim(t: ExprLike) -> Expr:
+    """Returns the number of dimensions of a tensor."""
+
+def tensor_size(t: ExprLike) -> Expr:
+    """Returns the number of elements of a tensor (the product of its shape)."""
+
+def tensor_to_list(t: ExprLike) -> Expr:
+    """Returns a tensor as nested lists in logical order (its permutation applied), as numpy's tolist(): a [2, 3] tensor becomes a list of two lists of three values; a 0-d tensor becomes its value; a variable-shape tensor's rows each in their own shape."""
+
+def tensor_reshape(t: ExprLike, shape: ExprLike) -> Expr:
+    """Returns the tensor's elements, read in logical row-major order, in a new shape with the same number of elements (numpy reshape)."""
+
+def tensor_to_string(t: ExprLike) -> Expr:
+    """Returns a tensor as nested text in logical order, as the CLI displays it: `[[1, 2, 3], [4, 5, 6]]`, NULL elements as `NULL`."""
+
+def tensor_to_variable(t: ExprLike) -> Expr:
+    """Returns a tensor column as an arrow.variable_shape_tensor: each row with its own shape, here all the input's, which the type records as uniform (uniform_shape); element type, dim names and permutation kept."""
+
+def tensor_to_fixed(t: ExprLike, shape: ExprLike = ...) -> Expr:
+    """Returns a variable-shape tensor column as an arrow.fixed_shape_tensor of one shape: `shape` (the logical shape), or the shape its type fixes in every row (uniform_shape) when `shape` is not given."""
+
+def tensor_get(*args: ExprLike) -> Expr:
+    """numpy indexing and slicing, as copies (MegEngine semantics)."""
+
+def tensor_take_along_axis(t: ExprLike, idx: ExprLike, axis: ExprLike) -> Expr:
+    """numpy's take_along_axis (MegEngine's gather): along `axis`, the elements of `t` that `idx` names; off the axis, `t` and `idx` broadcast."""
+
+def tensor_put_along_axis(t: ExprLike, idx: ExprLike, values: ExprLike, axis: ExprLike) -> Expr:
+    """numpy's put_along_axis (MegEngine's scatter), as a copy: `t` with the elements that `idx` names along `axis` replaced by `values` (broadcast to idx's shape)."""
+
+def tensor_at_set(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].set(y): a copy of x with the elements idx names replaced by y (broadcast to x[idx]'s shape)."""
+
+def tensor_at_add(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].add(y): a copy of x with y added at the elements idx names; every occurrence of a duplicate index adds (unlike numpy's x[idx] += y)."""
+
+def tensor_at_subtract(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].subtract(y): y subtracted at the elements idx names, every occurrence."""
+
+def tensor_at_multiply(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].multiply(y): the elements idx names multiplied by y, every occurrence."""
+
+def tensor_at_divide(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].divide(y): the elements idx names divided by y (true division: an integer x gives Float64); duplicate divisors multiply."""
+
+def tensor_at_power(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].power(y): the elements idx names raised to y; duplicate exponents multiply."""
+
+def tensor_at_min(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].min(y): the elements idx names replaced by the minimum of themselves and y (NaN propagates)."""
+
+def tensor_at_max(x: ExprLike, idx: ExprLike, y: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].max(y): the elements idx names replaced by the maximum of themselves and y (NaN propagates)."""
+
+def tensor_at_get(x: ExprLike, idx: ExprLike, mode: ExprLike = ..., fill_value: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].get(): x[idx], with JAX's out-of-bounds modes: by default an out-of-bounds index is clamped; mode => 'fill' returns fill_value there (default NaN, the minimum for signed integers, the maximum for unsigned, true)."""
+
+def tensor_add(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's add (x1 + x2; integers wrap around; booleans: or), elementwise."""
+
+def tensor_subtract(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's subtract (x1 - x2; integers wrap around; booleans are refused), elementwise."""
+
+def tensor_multiply(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's multiply (x1 * x2; integers wrap around; booleans: and), elementwise."""
+
+def tensor_divide(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's true_divide (x1 / x2): integers give Float64; IEEE values for a zero divisor, elementwise."""
+
+def tensor_floor_divide(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's floor_divide (x1 // x2): rounds towards negative infinity; an integer divided by 0 gives 0, elementwise."""
+
+def tensor_mod(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's remainder (x1 % x2): the sign of the divisor; an integer modulo 0 gives 0, elementwise."""
+
+def tensor_power(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's power (x1 ** x2): integers wrap around; an integer to a negative integer power is an error, elementwise."""
+
+def tensor_maximum(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's maximum: the larger element (NaN propagates), elementwise."""
+
+def tensor_minimum(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's minimum: the smaller element (NaN propagates), elementwise."""
+
+def tensor_equal(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's equal (x1 = x2), a Boolean tensor, elementwise."""
+
+def tensor_not_equal(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's not_equal (x1 <> x2), a Boolean tensor, elementwise."""
+
+def tensor_less(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's less (x1 < x2), a Boolean tensor, elementwise."""
+
+def tensor_less_equal(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's less_equal (x1 <= x2), a Boolean tensor, elementwise."""
+
+def tensor_greater(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's greater (x1 > x2), a Boolean tensor, elementwise."""
+
+def tensor_greater_equal(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's greater_equal (x1 >= x2), a Boolean tensor, elementwise."""
+
+def tensor_logical_and(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's logical_and of the elements' truth values (non-zero is true), a Boolean tensor, elementwise."""
+
+def tensor_logical_or(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's logical_or of the elements' truth values, a Boolean tensor, elementwise."""
+
+def tensor_logical_xor(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's logical_xor of the elements' truth values, a Boolean tensor, elementwise."""
+
+def tensor_where(condition: ExprLike, x: ExprLike, y: ExprLike) -> Expr:
+    """numpy's where: the element of x where condition is true (non-zero), of y elsewhere."""
+
+def tensor_astype(x: ExprLike, dtype: ExprLike) -> Expr:
+    """numpy's astype with its default (unsafe) casting: each element converted to dtype."""
+
+def tensor_sum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's sum along axes: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, summed pairwise in numpy's order."""
+
+def tensor_prod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's prod along axes, in the types of tensor_sum."""
+
+def tensor_mean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's mean along axes: float64 for integers and booleans, float16 and float32 kept (float16 summed in float32)."""
+
+def tensor_min(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's min along axes (NaN propagates); an error over no elements: zero-size array to reduction operation minimum which has no identity."""
+
+def tensor_max(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's max along axes (NaN propagates); an error over no elements."""
+
+def tensor_argmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's argmin: the int64 index of the first minimum along one axis, or in the flattened tensor without one (the first NaN wins)."""
+
+def tensor_argmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's argmax: the int64 index of the first maximum along one axis, or in the flattened tensor without one (the first NaN wins)."""
+
+def tensor_any(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's any along axes: whether any element is non-zero (NaN counts)."""
+
+def tensor_all(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's all along axes: whether every element is non-zero."""
+
+def tensor_var(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+    """numpy's var along axes: the mean of squared deviations from the mean, divided by count - ddof; float64 for integers and booleans, floats their own type."""
+
+def tensor_std(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+    """numpy's std along axes: the square root of tensor_var."""
+
+def tensor_cumsum(x: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's cumsum along one axis (the flattened tensor without one), in the types of tensor_sum."""
+
+def tensor_cumprod(x: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's cumprod along one axis (the flattened tensor without one), in the types of tensor_sum."""
+
+def tensor_negative(x: ExprLike) -> Expr:
+    """numpy's negative: -x (integers wrap; not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_abs(x: ExprLike) -> Expr:
+    """numpy's absolute: |x| (integers wrap: abs of int8 -128 is -128), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_sign(x: ExprLike) -> Expr:
+    """numpy's sign: -1, 0 or 1 in x's type, NaN for NaN (not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_square(x: ExprLike) -> Expr:
+    """numpy's square: x * x (integers wrap; booleans give int8), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_sqrt(x: ExprLike) -> Expr:
+    """numpy's sqrt, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_exp(x: ExprLike) -> Expr:
+    """numpy's exp, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_log(x: ExprLike) -> Expr:
+    """numpy's log (natural), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_log1p(x: ExprLike) -> Expr:
+    """numpy's log1p: log(1 + x), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_expm1(x: ExprLike) -> Expr:
+    """numpy's expm1: exp(x) - 1, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_sin(x: ExprLike) -> Expr:
+    """numpy's sin, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_cos(x: ExprLike) -> Expr:
+    """numpy's cos, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_tan(x: ExprLike) -> Expr:
+    """numpy's tan, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_tanh(x: ExprLike) -> Expr:
+    """numpy's tanh, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arctan(x: ExprLike) -> Expr:
+    """numpy's arctan, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_floor(x: ExprLike) -> Expr:
+    """numpy's floor (integers and booleans kept as they are), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_ceil(x: ExprLike) -> Expr:
+    """numpy's ceil (integers and booleans kept as they are), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_round(x: ExprLike, decimals: ExprLike = ...) -> Expr:
+    """numpy's round(x, decimals): to the nearest multiple of 10^-decimals, ties to even, in x's type, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_clip(x: ExprLike, min: ExprLike = ..., max: ExprLike = ...) -> Expr:
+    """numpy's clip(x, min, max): x limited to [min, max] (NULL: no bound), NaN propagating; the type of x with the bounds as weak Python scalars (a float bound makes an integer x float64), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_isnan(x: ExprLike) -> Expr:
+    """numpy's isnan: whether each element is NaN, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_isinf(x: ExprLike) -> Expr:
+    """numpy's isinf: whether each element is infinite, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_isfinite(x: ExprLike) -> Expr:
+    """numpy's isfinite: whether each element is finite, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_logical_not(x: ExprLike) -> Expr:
+    """numpy's logical_not: whether each element is zero (false), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_transpose(x: ExprLike, axes: ExprLike = ...) -> Expr:
+    """numpy's transpose / permute_dims: the dimensions in the order axes gives (reversed without axes)."""
+
+def tensor_permute_dims(x: ExprLike, axes: ExprLike = ...) -> Expr:
+    """numpy's transpose / permute_dims: the dimensions in the order axes gives (reversed without axes)."""
+
+def tensor_squeeze(x: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's squeeze: removes dimensions of length 1, those of axis or, without it, all of them (on a variable-shape tensor, without axis, which dimensions have length 1 must be known from its uniform_shape)."""
+
+def tensor_expand_dims(x: ExprLike, axis: ExprLike) -> Expr:
+    """numpy's expand_dims: inserts dimensions of length 1 at the positions axis gives (positions in the result)."""
+
+def tensor_broadcast_to(x: ExprLike, shape: ExprLike) -> Expr:
+    """numpy's broadcast_to: the tensor repeated to a literal shape by numpy's broadcasting rules; a shape it does not broadcast to is numpy's error (operands could not be broadcast together with remapped shapes ...), naming the row for variable-shape rows."""
+
+def tensor_flatten(x: ExprLike) -> Expr:
+    """numpy's ravel: the elements in logical row-major (C) order, as a 1-d tensor."""
+
+def tensor_flip(x: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's flip: the elements in reverse order along axis (an integer or a list), or along every axis without it."""
+
+def tensor_choose(*args: ExprLike, mode: ExprLike = ...) -> Expr:
+    """numpy's choose: builds a tensor from an index tensor `a` and a set of choices."""
+
+def tensor_at_apply(x: ExprLike, idx: ExprLike, fn: ExprLike, mode: ExprLike = ..., wrap_negative_indices: ExprLike = ..., indices_are_sorted: ExprLike = ..., unique_indices: ExprLike = ...) -> Expr:
+    """JAX's x.at[idx].apply(fn) (numpy's ufunc.at): fn applied to the elements idx names, once per occurrence."""
+
+def tensor_map(x: ExprLike, fn: ExprLike) -> Expr:
+    """A SQL lambda applied to every element of a tensor, numpy's `np.vectorize(f)(x)`: the result has x's shape, dim names and NULL rows, and the lambda's element type (`v -> v > 0` gives a Boolean tensor)."""
+
+def tensor_concatenate(*args: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined."""
+
+def tensor_stack(*args: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's stack: the tensors, all of one shape, joined along a new axis (default 0)."""
