@@ -71,7 +71,7 @@ async fn dataframe_comparison_is_elementwise_as_in_sql() {
 }
 
 /// `-x` and `NOT (x > y)` built without SQL (SQL's planner refuses a unary operator on a
-/// tensor): numpy's negative and logical_not, through the DataFrame API's rewrite.
+/// tensor): numpy's `negative` and `logical_not`, through the DataFrame API's rewrite.
 #[tokio::test]
 async fn dataframe_negation_and_not_of_a_tensor_are_elementwise() {
     use datafusion_tensor::dataframe::TensorDataFrameExt;
