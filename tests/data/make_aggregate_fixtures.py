@@ -219,6 +219,21 @@ def fixed_cases(w, rng):
         for function in ["sum", "mean", "min", "max", "prod"]:
             w.grouped(function, values_source(rows), by_group(rows), tensor_sql("v", (1,)))
 
+    w.comment("SQL lists of numbers are 1-d tensors (numpy's np.array of each); the result is a "
+              "variable-shape tensor.")
+    for dtype in [np.int16, np.float32, np.bool_]:
+        rows = group_rows(rng, dtype, (3,))
+        for function in ["sum", "mean", "max", "prod"]:
+            groups = by_group(rows)
+            sql = (f"SELECT g, tensor_agg_{function}(v) FROM {values_source(rows)} GROUP BY g "
+                   "ORDER BY g;")
+            out = []
+            for g, members in groups.items():
+                result = numpy_agg(function, members)
+                out.append(f"{g} {'NULL' if result is None else fmt(result)}")
+            w.count += 1
+            w.raw(f"# numpy {function} of {np.dtype(dtype)} lists", "query IT", sql, "----", *out)
+
     w.comment("Integer overflow wraps as numpy's does (int64 and uint64 sums and products).")
     big = [(1, np.array([2**62, 3, -(2**63)], np.int64)), (1, np.array([2**62, 2**40, -1],
            np.int64)), (1, np.array([2**62, 2**40, -1], np.int64))]

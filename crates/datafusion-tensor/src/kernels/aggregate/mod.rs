@@ -83,7 +83,8 @@ impl Aggregation {
 
 /// One batch of an aggregate's input: every row's values in logical row-major order (in the
 /// storage type: booleans as bytes), where each row is and its logical shape, and which rows
-/// count (not NULL, and kept by a `FILTER`).
+/// count (not NULL, and kept by a `FILTER`). Row `r`'s values are [`Self::row`]`(r)` of
+/// [`Self::values`] (not necessarily from 0: a sliced list batch keeps its offsets).
 #[derive(Debug)]
 pub struct AggregateInput<'a> {
     values: ArrayRef,
@@ -96,6 +97,8 @@ pub struct AggregateInput<'a> {
 enum InputRows<'a> {
     /// Every row `size` values of one `shape`.
     Fixed { shape: Vec<usize>, size: usize },
+    /// Lists (1-d tensors): row `r` at `offsets[r]..offsets[r + 1]`.
+    List { offsets: Vec<usize> },
     /// Row `r` at `offsets[r]..offsets[r + 1]`, of its own shape.
     Variable {
         view: &'a VariableShapeArray<'a>,
@@ -144,6 +147,26 @@ impl<'a> AggregateInput<'a> {
         })
     }
 
+    /// A batch of SQL lists of numbers, each a 1-d tensor: `values` with row `r` at
+    /// `offsets[r]..offsets[r + 1]` (one more offset than rows), NULL where `nulls` says; rows
+    /// also left out where `keep` is NULL.
+    ///
+    /// # Errors
+    /// When the values cannot be read in their storage type.
+    pub fn list(
+        values: &ArrayRef,
+        offsets: Vec<usize>,
+        nulls: Option<&NullBuffer>,
+        keep: Option<&NullBuffer>,
+    ) -> Result<Self> {
+        Ok(Self {
+            values: to_storage(values)?,
+            len: offsets.len().saturating_sub(1),
+            rows: InputRows::List { offsets },
+            valid: NullBuffer::union(nulls, keep),
+        })
+    }
+
     /// The row-major values (storage type) of every row, one after another.
     pub fn values(&self) -> &ArrayRef {
         &self.values
@@ -171,6 +194,10 @@ impl<'a> AggregateInput<'a> {
             InputRows::Fixed { shape: s, size } => {
                 shape.extend_from_slice(s);
                 row * size..(row + 1) * size
+            }
+            InputRows::List { offsets } => {
+                shape.push(offsets[row + 1] - offsets[row]);
+                offsets[row]..offsets[row + 1]
             }
             InputRows::Variable { view, offsets } => {
                 shape.extend(view.logical_shape(row));
@@ -436,5 +463,144 @@ pub fn group_states(aggregation: Aggregation, element: &DataType) -> Result<Box<
         Aggregation::Mean => mean(element),
         Aggregation::Var { ddof } => moments(element, ddof, false),
         Aggregation::Std { ddof } => moments(element, ddof, true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow::array::{Array, AsArray, Float64Array, Int32Array};
+    use arrow::datatypes::{Float64Type, Int64Type};
+
+    use super::*;
+    use crate::kernels::layout::tensor_array;
+
+    /// A batch of `rows` tensors of shape [2] (`None`: a NULL row).
+    fn batch<T: Array + Clone + 'static>(
+        element: DataType,
+        values: T,
+        valid: &[bool],
+    ) -> (TensorType, FixedSizeListArray) {
+        let tensor = TensorType::new(element, vec![2]).unwrap();
+        let list = tensor_array(
+            &tensor,
+            Arc::new(values),
+            Some(NullBuffer::from(valid.to_vec())),
+            valid.len(),
+        )
+        .unwrap();
+        (tensor, list)
+    }
+
+    fn results_f64(states: &dyn GroupStates, groups: usize) -> Vec<Option<Vec<f64>>> {
+        let out = states.evaluate(0..groups, Some(2)).unwrap();
+        let values = out.values.as_primitive::<Float64Type>().values();
+        (0..groups)
+            .map(|g| {
+                out.nulls
+                    .is_valid(g)
+                    .then(|| values[g * 2..g * 2 + 2].to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn partial_states_merge_to_one_pass() {
+        let (tensor, list) = batch(
+            DataType::Int32,
+            Int32Array::from(vec![1, 2, 3, 4, 5, 6, 7, 8, i32::MAX, i32::MAX]),
+            &[true, true, false, true, true],
+        );
+        let input = AggregateInput::fixed(&tensor, &list, None).unwrap();
+        let groups = [0, 1, 0, 0, 1];
+        let mut whole = group_states(Aggregation::Sum, &DataType::Int32).unwrap();
+        whole.resize(2);
+        whole.update(&input, &groups).unwrap();
+        // Each row its own partial state, merged into the two groups.
+        let mut parts = group_states(Aggregation::Sum, &DataType::Int32).unwrap();
+        parts.resize(5);
+        parts.update(&input, &[0, 1, 2, 3, 4]).unwrap();
+        let state = parts.state(0..5).unwrap();
+        let mut merged = group_states(Aggregation::Sum, &DataType::Int32).unwrap();
+        merged.resize(2);
+        merged.merge(&state, &groups).unwrap();
+        for states in [&whole, &merged] {
+            let out = states.evaluate(0..2, Some(2)).unwrap();
+            assert_eq!(
+                out.values.as_primitive::<Int64Type>().values().as_ref(),
+                &[8, 10, 3 + i64::from(i32::MAX), 4 + i64::from(i32::MAX)]
+            );
+        }
+    }
+
+    #[test]
+    fn moments_merge_with_chan_and_retract() {
+        let data = [1.5, -2.0, 4.0, 0.25, 10.0, 3.0, -7.5, 2.0];
+        let (tensor, list) = batch(
+            DataType::Float64,
+            Float64Array::from(data.to_vec()),
+            &[true; 4],
+        );
+        let input = AggregateInput::fixed(&tensor, &list, None).unwrap();
+        let var = Aggregation::Var { ddof: 1 };
+        // numpy's two-pass var(ddof=1) of each element's column.
+        let expected: Vec<f64> = (0..2)
+            .map(|j| {
+                let column: Vec<f64> = (0..4).map(|r| data[r * 2 + j]).collect();
+                let mean = column.iter().sum::<f64>() / 4.0;
+                column.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 3.0
+            })
+            .collect();
+        let mut halves = group_states(var, &DataType::Float64).unwrap();
+        halves.resize(2);
+        halves.update(&input, &[0, 0, 1, 1]).unwrap();
+        let state = halves.state(0..2).unwrap();
+        let mut merged = group_states(var, &DataType::Float64).unwrap();
+        merged.resize(1);
+        merged.merge(&state, &[0, 0]).unwrap();
+        let got = results_f64(merged.as_ref(), 1)[0].clone().unwrap();
+        for (g, e) in got.iter().zip(&expected) {
+            assert!((g - e).abs() <= 1e-12 * e.abs(), "{got:?} vs {expected:?}");
+        }
+        // Taking the last two rows back out leaves the first two's moments.
+        let mut sliding = group_states(var, &DataType::Float64).unwrap();
+        sliding.resize(1);
+        sliding.update(&input, &[0; 4]).unwrap();
+        let (tensor2, tail) = batch(
+            DataType::Float64,
+            Float64Array::from(data[4..].to_vec()),
+            &[true; 2],
+        );
+        let tail = AggregateInput::fixed(&tensor2, &tail, None).unwrap();
+        assert!(sliding.retract(&tail, &[0, 0]).unwrap());
+        let got = results_f64(sliding.as_ref(), 1)[0].clone().unwrap();
+        // var(ddof=1) of [1.5, 4.0] and of [-2.0, 0.25].
+        assert!(
+            (got[0] - 3.125).abs() < 1e-12 && (got[1] - 2.53125).abs() < 1e-12,
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn extremes_propagate_nan_and_empty_groups_are_null() {
+        let (tensor, list) = batch(
+            DataType::Float64,
+            Float64Array::from(vec![1.0, f64::NAN, 2.0, 0.5, 0.0, 0.0]),
+            &[true, true, false],
+        );
+        let input = AggregateInput::fixed(&tensor, &list, None).unwrap();
+        let mut max = group_states(Aggregation::Max, &DataType::Float64).unwrap();
+        max.resize(2);
+        max.update(&input, &[0, 0, 1]).unwrap();
+        let got = results_f64(max.as_ref(), 2);
+        assert_eq!(got[0].as_ref().map(|v| v[0]), Some(2.0));
+        assert!(got[0].as_ref().is_some_and(|v| v[1].is_nan()));
+        assert_eq!(got[1], None);
+        // Sums cannot take rows back out of products.
+        let mut prod = group_states(Aggregation::Prod, &DataType::Float64).unwrap();
+        prod.resize(1);
+        prod.update(&input, &[0, 0, 0]).unwrap();
+        assert!(!prod.retract(&input, &[0, 0, 0]).unwrap());
     }
 }

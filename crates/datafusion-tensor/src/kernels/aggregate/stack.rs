@@ -22,11 +22,12 @@ pub fn stack_rows(
 ) -> Result<(UInt32Array, ArrayRef)> {
     let mut rows = Vec::new();
     let mut elements: Vec<u64> = Vec::new();
-    let mut contiguous = true;
+    // The kept rows' values, when they follow one another: (start, end).
+    let mut contiguous: Option<(usize, usize)> = None;
+    let mut gap = false;
     let mut row_shape = Vec::new();
     for row in 0..input.len() {
         if !input.is_valid(row) {
-            contiguous = false;
             continue;
         }
         let range = input.row(row, &mut row_shape);
@@ -41,15 +42,23 @@ pub fn stack_rows(
             }
             None => *shape = Some(row_shape.clone()),
         }
+        contiguous = match contiguous {
+            None => Some((range.start, range.end)),
+            Some((start, end)) if end == range.start => Some((start, range.end)),
+            Some(whole) => {
+                gap = true;
+                Some(whole)
+            }
+        };
         let row = u32::try_from(row)
             .map_err(|_| TensorError::Data("too many rows in one batch".to_string()))?;
         rows.push(row);
         elements.extend(range.start as u64..range.end as u64);
     }
-    let values = if contiguous {
-        Arc::clone(input.values())
-    } else {
-        take(input.values().as_ref(), &UInt64Array::from(elements), None)?
+    let values = match contiguous {
+        Some((start, end)) if !gap => input.values().slice(start, end - start),
+        None => input.values().slice(0, 0),
+        Some(_) => take(input.values().as_ref(), &UInt64Array::from(elements), None)?,
     };
     Ok((UInt32Array::from(rows), values))
 }

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, BooleanArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ScalarValue, internal_err};
+use datafusion::common::{ScalarValue, exec_err, internal_err};
 use datafusion::error::Result;
 
 use crate::kernels::aggregate::{AggregateInput, GroupResults};
-use crate::kernels::layout::tensor_array;
+use crate::kernels::layout::{list_parts, tensor_array};
 use crate::kernels::{from_storage, ragged};
-use crate::tensor_type::TensorType;
+use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::{PlanArgs, tensor_array as fixed_list, variable_array};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
@@ -26,6 +26,9 @@ pub struct Columns {
     pub input: AnyTensorType,
     /// The result's type.
     pub output: AnyTensorType,
+    /// The argument is a SQL list of numbers per row (read as the variable-shape 1-d
+    /// tensors `input` says), not a tensor column.
+    pub from_list: bool,
 }
 
 impl Columns {
@@ -40,12 +43,27 @@ impl Columns {
         fields: &[FieldRef],
         result: impl FnOnce(&DataType) -> DataType,
     ) -> Result<Self> {
-        let input = PlanArgs {
-            name,
-            fields,
-            scalars: &[],
-        }
-        .any_tensor(0, "x")?;
+        let list_element = fields.first().and_then(|field| match field.data_type() {
+            DataType::List(item) | DataType::LargeList(item)
+                if is_element_type(item.data_type()) =>
+            {
+                Some(item.data_type().clone())
+            }
+            _ => None,
+        });
+        let from_list = list_element.is_some();
+        let input = match list_element {
+            // A SQL list is numpy's 1-d array of its numbers (SPEC §1).
+            Some(element) => AnyTensorType::Variable(
+                VariableShapeType::new(element, 1).map_err(|e| e.in_function(name))?,
+            ),
+            None => PlanArgs {
+                name,
+                fields,
+                scalars: &[],
+            }
+            .any_tensor(0, "x")?,
+        };
         let element = result(input.element_type());
         let output = match &input {
             AnyTensorType::Fixed(tensor) => AnyTensorType::Fixed(
@@ -63,6 +81,7 @@ impl Columns {
             name,
             input,
             output,
+            from_list,
         })
     }
 
@@ -88,6 +107,18 @@ impl Columns {
             None => NullBuffer::new(filter.values().clone()),
         });
         let name = self.name;
+        if self.from_list {
+            let Some((values, offsets)) = list_parts(array.as_ref()) else {
+                return exec_err!(
+                    "{name}: expected a list argument, got {}",
+                    array.data_type()
+                );
+            };
+            let nulls = array.logical_nulls();
+            let input = AggregateInput::list(&values, offsets, nulls.as_ref(), keep.as_ref())
+                .map_err(|e| e.in_function(name))?;
+            return f(&input);
+        }
         match &self.input {
             AnyTensorType::Fixed(tensor) => {
                 let list = fixed_list(name, array)?;
@@ -159,7 +190,7 @@ pub fn variable_output(
             Some(shape) if shape.len() == ndim => {
                 for &d in &shape[..] {
                     let Ok(d) = i32::try_from(d) else {
-                        return datafusion::common::exec_err!(
+                        return exec_err!(
                             "{name}: dimension {d} of a result does not fit an Int32"
                         );
                     };
