@@ -220,11 +220,12 @@ where
 
     #[inline]
     fn update(&self, acc: &mut [(f64, f64)], x: &[Native<I>], count: u64) {
-        let n = (count + 1) as f64;
+        // One division per row, not per element (within the tolerance either way).
+        let inverse = 1.0 / (count + 1) as f64;
         for ((mean, m2), &v) in acc.iter_mut().zip(x) {
             let v: f64 = v.widen_to();
             let delta = v - *mean;
-            *mean += delta / n;
+            *mean += delta * inverse;
             *m2 += delta * (v - *mean);
         }
     }
