@@ -20,6 +20,8 @@ pub struct Groups<E: Elementwise> {
     shapes: Vec<Option<Box<[usize]>>>,
     accs: Vec<Vec<E::Acc>>,
     counts: Vec<u64>,
+    /// Per group, each element's count of NULLs among its rows (empty: none).
+    null_counts: Vec<Vec<u64>>,
 }
 
 impl<E: Elementwise> Groups<E> {
@@ -30,17 +32,20 @@ impl<E: Elementwise> Groups<E> {
             shapes: Vec::new(),
             accs: Vec::new(),
             counts: Vec::new(),
+            null_counts: Vec::new(),
         }
     }
 
     /// For each valid row of `input`, calls `f(element, its group's states, its values, the
     /// group's row count)` (the group set up at its first row, else its shape checked), which
-    /// returns the group's new count; a group back at 0 rows forgets its shape. `false` as
-    /// soon as `f` returns `None` (an aggregate that cannot take rows back out).
+    /// returns the group's new count; the row's NULL elements are counted in (`adding`) or
+    /// out; a group back at 0 rows forgets its shape. `false` as soon as `f` returns `None`
+    /// (an aggregate that cannot take rows back out).
     fn each_row(
         &mut self,
         input: &AggregateInput<'_>,
         groups: &[usize],
+        adding: bool,
         mut f: impl FnMut(&E, &mut [E::Acc], &[Native<E::Input>], u64) -> Option<u64>,
     ) -> Result<bool> {
         let values = Self::input_values(input)?;
@@ -50,19 +55,25 @@ impl<E: Elementwise> Groups<E> {
                 continue;
             }
             let range = input.row(row, &mut shape);
+            let start = range.start;
             let x = values.get(range).ok_or_else(|| {
                 TensorError::Internal("aggregate row outside its batch".to_string())
             })?;
             let count = self.counts[g];
             let init = self.element.init();
             let acc = group_for(&mut self.shapes, &mut self.accs, init, (g, &shape, row))?;
+            let size = acc.len();
             let Some(after) = f(&self.element, acc, x, count) else {
                 return Ok(false);
             };
             self.counts[g] = after;
+            if let Some(nulls) = input.element_nulls() {
+                count_nulls(&mut self.null_counts[g], &nulls.slice(start, size), adding);
+            }
             if after == 0 {
                 self.shapes[g] = None;
                 self.accs[g] = Vec::new();
+                self.null_counts[g] = Vec::new();
             }
         }
         Ok(true)
@@ -110,6 +121,26 @@ fn group_for<'s, A: Copy>(
     Ok(&mut accs[g])
 }
 
+/// Counts the NULLs of `row` (one row's element validity) into `counts` (`adding`) or out of
+/// them; `counts` stays empty while there are none.
+fn count_nulls(counts: &mut Vec<u64>, row: &NullBuffer, adding: bool) {
+    if row.null_count() == 0 {
+        return;
+    }
+    if counts.is_empty() {
+        counts.resize(row.len(), 0);
+    }
+    for (count, valid) in counts.iter_mut().zip(row.iter()) {
+        if !valid {
+            *count = if adding {
+                *count + 1
+            } else {
+                count.saturating_sub(1)
+            };
+        }
+    }
+}
+
 /// The list of `values` with `lengths` per row, NULL where `nulls` says.
 fn list(values: ArrayRef, lengths: &[usize], nulls: Option<NullBuffer>) -> Result<ArrayRef> {
     let field = Arc::new(Field::new_list_field(values.data_type().clone(), false));
@@ -127,6 +158,7 @@ impl<E: Elementwise> GroupStates for Groups<E> {
             self.shapes.resize(groups, None);
             self.accs.resize_with(groups, Vec::new);
             self.counts.resize(groups, 0);
+            self.null_counts.resize_with(groups, Vec::new);
         }
     }
 
@@ -135,7 +167,7 @@ impl<E: Elementwise> GroupStates for Groups<E> {
     }
 
     fn update(&mut self, input: &AggregateInput<'_>, groups: &[usize]) -> Result<()> {
-        self.each_row(input, groups, |element, acc, x, count| {
+        self.each_row(input, groups, true, |element, acc, x, count| {
             element.update(acc, x, count);
             Some(count + 1)
         })?;
@@ -143,7 +175,7 @@ impl<E: Elementwise> GroupStates for Groups<E> {
     }
 
     fn retract(&mut self, input: &AggregateInput<'_>, groups: &[usize]) -> Result<bool> {
-        self.each_row(input, groups, |element, acc, x, count| {
+        self.each_row(input, groups, false, |element, acc, x, count| {
             let after = count.checked_sub(1)?;
             element.retract(acc, x, after).then_some(after)
         })
@@ -166,6 +198,15 @@ impl<E: Elementwise> GroupStates for Groups<E> {
             .iter()
             .map(|s| s.as_ref().map_or(0, |s| s.len()))
             .collect();
+        let null_lengths: Vec<usize> = self.null_counts[groups.clone()]
+            .iter()
+            .map(Vec::len)
+            .collect();
+        let null_counts: Vec<u64> = self.null_counts[groups.clone()]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
         let lengths: Vec<usize> = self.accs[groups.clone()].iter().map(Vec::len).collect();
         let flat: Vec<E::Acc> = self.accs[groups].iter().flatten().copied().collect();
         let mut out: Vec<ArrayRef> = vec![
@@ -178,6 +219,11 @@ impl<E: Elementwise> GroupStates for Groups<E> {
                 &ndims,
                 Some(nulls.clone()),
             )?,
+            list(
+                Arc::new(UInt64Array::from(null_counts)),
+                &null_lengths,
+                Some(nulls.clone()),
+            )?,
         ];
         for part in self.element.write_state(&flat) {
             out.push(list(part, &lengths, Some(nulls.clone()))?);
@@ -187,12 +233,17 @@ impl<E: Elementwise> GroupStates for Groups<E> {
 
     fn merge(&mut self, state: &[ArrayRef], groups: &[usize]) -> Result<()> {
         let bad = || TensorError::Internal("unexpected tensor aggregate state".to_string());
-        let [counts, shapes, parts @ ..] = state else {
+        let [counts, shapes, null_counts, parts @ ..] = state else {
             return Err(bad());
         };
         let counts = counts.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
         let shapes = shapes.as_list_opt::<i32>().ok_or_else(bad)?;
         let shape_values = shapes
+            .values()
+            .as_primitive_opt::<UInt64Type>()
+            .ok_or_else(bad)?;
+        let null_counts = null_counts.as_list_opt::<i32>().ok_or_else(bad)?;
+        let null_values = null_counts
             .values()
             .as_primitive_opt::<UInt64Type>()
             .ok_or_else(bad)?;
@@ -228,6 +279,17 @@ impl<E: Elementwise> GroupStates for Groups<E> {
                 self.element.merge(acc, count, other, other_count);
             }
             self.counts[g] = count + other_count;
+            let offsets = null_counts.value_offsets();
+            let nulls = offsets[row] as usize..offsets[row + 1] as usize;
+            if !nulls.is_empty() {
+                let mine = &mut self.null_counts[g];
+                if mine.is_empty() {
+                    mine.resize(nulls.len(), 0);
+                }
+                for (c, &o) in mine.iter_mut().zip(&null_values.values()[nulls]) {
+                    *c += o;
+                }
+            }
         }
         Ok(())
     }
@@ -248,6 +310,18 @@ impl<E: Elementwise> GroupStates for Groups<E> {
             lengths.push(accs.len());
         }
         let valid: Vec<bool> = self.counts[groups.clone()].iter().map(|&n| n > 0).collect();
+        let element_nulls = self.null_counts[groups.clone()]
+            .iter()
+            .any(|c| c.iter().any(|&n| n > 0))
+            .then(|| {
+                let mut element_valid = Vec::with_capacity(values.len());
+                for (g, &length) in groups.clone().zip(&lengths) {
+                    let counts = &self.null_counts[g];
+                    element_valid
+                        .extend((0..length).map(|j| counts.get(j).is_none_or(|&n| n == 0)));
+                }
+                NullBuffer::from(element_valid)
+            });
         Ok(GroupResults {
             values: Arc::new(PrimitiveArray::<E::Output>::new(
                 ScalarBuffer::from(values),
@@ -256,6 +330,7 @@ impl<E: Elementwise> GroupStates for Groups<E> {
             lengths,
             shapes: self.shapes[groups].to_vec(),
             nulls: NullBuffer::from(valid),
+            element_nulls,
         })
     }
 
@@ -264,6 +339,7 @@ impl<E: Elementwise> GroupStates for Groups<E> {
         self.shapes.drain(..n);
         self.accs.drain(..n);
         self.counts.drain(..n);
+        self.null_counts.drain(..n);
     }
 
     fn size(&self) -> usize {

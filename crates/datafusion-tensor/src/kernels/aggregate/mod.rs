@@ -91,6 +91,13 @@ pub struct AggregateInput<'a> {
     len: usize,
     rows: InputRows<'a>,
     valid: Option<NullBuffer>,
+    /// NULL elements of [`Self::values`], if there are any.
+    element_nulls: Option<NullBuffer>,
+}
+
+/// The NULL elements of `values`, if there are any.
+fn element_nulls(values: &ArrayRef) -> Option<NullBuffer> {
+    values.logical_nulls().filter(|n| n.null_count() > 0)
 }
 
 #[derive(Debug)]
@@ -118,6 +125,7 @@ impl<'a> AggregateInput<'a> {
     ) -> Result<Self> {
         let values = to_storage(&layout::row_major_values(tensor, list)?)?;
         Ok(Self {
+            element_nulls: element_nulls(&values),
             values,
             len: list.len(),
             rows: InputRows::Fixed {
@@ -140,6 +148,7 @@ impl<'a> AggregateInput<'a> {
             offsets.push(offsets[row] + view.value_range(row).len());
         }
         Ok(Self {
+            element_nulls: element_nulls(&values),
             values,
             len: view.len(),
             rows: InputRows::Variable { view, offsets },
@@ -159,8 +168,10 @@ impl<'a> AggregateInput<'a> {
         nulls: Option<&NullBuffer>,
         keep: Option<&NullBuffer>,
     ) -> Result<Self> {
+        let values = to_storage(values)?;
         Ok(Self {
-            values: to_storage(values)?,
+            element_nulls: element_nulls(&values),
+            values,
             len: offsets.len().saturating_sub(1),
             rows: InputRows::List { offsets },
             valid: NullBuffer::union(nulls, keep),
@@ -180,6 +191,11 @@ impl<'a> AggregateInput<'a> {
     /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The NULL elements of [`Self::values`] (`None`: there are none).
+    pub fn element_nulls(&self) -> Option<&NullBuffer> {
+        self.element_nulls.as_ref()
     }
 
     /// Whether `row` counts.
@@ -220,6 +236,9 @@ pub struct GroupResults {
     pub shapes: Vec<Option<Box<[usize]>>>,
     /// Valid where a group had rows.
     pub nulls: NullBuffer,
+    /// Over `values`: NULL where a row of the group had a NULL element (SQL's rule, as the
+    /// reductions along axes have it; numpy has no NULLs); `None` when there is none.
+    pub element_nulls: Option<NullBuffer>,
 }
 
 /// The states of the groups of one aggregate call (group `g` is index `g`).
@@ -246,7 +265,8 @@ pub trait GroupStates: Send + Sync + std::fmt::Debug {
     /// The Arrow types of the state's accumulator parts (each stored as a list).
     fn state_types(&self) -> Vec<DataType>;
     /// The states of `groups`: a `UInt64` row count, the shape (a list of `UInt64`, NULL for a
-    /// group without rows), then one list per accumulator part.
+    /// group without rows), each element's count of NULLs (a list of `UInt64`, empty for a
+    /// group without NULL elements), then one list per accumulator part.
     ///
     /// # Errors
     /// An Arrow error building the arrays.

@@ -11,7 +11,7 @@ use datafusion::common::{ScalarValue, exec_err, internal_err};
 use datafusion::error::Result;
 
 use crate::kernels::aggregate::{AggregateInput, GroupResults};
-use crate::kernels::layout::{list_parts, tensor_array};
+use crate::kernels::layout::{list_parts, tensor_array, with_row_nulls};
 use crate::kernels::{from_storage, ragged};
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::{PlanArgs, tensor_array as fixed_list, variable_array};
@@ -142,6 +142,7 @@ impl Columns {
     pub fn output_array(&self, results: GroupResults) -> Result<ArrayRef> {
         let name = self.name;
         let values = from_storage(results.values, self.output.element_type())?;
+        let values = with_row_nulls(values, results.element_nulls.as_ref())?;
         let rows = results.lengths.len();
         match &self.output {
             AnyTensorType::Fixed(tensor) => Ok(Arc::new(tensor_array(

@@ -5,6 +5,8 @@
 //! State columns, one row per group:
 //! - `count`: `UInt64`, the group's non-NULL rows;
 //! - `shape`: `List<UInt64>`, the group's logical shape (NULL before any row);
+//! - `nulls`: `List<UInt64>`, each element's count of NULLs among the group's rows (empty
+//!   when there is none): an element with NULLs is NULL in the result;
 //! - one `List` per accumulator part, row-major: the sums (sum, mean), products, minima or
 //!   maxima, in the accumulator type; for var/std the running means and sums of squared
 //!   deviations (`Float64` each), merged with Chan's formula.
@@ -34,6 +36,7 @@ pub fn state_fields(
     let mut fields = vec![
         state_field(name, "count", DataType::UInt64),
         state_field(name, "shape", list(DataType::UInt64)),
+        state_field(name, "nulls", list(DataType::UInt64)),
     ];
     for (i, part) in states.state_types().into_iter().enumerate() {
         fields.push(state_field(name, &format!("part{i}"), list(part)));
