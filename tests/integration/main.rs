@@ -16,6 +16,7 @@ mod interop_varshape;
 mod limits;
 mod operators;
 mod properties;
+mod properties_aggregate;
 mod properties_math;
 mod slt;
 mod slt_runner;

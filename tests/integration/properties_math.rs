@@ -169,7 +169,7 @@ fn rows_f64(
     rows_in::<Float64Type>(result)
 }
 
-fn element_type(field: &Field) -> DataType {
+pub(crate) fn element_type(field: &Field) -> DataType {
     match TensorType::from_field(field).unwrap() {
         Some(tensor) => tensor.element_type().clone(),
         None => field.data_type().clone(),

@@ -127,6 +127,11 @@ macro_rules! each_suite {
             // tensor_map: a lambda over every element (numpy's values, and readable cases).
             tensor_map,
             tensor_map_generated,
+            // Aggregates over rows (tensor_agg_*): errors, windows and partitions; numpy's
+            // values for fixed-shape columns and files, and for variable-shape columns.
+            tensor_aggregate,
+            tensor_aggregate_generated,
+            tensor_aggregate_varshape_generated,
             // The shape functions (transpose, squeeze, expand_dims, broadcast_to, flatten, flip,
             // concatenate, stack): readable cases and errors, numpy's values, and variable-shape
             // columns (varshape_generated: numpy's values on pyarrow's columns).
@@ -209,6 +214,8 @@ fn every_declared_function_is_in_a_suite_the_keyword_table_and_the_codecs() {
         let known = match &declared.function {
             Registered::Scalar(udf) => is_tensor_function(udf),
             Registered::HigherOrder(udf) => is_tensor_higher_order_function(udf),
+            // Aggregates hold no call state: a plan names them, and they resolve by name.
+            Registered::Aggregate(_) => true,
         };
         assert!(known, "{name} is unknown to the plan codecs");
         if declared.parameters == Parameters::Internal {

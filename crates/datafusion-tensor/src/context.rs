@@ -20,10 +20,12 @@ use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner,
-    TensorOperatorPlanner, TensorOperators, WeakLambdaLiterals,
+    RefuseDistinctAggregates, TensorOperatorPlanner, TensorOperators, WeakLambdaLiterals,
 };
 use crate::tensor_type::has_tensor_extension;
-use crate::udf::{TensorToList, TensorToString, TensorUdf, all_functions, variadic_functions};
+use crate::udf::{
+    TensorToList, TensorToString, TensorUdf, aggregate_functions, all_functions, variadic_functions,
+};
 use crate::variable_shape::AnyTensorType;
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -43,6 +45,9 @@ pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
     }
     for udf in variadic_functions() {
         registry.register_higher_order_function(Arc::new(udf))?;
+    }
+    for udaf in aggregate_functions() {
+        registry.register_udaf(Arc::new(udaf))?;
     }
     Ok(())
 }
@@ -76,6 +81,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     }
     for udf in variadic_functions() {
         ctx.register_higher_order_function(Arc::new(udf));
+    }
+    for udaf in aggregate_functions() {
+        ctx.register_udaf(udaf);
     }
     ctx.state()
         .extension_type_registry()
@@ -114,12 +122,23 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .rules
         .iter()
         .any(|rule| rule.name() == operators.name());
+    let distinct = RefuseDistinctAggregates;
+    let distinct_missing = !state
+        .analyzer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == distinct.name());
     let filters_first = FilterBeforeComputedProjection;
     let filters_first_missing = !state
         .physical_optimizers()
         .iter()
         .any(|rule| rule.name() == filters_first.name());
-    if planner_missing || freeze_missing || filters_first_missing || operators_missing {
+    if planner_missing
+        || freeze_missing
+        || filters_first_missing
+        || operators_missing
+        || distinct_missing
+    {
         let mut builder = SessionStateBuilder::new_from_existing(state.clone());
         if operators_missing {
             let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> = vec![Arc::new(operators)];
@@ -137,6 +156,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         }
         if freeze_missing {
             builder = builder.with_analyzer_rule(Arc::new(freeze));
+        }
+        if distinct_missing {
+            builder = builder.with_analyzer_rule(Arc::new(distinct));
         }
         if filters_first_missing {
             builder = builder.with_physical_optimizer_rule(Arc::new(filters_first));

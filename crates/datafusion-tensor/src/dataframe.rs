@@ -69,6 +69,7 @@ pub fn tensor_call_with(name: &str, args: Vec<Expr>, options: Vec<(&str, Expr)>)
     parameters.check_count(name, args.len())?;
     Ok(match &declared.function {
         Registered::Scalar(udf) => udf.call(args),
+        Registered::Aggregate(udaf) => udaf.call(args),
         Registered::HigherOrder(udf) => {
             Expr::HigherOrderFunction(HigherOrderFunction::new(Arc::new(udf.clone()), args))
         }

@@ -18,6 +18,7 @@
 //! `ragged` those two; `rows` `ragged`; `broadcast` and `along_axis` `rows`; `choose` all of
 //! them.
 
+pub mod aggregate;
 pub mod along_axis;
 pub mod broadcast;
 pub mod cast;

@@ -10,15 +10,19 @@
 //! - [`operators`]: [`TensorOperatorPlanner`] and [`TensorOperators`], SQL operators on tensor
 //!   operands as the elementwise functions (`x * 2.0` is `tensor_multiply(x, 2.0)`), while SQL
 //!   is planned and in plans built without SQL;
+//! - [`distinct`]: [`RefuseDistinctAggregates`], an analyzer rule that refuses the tensor
+//!   aggregates with DISTINCT before DataFusion's optimizer rewrites such a query;
 //! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
 //!   a `WHERE` clause in front of the functions whose rows it drops.
 
+pub mod distinct;
 pub mod filter_order;
 pub mod freeze;
 pub mod operators;
 pub mod planner;
 pub mod weak;
 
+pub use distinct::RefuseDistinctAggregates;
 pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
 pub use operators::{TensorOperatorPlanner, TensorOperators};

@@ -53,6 +53,7 @@ macro_rules! function_metadata {
     };
 }
 
+pub mod aggregate;
 mod along_axis;
 mod at;
 mod batch_args;
@@ -96,6 +97,7 @@ use crate::variable_shape::{
     AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,
 };
 
+pub use aggregate::{AggregateFunction, TensorAggregate};
 pub use along_axis::{TensorPutAlongAxis, TensorTakeAlongAxis};
 pub use at::{AtCall, AtOp, AtPlan, TensorAt, TensorAtApply, VariableAtPlan};
 pub use choose::{ChooseCall, ChoosePlan, TensorChoose, VariableChoosePlan};
@@ -114,6 +116,26 @@ pub use typed::{TENSOR_TYPED, TensorTyped};
 pub use unary::TensorUnary;
 pub use variadic::VariadicTensorUdf;
 
+/// The documentation every tensor function starts from: its section, `description`, `syntax`
+/// and an example (`call` and what it shows, `out`); arguments are added by the caller.
+pub(crate) fn tensor_documentation(
+    description: &str,
+    syntax: String,
+    call: &str,
+    out: &str,
+) -> datafusion::logical_expr::DocumentationBuilder {
+    Documentation::builder(
+        datafusion::logical_expr::DocSection {
+            include: true,
+            label: "Tensor Functions",
+            description: None,
+        },
+        description,
+        syntax,
+    )
+    .with_sql_example(format!("```sql\n> SELECT {call};\n{out}\n```"))
+}
+
 /// Every scalar function this crate defines, ready to register (from [`registry()`]).
 pub fn all_functions() -> Vec<ScalarUDF> {
     registry()
@@ -121,7 +143,7 @@ pub fn all_functions() -> Vec<ScalarUDF> {
         .iter()
         .filter_map(|declared| match &declared.function {
             registry::Registered::Scalar(udf) => Some(udf.clone()),
-            registry::Registered::HigherOrder(_) => None,
+            registry::Registered::HigherOrder(_) | registry::Registered::Aggregate(_) => None,
         })
         .collect()
 }
@@ -134,7 +156,19 @@ pub fn variadic_functions() -> Vec<datafusion::logical_expr::HigherOrderUDF> {
         .iter()
         .filter_map(|declared| match &declared.function {
             registry::Registered::HigherOrder(udf) => Some(udf.clone()),
-            registry::Registered::Scalar(_) => None,
+            registry::Registered::Scalar(_) | registry::Registered::Aggregate(_) => None,
+        })
+        .collect()
+}
+
+/// The aggregate functions (`tensor_agg_*`), ready to register (from [`registry()`]).
+pub fn aggregate_functions() -> Vec<datafusion::logical_expr::AggregateUDF> {
+    registry()
+        .functions()
+        .iter()
+        .filter_map(|declared| match &declared.function {
+            registry::Registered::Aggregate(udaf) => Some(udaf.clone()),
+            registry::Registered::Scalar(_) | registry::Registered::HigherOrder(_) => None,
         })
         .collect()
 }

@@ -17,8 +17,8 @@ use arrow::datatypes::FieldRef;
 use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
-    HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl, Signature, ValueOrLambda,
-    Volatility,
+    AggregateUDF, HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl, Signature,
+    ValueOrLambda, Volatility,
 };
 
 use super::call_state::CallState;
@@ -147,6 +147,8 @@ pub enum Registered {
     Scalar(ScalarUDF),
     /// A higher-order function (lambdas, or options after variadic arguments).
     HigherOrder(HigherOrderUDF),
+    /// An aggregate function (`tensor_agg_*`).
+    Aggregate(AggregateUDF),
 }
 
 impl Registered {
@@ -155,6 +157,7 @@ impl Registered {
         match self {
             Self::Scalar(udf) => udf.name(),
             Self::HigherOrder(udf) => udf.name(),
+            Self::Aggregate(udaf) => udaf.name(),
         }
     }
 }
@@ -246,6 +249,17 @@ impl Registry {
         });
     }
 
+    /// An aggregate function. Its instances hold no state of a call (everything is derived
+    /// from DataFusion's accumulator arguments), so a plan's call resolves by name.
+    fn aggregate(&mut self, function: super::AggregateFunction) {
+        self.push(
+            Registered::Aggregate(AggregateUDF::new_from_impl(super::TensorAggregate::new(
+                function,
+            ))),
+            function.parameters(),
+        );
+    }
+
     /// Every declared function, in registration order.
     pub fn functions(&self) -> &[Declared] {
         &self.functions
@@ -317,6 +331,9 @@ fn declare() -> Registry {
         let join = TensorJoin::new(stack);
         let parameters = join.parameters();
         r.higher_order(VariadicTensorUdf::new(join), parameters);
+    }
+    for function in super::AggregateFunction::ALL {
+        r.aggregate(function);
     }
     r
 }

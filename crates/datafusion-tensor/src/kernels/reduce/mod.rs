@@ -29,13 +29,12 @@ use arrow::datatypes::{
 use half::f16;
 
 pub use fold::Rows;
+pub(crate) use fold::{Extreme, FloatProd, FloatSum, Fold, IntFold};
 pub use layout::ReduceLayout;
 pub use numeric::Accum;
+pub(crate) use numeric::{Real, Widen, WrapInto, Wrapping};
 
-use self::fold::{
-    ArgExtreme, Extreme, FloatProd, FloatSum, Fold, IntFold, Truth, fold_row, fold_rows,
-};
-use self::numeric::{Real, Widen};
+use self::fold::{ArgExtreme, Truth, fold_row, fold_rows};
 use super::{from_storage, to_storage, with_primitive_type};
 use crate::error::{Result, TensorError};
 

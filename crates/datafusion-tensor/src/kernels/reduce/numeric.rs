@@ -231,6 +231,8 @@ pub trait Wrapping: Copy + Default + Send + Sync + 'static {
     fn add(self, other: Self) -> Self;
     /// `self * other`, wrapping.
     fn mul(self, other: Self) -> Self;
+    /// `self - other`, wrapping (a sum with a value taken back out).
+    fn sub(self, other: Self) -> Self;
 }
 
 macro_rules! wrapping {
@@ -242,6 +244,9 @@ macro_rules! wrapping {
             }
             fn mul(self, other: Self) -> Self {
                 self.wrapping_mul(other)
+            }
+            fn sub(self, other: Self) -> Self {
+                self.wrapping_sub(other)
             }
         }
     )*};

@@ -70,17 +70,8 @@ pub fn documentation(op: AtOp) -> Documentation {
             "{name}(x, idx, y [, mode [, wrap_negative_indices [, indices_are_sorted [, unique_indices]]]])"
         ),
     };
-    let mut builder = Documentation::builder(
-        datafusion::logical_expr::DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        description,
-        syntax,
-    )
-    .with_sql_example(format!("```sql\n> SELECT {example_call};\n{example_out}\n```"))
-    .with_argument(
+    let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
+        .with_argument(
         "x",
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList); on a variable-shape tensor the index applies to each row's own shape, and the result is fixed-shape when its shape is known when the query is planned.",
     )

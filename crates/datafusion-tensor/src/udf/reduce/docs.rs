@@ -1,6 +1,6 @@
 //! The documentation of the reductions (`SHOW FUNCTIONS`, `\\h`).
 
-use datafusion::logical_expr::{DocSection, Documentation};
+use datafusion::logical_expr::Documentation;
 
 use super::ReduceFunction;
 
@@ -80,17 +80,8 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
         _ => format!("{name}(x [, axis [, keepdims]])"),
     };
-    let mut builder = Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        description,
-        syntax,
-    )
-    .with_sql_example(format!("```sql\n> SELECT {example_call};\n{example_out}\n```"))
-    .with_argument(
+    let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
+        .with_argument(
         "x",
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList), reduced over its logical axes (its permutation applied); each variable-shape row in its own shape.",
     );
