@@ -48,10 +48,12 @@ fn remote() -> Result<SessionContext, DataFusionError> {
 }
 
 /// The suites that fail on the cluster, and why: each runs and must still fail, so that the
-/// day it passes its test says so and it comes off this list. None now: constant
-/// variable-shape tensors (folded into literals by the optimizer) carry their type through the
-/// codecs in a `tensor_typed` call, as fixed-shape ones do.
-const KNOWN_CLUSTER_FAILURES: &[&str] = &[];
+/// day it passes its test says so and it comes off this list. (Constant variable-shape
+/// tensors, folded into literals by the optimizer, now carry their type through the codecs in
+/// a `tensor_typed` call, as fixed-shape ones do: `varshape` and `tensor_elementwise_varshape`
+/// pass.) `tensor_map_generated`: fails on the cluster, not yet diagnosed (`tensor_map`'s
+/// hand-written suite, lambdas with captured columns included, passes there).
+const KNOWN_CLUSTER_FAILURES: &[&str] = &["tensor_map_generated"];
 
 /// One test per suite of `sql/` run on the cluster, with the file's own expected results.
 macro_rules! cluster_suites {

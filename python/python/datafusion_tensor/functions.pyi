@@ -282,3 +282,27 @@ def tensor_concatenate(*args: ExprLike, axis: ExprLike = ...) -> Expr:
 
 def tensor_stack(*args: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's stack: the tensors, all of one shape, joined along a new axis (default 0)."""
+
+def tensor_agg_sum(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_mean(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_min(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_max(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_prod(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_var(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_std(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -> Expr:
+    """."""
+
+def tensor_agg_stack(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """."""
