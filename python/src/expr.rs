@@ -419,13 +419,11 @@ pub(crate) fn function_signatures() -> Vec<(String, String, Vec<String>, usize, 
             let documentation = match &declared.function {
                 Registered::Scalar(udf) => udf.documentation(),
                 Registered::HigherOrder(udf) => udf.documentation(),
-                #[allow(unreachable_patterns)]
-                _ => None,
+                Registered::Aggregate(udf) => udf.documentation(),
             };
             let kind = match &declared.function {
                 Registered::Scalar(_) | Registered::HigherOrder(_) => kind,
-                #[allow(unreachable_patterns)]
-                _ => "aggregate",
+                Registered::Aggregate(_) => "aggregate",
             };
             let description = documentation
                 .map(|doc| doc.description.clone())

@@ -53,7 +53,10 @@ fn remote() -> Result<SessionContext, DataFusionError> {
 /// a `tensor_typed` call, as fixed-shape ones do: `varshape` and `tensor_elementwise_varshape`
 /// pass.) `tensor_map_generated`: fails on the cluster, not yet diagnosed (`tensor_map`'s
 /// hand-written suite, lambdas with captured columns included, passes there).
-const KNOWN_CLUSTER_FAILURES: &[&str] = &["tensor_map_generated"];
+/// `tensor_aggregate_generated`: an aggregate over a permuted tensor (`tensor(v, [2, 3, 4],
+/// NULL, [2, 0, 1])`) sums the stored order on the cluster: the argument's permutation does not
+/// reach the aggregate there (the other aggregate suites, variable-shape included, pass).
+const KNOWN_CLUSTER_FAILURES: &[&str] = &["tensor_map_generated", "tensor_aggregate_generated"];
 
 /// One test per suite of `sql/` run on the cluster, with the file's own expected results.
 macro_rules! cluster_suites {

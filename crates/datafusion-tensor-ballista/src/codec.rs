@@ -24,7 +24,6 @@ use datafusion_proto::protobuf;
 use prost::Message;
 
 use super::plan::{TensorPlanRoot, restore_plan};
-use datafusion_tensor::tensor_type::TensorType;
 use datafusion_tensor::udf::CallInputs;
 use datafusion_tensor::udf::call_state::{
     CallState, higher_order_call_state, higher_order_with_state, scalar_call_state,
@@ -516,10 +515,13 @@ mod tests {
 
     #[test]
     fn call_state_round_trips_with_metadata_and_literals() {
-        let tensor = TensorType::new(arrow::datatypes::DataType::Float32, vec![2, 3])
-            .unwrap()
-            .with_permutation(Some(vec![1, 0]))
-            .unwrap();
+        let tensor = datafusion_tensor::tensor_type::TensorType::new(
+            arrow::datatypes::DataType::Float32,
+            vec![2, 3],
+        )
+        .unwrap()
+        .with_permutation(Some(vec![1, 0]))
+        .unwrap();
         let x: FieldRef = Arc::new(tensor.to_field("x"));
         let index: FieldRef = Arc::new(Field::new("i", arrow::datatypes::DataType::Utf8, false));
         let state = CallState::Planned {

@@ -284,25 +284,25 @@ def tensor_stack(*args: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's stack: the tensors, all of one shape, joined along a new axis (default 0)."""
 
 def tensor_agg_sum(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's sum(np.stack(rows), axis=0) over a group's non-NULL tensors, element by element: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, added in row order as numpy does."""
 
 def tensor_agg_mean(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's mean over a group's non-NULL tensors, element by element: float64 for integers and booleans, float16 and float32 kept (float16 summed in float32)."""
 
 def tensor_agg_min(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's min over a group's non-NULL tensors, element by element, in their type (NaN propagates)."""
 
 def tensor_agg_max(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's max over a group's non-NULL tensors, element by element, in their type (NaN propagates)."""
 
 def tensor_agg_prod(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's prod over a group's non-NULL tensors, element by element, in the types of tensor_agg_sum."""
 
 def tensor_agg_var(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's var(np.stack(rows), axis=0, ddof=ddof) over a group's non-NULL tensors: float64 for integers and booleans, floats their own type; computed in float64 (Welford, merged with Chan's formula), within float tolerance of numpy's two-pass result."""
 
 def tensor_agg_std(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's std over a group's non-NULL tensors: the square root of tensor_agg_var."""
 
 def tensor_agg_stack(x: ExprLike, *, distinct: bool = ...) -> Expr:
-    """."""
+    """Aggregate: numpy's stack of a group's non-NULL tensors, in the order of the call's ORDER BY: a variable-shape tensor whose leading dimension is the number of rows."""
