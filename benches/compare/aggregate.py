@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, timed  # noqa: E402
+from compare import ROOT, best_of, timed  # noqa: E402
 
 
 def generate(path, rows, dim, groups):
@@ -52,15 +52,6 @@ def generate(path, rows, dim, groups):
         writer.write_table(table, row_group_size=chunk)
     writer.close()
     tmp.rename(path)
-
-
-def best_of(repeat, run):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    print(f"TIME {best}")
 
 
 def child_numpy(path, groups, repeat):

@@ -149,6 +149,16 @@ def child_duckdb(path, name, repeat):
 # ---- the parent ----
 
 
+def best_of(repeat, run):
+    """Runs `run` `repeat` times; prints "TIME <best seconds>" (the children's protocol)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    print(f"TIME {best}")
+
+
 def timed(command):
     """Runs command under /usr/bin/time -v: (its stdout, peak resident MiB)."""
     proc = subprocess.run(

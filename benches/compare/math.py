@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, cli_case, timed  # noqa: E402
+from compare import ROOT, best_of, cli_case, timed  # noqa: E402
 
 FILES = {"f32": ((16, 16), "float32"), "u8": ((28, 28), "uint8")}
 
@@ -149,15 +149,6 @@ def generate(path, rows, shape, dtype):
 
 
 # ---- children: one query, one process; print "TIME <best seconds>" or "NA <why>" ----
-
-
-def best_of(repeat, run):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    print(f"TIME {best}")
 
 
 def child_numpy(path, name, repeat):

@@ -320,30 +320,36 @@ pub(crate) fn call(
     for (key, value) in options.into_iter().flat_map(PyDictMethods::iter) {
         named.push((key.extract::<String>()?, to_expr(&value)?));
     }
-    let is_tensor_scalar = registry().get(name).is_some_and(|d| {
-        matches!(
-            d.function,
-            Registered::Scalar(_) | Registered::HigherOrder(_)
-        )
-    });
-    if is_tensor_scalar {
-        if distinct {
+    if let Some(declared) = registry().get(name) {
+        // The crate's functions, aggregates included: options placed by the crate's rule.
+        let is_aggregate = matches!(declared.function, Registered::Aggregate(_));
+        if distinct && !is_aggregate {
             return Err(PyValueError::new_err(format!(
                 "{name} is not an aggregate function: distinct does not apply"
             )));
         }
         let options = named.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        return tensor_call_with(name, args, options)
-            .map(Into::into)
-            .map_err(|err| to_py(&err));
+        let expr = tensor_call_with(name, args, options).map_err(|err| to_py(&err))?;
+        return if distinct {
+            expr.distinct()
+                .build()
+                .map(Into::into)
+                .map_err(|err| to_py(&err))
+        } else {
+            Ok(expr.into())
+        };
     }
     let Some(state) = FUNCTIONS.as_ref() else {
         return Err(PyValueError::new_err(
             "the function registry could not be built",
         ));
     };
+    if !named.is_empty() {
+        return Err(PyValueError::new_err(format!(
+            "{name} takes positional arguments only"
+        )));
+    }
     if let Ok(udaf) = state.udaf(name) {
-        let args = with_options(name, args, named, registry_parameters(name))?;
         return Ok(Expr::AggregateFunction(AggregateFunction::new_udf(
             udaf,
             args,
@@ -355,9 +361,9 @@ pub(crate) fn call(
         .into());
     }
     if let Ok(udf) = state.udf(name) {
-        if !named.is_empty() || distinct {
+        if distinct {
             return Err(PyValueError::new_err(format!(
-                "{name} takes positional arguments only"
+                "{name} is not an aggregate function: distinct does not apply"
             )));
         }
         return Ok(udf.call(args).into());
@@ -365,39 +371,6 @@ pub(crate) fn call(
     Err(PyValueError::new_err(format!(
         "there is no function named {name}"
     )))
-}
-
-/// The crate's parameters of `name` (aggregates with options: `ddof`), if it declares them.
-fn registry_parameters(name: &str) -> Option<Parameters> {
-    registry().get(name).map(|d| d.parameters)
-}
-
-/// `args` then `named` options at their parameters' places (NULL for skipped ones).
-fn with_options(
-    name: &str,
-    mut args: Vec<Expr>,
-    named: Vec<(String, Expr)>,
-    parameters: Option<Parameters>,
-) -> PyResult<Vec<Expr>> {
-    if named.is_empty() {
-        return Ok(args);
-    }
-    let names = parameters.map(Parameters::names).unwrap_or_default();
-    for (key, value) in named {
-        let Some(at) = names.iter().position(|n| *n == key) else {
-            return Err(PyValueError::new_err(format!(
-                "{name}() got an unexpected keyword argument '{key}'"
-            )));
-        };
-        if at < args.len() {
-            return Err(PyValueError::new_err(format!(
-                "{name}() got multiple values for argument '{key}'"
-            )));
-        }
-        args.resize(at, Expr::Literal(ScalarValue::Null, None));
-        args.push(value);
-    }
-    Ok(args)
 }
 
 /// Every function the `functions` module offers a builder for: (name, kind, parameter names,

@@ -284,26 +284,21 @@ fn map_fixed(x: &FixedSizeListArray, evaluate: &Evaluate<'_>) -> Result<ArrayRef
     if u32::try_from(values.len()).is_err() {
         return exec_err!("{NAME}: a batch of more than 2^32 elements; use smaller batches");
     }
-    let rows_of = |valid: &[usize]| {
-        let valid = valid.to_vec();
-        move || {
-            UInt32Array::from_iter_values(
-                valid
-                    .iter()
-                    .flat_map(|&row| std::iter::repeat_n(row_index(row), size)),
-            )
-        }
+    // The row of each evaluated value, built only when the lambda reads other columns.
+    let value_rows = |rows: &mut dyn Iterator<Item = usize>| {
+        UInt32Array::from_iter_values(
+            rows.flat_map(|row| std::iter::repeat_n(row_index(row), size)),
+        )
     };
     let Some(nulls) = x.nulls().filter(|n| n.null_count() > 0) else {
-        let all: Vec<usize> = (0..x.len()).collect();
-        return evaluate(Arc::clone(values), &rows_of(&all));
+        return evaluate(Arc::clone(values), &|| value_rows(&mut (0..x.len())));
     };
     let valid: Vec<usize> = nulls.valid_indices().collect();
     let mask: BooleanArray = (0..x.len())
         .flat_map(|row| std::iter::repeat_n(Some(nulls.is_valid(row)), size))
         .collect();
     let compact = arrow::compute::filter(values, &mask)?;
-    let mapped = evaluate(compact, &rows_of(&valid))?;
+    let mapped = evaluate(compact, &|| value_rows(&mut valid.iter().copied()))?;
     // Element j of the k-th non-NULL row came from mapped[k * size + j].
     let mut indices = Vec::with_capacity(x.len() * size);
     let mut next = 0u32;
