@@ -306,6 +306,9 @@ fn declare() -> Registry {
     for function in ShapeFunction::ALL {
         r.scalar(TensorShapeOp::new(function));
     }
+    for function in super::ContractFunction::ALL {
+        r.scalar(super::TensorContract::new(function));
+    }
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),

@@ -1,0 +1,10 @@
+//! Linear algebra per row (SPEC §10): [`contract`] (`tensor_matmul`, `tensor_dot`,
+//! `tensor_inner`, `tensor_outer`, `tensor_tensordot`, `tensor_trace`, `tensor_diagonal`,
+//! `tensor_einsum`), with their literal options in [`args`] and their documentation in
+//! [`docs`]. The loops are in [`crate::kernels::linalg`].
+
+mod args;
+mod contract;
+mod docs;
+
+pub use contract::{ContractFunction, ContractPlan, TensorContract};
