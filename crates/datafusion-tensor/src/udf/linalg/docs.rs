@@ -105,48 +105,14 @@ fn text(function: ContractFunction) -> Text {
             "tensor_trace(a [, offset [, axis1 [, axis2]]])",
             "tensor_trace(tensor([1, 2, 3, 4], [2, 2]))",
             "5",
-            &[
-                (
-                    "a",
-                    "A tensor of at least two dimensions (see tensor_matmul).",
-                ),
-                (
-                    "offset",
-                    "A literal integer: the diagonal above (positive) or below (negative) the main one; default 0.",
-                ),
-                (
-                    "axis1",
-                    "A literal integer: the first axis of the diagonal (default 0).",
-                ),
-                (
-                    "axis2",
-                    "A literal integer: the second axis of the diagonal (default 1).",
-                ),
-            ],
+            DIAGONAL,
         ),
         F::Diagonal => (
             "numpy's diagonal: the diagonal of axis1 and axis2 at offset, as the last dimension after the others; a copy in the tensor's own type.",
             "tensor_diagonal(a [, offset [, axis1 [, axis2]]])",
             "tensor_diagonal(tensor([1, 2, 3, 4, 5, 6], [2, 3]), offset => 1)",
             "[2, 6]",
-            &[
-                (
-                    "a",
-                    "A tensor of at least two dimensions (see tensor_matmul).",
-                ),
-                (
-                    "offset",
-                    "A literal integer: the diagonal above (positive) or below (negative) the main one; default 0.",
-                ),
-                (
-                    "axis1",
-                    "A literal integer: the first axis of the diagonal (default 0).",
-                ),
-                (
-                    "axis2",
-                    "A literal integer: the second axis of the diagonal (default 1).",
-                ),
-            ],
+            DIAGONAL,
         ),
         F::Einsum => (
             "numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query.",
