@@ -57,6 +57,9 @@ pub struct Contraction {
     sum_strides: Vec<Vec<usize>>,
     /// Per operand: one past the last stored position read (0 when nothing is read).
     extents: Vec<usize>,
+    /// Whether a product without summed indices is added to zero (numpy's einsum writes
+    /// `0 + a*b`, which turns -0.0 into 0.0; its `outer` and `diagonal` keep -0.0).
+    from_zero: bool,
 }
 
 impl Contraction {
@@ -85,6 +88,7 @@ impl Contraction {
             out_strides: Vec::new(),
             sum_strides: Vec::new(),
             extents: Vec::new(),
+            from_zero: false,
         };
         for (axes, (shape, strides)) in labelling.operands.iter().zip(layouts) {
             if axes.len() != shape.len() || strides.len() != shape.len() {
@@ -126,6 +130,14 @@ impl Contraction {
                 .push(summed.iter().map(|&l| per_label[l]).collect());
         }
         Ok(contraction)
+    }
+
+    /// This contraction with products without summed indices added to zero, as numpy's
+    /// einsum does.
+    #[must_use]
+    pub fn from_zero(mut self) -> Self {
+        self.from_zero = true;
+        self
     }
 
     /// The number of result elements per row.
@@ -203,7 +215,12 @@ impl Contraction {
         let operands = inputs.len();
         let mut acc = T::zero();
         let Some((&inner, outer_sizes)) = self.sum_sizes.split_last() else {
-            return product(inputs, &scratch.out_pos, acc);
+            let product = product(inputs, &scratch.out_pos, acc);
+            return if self.from_zero {
+                T::add(acc, product)
+            } else {
+                product
+            };
         };
         if inner == 0 || outer_sizes.contains(&0) {
             return acc;

@@ -226,10 +226,13 @@ impl ContractPlan {
     }
 }
 
-fn shape_of(tensor: &AnyTensorType) -> Vec<usize> {
+/// The shape an operand is planned with: its own when every operand is fixed-shape, else every
+/// dimension 1 (the result's rank depends on the operands' ranks alone; each row is then
+/// checked in its own shapes).
+fn shape_of(tensor: &AnyTensorType, all_fixed: bool) -> Vec<usize> {
     match tensor {
-        AnyTensorType::Fixed(t) => t.logical_shape(),
-        // Planned with every dimension 1: what the result's rank is, whatever the rows' shapes.
+        AnyTensorType::Fixed(t) if all_fixed => t.logical_shape(),
+        AnyTensorType::Fixed(t) => vec![1; t.ndim()],
         AnyTensorType::Variable(t) => vec![1; t.ndim()],
     }
 }
@@ -316,12 +319,12 @@ impl TensorFunction for TensorContract {
         } else {
             common
         };
-        let shapes: Vec<Vec<usize>> = operands.iter().map(shape_of).collect();
-        let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
-        let (labelling, shape) = recipe.labelling(&refs).map_err(|e| e.in_function(name))?;
         let all_fixed = operands
             .iter()
             .all(|o| matches!(o, AnyTensorType::Fixed(_)));
+        let shapes: Vec<Vec<usize>> = operands.iter().map(|o| shape_of(o, all_fixed)).collect();
+        let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+        let (labelling, shape) = recipe.labelling(&refs).map_err(|e| e.in_function(name))?;
         if !all_fixed {
             // A 0-d result is a plain value per row.
             let variable = (!shape.is_empty())
@@ -350,7 +353,7 @@ impl TensorFunction for TensorContract {
             .map(|(s, t)| (s.as_slice(), t.as_slice()))
             .collect();
         let contraction =
-            Contraction::new(&labelling, &layout_refs).map_err(|e| e.in_function(name))?;
+            plan_contraction(&recipe, &labelling, &layout_refs).map_err(|e| e.in_function(name))?;
         let output = if shape.is_empty() {
             None
         } else {
@@ -596,8 +599,8 @@ fn contract_rows<T: Element>(
                 .labelling(&shapes_of)
                 .map_err(|e| row_error(name, &e, row))?;
             crate::shape::checked_size(&shape).map_err(|e| row_error(name, &e, row))?;
-            let contraction =
-                Contraction::new(&labelling, &layouts).map_err(|e| e.in_function(name))?;
+            let contraction = plan_contraction(&plan.recipe, &labelling, &layouts)
+                .map_err(|e| e.in_function(name))?;
             let key = layouts
                 .iter()
                 .map(|(s, t)| (s.to_vec(), t.to_vec()))
@@ -613,6 +616,19 @@ fn contract_rows<T: Element>(
             .map_err(|e| e.in_function(name))?;
     }
     Ok((out, Some(shapes)))
+}
+
+/// The contraction of `labelling` for operands of these layouts.
+fn plan_contraction(
+    recipe: &Recipe,
+    labelling: &Labelling,
+    layouts: &[(&[usize], &[usize])],
+) -> crate::error::Result<Contraction> {
+    let contraction = Contraction::new(labelling, layouts)?;
+    Ok(match recipe {
+        Recipe::Einsum(_) => contraction.from_zero(),
+        _ => contraction,
+    })
 }
 
 /// Each operand's logical shape and strides in a row.
