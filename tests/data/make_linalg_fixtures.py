@@ -39,9 +39,34 @@ def sample(rng, dtype, shape):
     return reduce_sample(rng, dtype, shape)
 
 
+MEASURES = ("inner_product", "l2_distance", "cosine_similarity")
+
+
+def measure(function, a, b, axis):
+    """The vector measures as the functions define them: float16 and float32 operands in
+    float32 (the result in their type), float64 and integers in float64; numpy's broadcast."""
+    common = np.result_type(a, b)
+    result = common if common in (np.float16, np.float32) else np.dtype(np.float64)
+    work = np.float32 if result != np.float64 else np.float64
+    np.multiply(a, b)  # numpy's ufunc error for shapes that do not broadcast
+    a, b = np.broadcast_arrays(a.astype(work), b.astype(work))
+    if a.ndim == 0:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    total = lambda x: np.sum(x, axis=axis, dtype=work)
+    if function == "inner_product":
+        value = total(a * b)
+    elif function == "l2_distance":
+        value = np.sqrt(total((a - b) * (a - b)))
+    else:
+        value = total(a * b) / (np.sqrt(total(a * a)) * np.sqrt(total(b * b)))
+    return np.asarray(value).astype(result)
+
+
 def numpy_value(function, operands, options):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if function in MEASURES:
+            return measure(function, *operands, options.get("axis", -1))
         if function == "einsum":
             return np.asarray(np.einsum(options["subscripts"], *operands, optimize=False))
         if function == "tensordot":
@@ -54,7 +79,7 @@ def numpy_value(function, operands, options):
 
 def options_sql(options):
     parts = []
-    for key in ("offset", "axis1", "axis2"):
+    for key in ("offset", "axis1", "axis2", "axis"):
         if key in options:
             parts.append(f"{key} => {options[key]}")
     if "axes" in options:
@@ -242,6 +267,23 @@ def linalg_cases(w, rng):
     w.case("outer", [a, b], perms=[[2, 0, 1], [1, 0]])
 
 
+def measure_cases(w, rng):
+    w.comment("Vector measures: element types, broadcasting, axes, empty vectors, permuted.")
+    for function in MEASURES:
+        for dtype in [np.float16, np.float32, np.float64, np.int8, np.uint16, np.int64, np.bool_]:
+            w.case(function, two(rng, dtype, (2, 3), dtype, (3,)))
+        for da, db in [(np.float16, np.float32), (np.int8, np.float16), (np.int32, np.float32)]:
+            w.case(function, two(rng, da, (4,), db, (4,)))
+        for sa, sb, axis in [((2, 3), (2, 3), 0), ((2, 1, 4), (3, 4), -1), ((2, 3, 4), (4,), 2),
+                             ((3, 0), (0,), -1), ((2, 3), (4,), -1), ((3,), (3,), 1)]:
+            w.case(function, two(rng, np.float32, sa, np.float32, sb, null=0 not in sa), axis=axis)
+        a = [sample(rng, np.float16, (3, 4)), None, sample(rng, np.float16, (3, 4))]
+        b = [sample(rng, np.float16, (4, 3)) for _ in range(3)]
+        w.case(function, [a, b], perms=[[1, 0], None], axis=0)
+        w.case(function, [[np.zeros(3, np.float32), np.ones(3, np.float32)],
+                          [np.zeros(3, np.float32), np.zeros(3, np.float32)]])
+
+
 def einsum_cases(w, rng):
     w.comment("One operand: transpose, traces, diagonals, sums, ellipsis.")
     for subscripts, shape in [("ij->ji", (2, 3)), ("ii", (3, 3)), ("ii->i", (3, 3)),
@@ -325,6 +367,7 @@ def main():
     rng = np.random.default_rng(20261127)
     w = Writer(ROOT / "sql" / "tensor_linalg_generated.slt", "Fixed-shape products and diagonals.")
     linalg_cases(w, rng)
+    measure_cases(w, rng)
     w.write()
     w = Writer(ROOT / "sql" / "tensor_einsum_generated.slt", "tensor_einsum.")
     einsum_cases(w, rng)

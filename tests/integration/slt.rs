@@ -134,6 +134,7 @@ macro_rules! each_suite {
             // Linear algebra per row (matmul, dot, inner, outer, tensordot, trace, diagonal,
             // einsum, and the vector functions): errors and keywords, numpy's values on fixed
             // shapes, on einsum's grammar, and on pyarrow's variable-shape columns.
+            tensor_linalg,
             tensor_linalg_generated,
             tensor_einsum_generated,
             tensor_linalg_varshape_generated,

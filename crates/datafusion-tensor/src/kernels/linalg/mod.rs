@@ -6,3 +6,4 @@ pub mod contraction;
 pub mod einsum;
 pub mod element;
 pub mod products;
+pub mod similarity;
