@@ -239,10 +239,13 @@ fn help_and_show_functions_know_the_tensor_functions() {
         "{stdout}"
     );
 
+    // Every row: more functions than the table format's default 40 rows.
     let (ok, stdout, stderr) = run(&[
         "-q",
         "--format",
         "table",
+        "--maxrows",
+        "inf",
         "-c",
         "SHOW FUNCTIONS LIKE 'tensor%'",
     ]);

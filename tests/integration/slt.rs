@@ -139,6 +139,13 @@ macro_rules! each_suite {
             tensor_shape_ops_generated,
             tensor_shape_ops_varshape,
             tensor_shape_ops_varshape_generated,
+            // Linear algebra per row (matmul, dot, inner, outer, tensordot, trace, diagonal,
+            // einsum, and the vector functions): errors and keywords, numpy's values on fixed
+            // shapes, on einsum's grammar, and on pyarrow's variable-shape columns.
+            tensor_linalg,
+            tensor_linalg_generated,
+            tensor_einsum_generated,
+            tensor_linalg_varshape_generated,
             // Variable-shape tensors across functions: errors (varshape) and numpy's values on
             // pyarrow's columns (varshape_generated).
             varshape,

@@ -26,6 +26,7 @@ pub mod choose;
 pub mod elementwise;
 pub mod gather;
 pub mod layout;
+pub mod linalg;
 pub mod ragged;
 pub mod reduce;
 pub mod rows;

@@ -320,6 +320,12 @@ fn declare() -> Registry {
     for function in ShapeFunction::ALL {
         r.scalar(TensorShapeOp::new(function));
     }
+    for function in super::ContractFunction::ALL {
+        r.scalar(super::TensorContract::new(function));
+    }
+    for measure in super::linalg::MEASURES {
+        r.scalar(super::linalg::TensorVectorMeasure::new(measure));
+    }
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),

@@ -1,0 +1,9 @@
+//! numpy's linear algebra per row (SPEC §10): products and diagonals as planned contractions
+//! ([`contraction`], labelled by [`products`] and [`einsum`], worked per element type as
+//! [`element`] says), and the vector kernels along an axis ([`similarity`], [`norm`]).
+
+pub mod contraction;
+pub mod einsum;
+pub mod element;
+pub mod products;
+pub mod similarity;

@@ -1,0 +1,98 @@
+//! The literal options of the linear-algebra functions, read when the query is planned: an
+//! integer (`offset`, `axis1`), `tensordot`'s `axes` (an integer, or a pair of axes or axis
+//! lists), `einsum`'s subscripts.
+
+use arrow::array::Array;
+use arrow::datatypes::DataType;
+use datafusion::common::{ScalarValue, plan_err};
+use datafusion::error::Result;
+
+use crate::kernels::linalg::products::TensordotAxes;
+use crate::udf::{PlanArgs, literal_int_list};
+
+/// Whether argument `i` is absent or NULL (the option's default).
+pub(crate) fn is_default(args: &PlanArgs<'_>, i: usize) -> bool {
+    args.fields
+        .get(i)
+        .is_none_or(|f| *f.data_type() == DataType::Null)
+        || args.literal(i).is_some_and(ScalarValue::is_null)
+}
+
+/// An integer literal's value.
+pub(crate) fn integer(value: &ScalarValue) -> Option<i64> {
+    if !value.data_type().is_integer() {
+        return None;
+    }
+    match value.cast_to(&DataType::Int64).ok()? {
+        ScalarValue::Int64(v) => v,
+        _ => None,
+    }
+}
+
+/// Integer option `i` (`default` when absent or NULL).
+pub(crate) fn integer_option(
+    args: &PlanArgs<'_>,
+    i: usize,
+    option: &str,
+    default: i64,
+) -> Result<i64> {
+    if is_default(args, i) {
+        return Ok(default);
+    }
+    match args.literal(i).and_then(integer) {
+        Some(value) => Ok(value),
+        None => plan_err!("{}: argument {option} must be a literal integer", args.name),
+    }
+}
+
+/// A string literal's text.
+pub(crate) fn string(value: &ScalarValue) -> Option<&str> {
+    match value {
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::LargeUtf8(Some(s))
+        | ScalarValue::Utf8View(Some(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// `tensordot`'s `axes` (argument `i`; 2 when absent): an integer, or a list of two entries,
+/// each an axis or a list of axes (numpy's `axes=([1, 0], [0, 1])`, `axes=[1, 0]`).
+pub(crate) fn tensordot_axes(args: &PlanArgs<'_>, i: usize) -> Result<TensordotAxes> {
+    if is_default(args, i) {
+        return Ok(TensordotAxes::Count(2));
+    }
+    let literal = args.literal(i);
+    if let Some(n) = literal.and_then(integer) {
+        return Ok(TensordotAxes::Count(n));
+    }
+    if let Some(pair) = literal.and_then(literal_int_list)
+        && let [x, y] = pair[..]
+    {
+        return Ok(TensordotAxes::Pairs(vec![x], vec![y]));
+    }
+    if let Some(pair) = literal.and_then(nested_int_lists)
+        && let [x, y] = &pair[..]
+    {
+        return Ok(TensordotAxes::Pairs(x.clone(), y.clone()));
+    }
+    plan_err!(
+        "{}: argument axes must be a literal integer or a literal pair of axis lists such as [[1, 0], [0, 1]]",
+        args.name
+    )
+}
+
+/// A literal list of integer lists (`[[1, 0], [0, 1]]`).
+fn nested_int_lists(value: &ScalarValue) -> Option<Vec<Vec<i64>>> {
+    let outer = match value {
+        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::FixedSizeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        _ => return None,
+    };
+    (0..outer.len())
+        .map(|k| {
+            let item = ScalarValue::try_from_array(&outer, k).ok()?;
+            literal_int_list(&item)
+        })
+        .collect()
+}

@@ -1,0 +1,132 @@
+//! The documentation of the linear-algebra functions (`SHOW FUNCTIONS`, `\\h`).
+
+use datafusion::logical_expr::{DocSection, Documentation};
+
+use super::ContractFunction;
+
+const TENSOR: &str = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) or a list literal, read in logical order (its permutation applied); each variable-shape row in its own shape.";
+
+/// The arguments of `tensor_trace` and `tensor_diagonal`.
+const DIAGONAL: &[(&str, &str)] = &[
+    (
+        "a",
+        "A tensor of at least two dimensions (see tensor_matmul).",
+    ),
+    (
+        "offset",
+        "A literal integer: the diagonal above (positive) or below (negative) the main one; default 0.",
+    ),
+    (
+        "axis1",
+        "A literal integer: the first axis of the diagonal (default 0).",
+    ),
+    (
+        "axis2",
+        "A literal integer: the second axis of the diagonal (default 1).",
+    ),
+];
+
+/// The documentation of each function.
+pub fn documentation(function: ContractFunction) -> Documentation {
+    const TYPES: &str = " The result type is numpy 2's result type of the operands (int32 @ int32 is int32, integers wrap around; int @ float per promotion; float16 is summed in float32; booleans give any(a and b)). A NULL operand row gives a NULL row; a shape mismatch is a plan error for fixed shapes, else an error naming the row.";
+    let (description, syntax, example, shown, arguments) = text(function);
+    let mut builder = Documentation::builder(
+        DocSection {
+            include: true,
+            label: "Tensor Functions",
+            description: None,
+        },
+        format!("{description}{TYPES}"),
+        syntax,
+    )
+    .with_sql_example(format!("```sql\n> SELECT {example};\n{shown}\n```"));
+    for (name, text) in arguments {
+        builder = builder.with_argument(*name, *text);
+    }
+    builder.build()
+}
+
+/// A function's description, syntax, example and its result, and arguments.
+type Text = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+fn text(function: ContractFunction) -> Text {
+    use ContractFunction as F;
+    let text: Text = match function {
+        F::Matmul => (
+            "numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result.",
+            "tensor_matmul(x1, x2)",
+            "tensor_matmul(tensor([1, 2, 3, 4], [2, 2]), [1, 1])",
+            "[3, 7]",
+            &[("x1", TENSOR), ("x2", TENSOR)],
+        ),
+        F::Dot => (
+            "numpy's dot: the sum over the last axis of a and the second-to-last of b (the only one of a 1-d b); a 0-d operand multiplies.",
+            "tensor_dot(a, b)",
+            "tensor_dot([1, 2, 3], [4, 5, 6])",
+            "32",
+            &[("a", TENSOR), ("b", TENSOR)],
+        ),
+        F::Inner => (
+            "numpy's inner: the sum over the last axes of a and b; the result has a's other dimensions, then b's.",
+            "tensor_inner(a, b)",
+            "tensor_inner(tensor([1, 2, 3, 4], [2, 2]), [1, 10])",
+            "[21, 43]",
+            &[("a", TENSOR), ("b", TENSOR)],
+        ),
+        F::Outer => (
+            "numpy's outer: every product of an element of a with one of b, both flattened: a (a.size, b.size) matrix.",
+            "tensor_outer(a, b)",
+            "tensor_outer([1, 2], [1, 10, 100])",
+            "[[1, 10, 100], [2, 20, 200]]",
+            &[("a", TENSOR), ("b", TENSOR)],
+        ),
+        F::Tensordot => (
+            "numpy's tensordot: the sum over the last `axes` axes of a and the first of b, or over the axes paired in `axes`; the result has a's other dimensions, then b's.",
+            "tensor_tensordot(a, b [, axes])",
+            "tensor_tensordot(tensor([1, 2, 3, 4], [2, 2]), tensor([1, 0, 0, 1], [2, 2]), axes => [[0], [1]])",
+            "[[1, 3], [2, 4]]",
+            &[
+                ("a", TENSOR),
+                ("b", TENSOR),
+                (
+                    "axes",
+                    "A literal integer (default 2: the last two axes of a with the first two of b), or a literal pair of axes or axis lists, e.g. [[1, 0], [0, 1]] or [1, 0].",
+                ),
+            ],
+        ),
+        F::Trace => (
+            "numpy's trace: the sum of the diagonal of axis1 and axis2 at offset, in numpy's sum types (int64 for booleans and signed integers, uint64 for unsigned ones, floats their own).",
+            "tensor_trace(a [, offset [, axis1 [, axis2]]])",
+            "tensor_trace(tensor([1, 2, 3, 4], [2, 2]))",
+            "5",
+            DIAGONAL,
+        ),
+        F::Diagonal => (
+            "numpy's diagonal: the diagonal of axis1 and axis2 at offset, as the last dimension after the others; a copy in the tensor's own type.",
+            "tensor_diagonal(a [, offset [, axis1 [, axis2]]])",
+            "tensor_diagonal(tensor([1, 2, 3, 4, 5, 6], [2, 3]), offset => 1)",
+            "[2, 6]",
+            DIAGONAL,
+        ),
+        F::Einsum => (
+            "numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query.",
+            "tensor_einsum(subscripts, operand [, operand ...])",
+            "tensor_einsum('ij,jk->ik', tensor([1, 2, 3, 4], [2, 2]), tensor([1, 0, 0, 1], [2, 2]))",
+            "[[1, 2], [3, 4]]",
+            &[
+                (
+                    "subscripts",
+                    "A literal string such as 'ij,jk->ik', 'ii', '...i,...i'.",
+                ),
+                ("operand", TENSOR),
+            ],
+        ),
+    };
+    text
+}

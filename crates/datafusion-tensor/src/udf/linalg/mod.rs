@@ -1,0 +1,13 @@
+//! Linear algebra per row (SPEC §10): [`contract`] (`tensor_matmul`, `tensor_dot`,
+//! `tensor_inner`, `tensor_outer`, `tensor_tensordot`, `tensor_trace`, `tensor_diagonal`,
+//! `tensor_einsum`), [`similarity`] (`tensor_inner_product`, `tensor_l2_distance`,
+//! `tensor_cosine_similarity`), with their literal options in [`args`] and their documentation in
+//! [`docs`]. The loops are in [`crate::kernels::linalg`].
+
+mod args;
+mod contract;
+mod docs;
+mod similarity;
+
+pub use contract::{ContractFunction, ContractPlan, TensorContract};
+pub use similarity::{MEASURES, TensorVectorMeasure};
