@@ -1,5 +1,6 @@
 //! The functions and the tensor Parquet table for datafusion-python 55, through datafusion-ffi
-//! (`__datafusion_scalar_udf__`, `__datafusion_table_provider__` capsules).
+//! (`__datafusion_scalar_udf__`, `__datafusion_aggregate_udf__`,
+//! `__datafusion_table_provider__` capsules).
 //!
 //! What datafusion-ffi 55.2 carries of a scalar function: its name, aliases, volatility,
 //! argument coercion, return field (from argument fields and literal arguments) and invoke.
@@ -10,8 +11,8 @@
 //!   `SHOW FUNCTIONS`; options go positionally;
 //! - literal arguments at run time: invoke gets every argument as an array of the batch's
 //!   length ([`FfiTensorUdf`] recovers them);
-//! - higher-order functions: `tensor_choose` and `tensor_at_apply` (lambdas, variadic
-//!   options) are not scalar UDFs and cannot cross;
+//! - higher-order functions: `tensor_choose`, `tensor_at_apply` and `tensor_map` (lambdas,
+//!   variadic options) are not scalar UDFs and cannot cross;
 //! - expression planners and analyzer / physical optimizer rules: list literals such as a
 //!   shape `[2, 3]` are `make_array` calls, not literals, when datafusion-python plans them.
 
@@ -25,10 +26,12 @@ use datafusion::catalog::TableProvider;
 use datafusion::common::{ScalarValue, exec_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
-    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
+    AggregateUDF, ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl,
+    Signature,
 };
 use datafusion_ffi::proto::logical_extension_codec::FFI_LogicalExtensionCodec;
 use datafusion_ffi::table_provider::FFI_TableProvider;
+use datafusion_ffi::udaf::FFI_AggregateUDF;
 use datafusion_ffi::udf::FFI_ScalarUDF;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -191,6 +194,57 @@ pub(crate) fn scalar_udfs() -> Vec<PyTensorScalarUdf> {
             udf: Arc::new(ScalarUDF::new_from_impl(FfiTensorUdf {
                 inner: Arc::new(udf),
             })),
+        })
+        .collect()
+}
+
+/// One tensor aggregate (`tensor_agg_sum`, ...) for datafusion-python:
+/// `ctx.register_udaf(datafusion.AggregateUDF.from_pycapsule(f))`.
+///
+/// datafusion-ffi 55.2 carries an aggregate whole (return field from the argument fields,
+/// accumulators, the groups accumulator, state fields, ordering): the only things lost are
+/// its documentation and the analyzer rule refusing DISTINCT early; a DISTINCT call is
+/// still refused, when its accumulator is made.
+#[pyclass(
+    name = "TensorAggregateUDF",
+    module = "datafusion_tensor._internal",
+    frozen
+)]
+pub(crate) struct PyTensorAggregateUdf {
+    udaf: Arc<AggregateUDF>,
+}
+
+#[pymethods]
+impl PyTensorAggregateUdf {
+    /// The SQL name.
+    #[getter]
+    fn name(&self) -> &str {
+        self.udaf.name()
+    }
+
+    fn __datafusion_aggregate_udf__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        PyCapsule::new_with_value(
+            py,
+            FFI_AggregateUDF::from(Arc::clone(&self.udaf)),
+            c"datafusion_aggregate_udf",
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!("TensorAggregateUDF({})", self.udaf.name())
+    }
+}
+
+/// Every tensor aggregate, ready for datafusion-python's FFI.
+#[pyfunction]
+pub(crate) fn aggregate_udfs() -> Vec<PyTensorAggregateUdf> {
+    datafusion_tensor::udf::aggregate_functions()
+        .into_iter()
+        .map(|udaf| PyTensorAggregateUdf {
+            udaf: Arc::new(udaf),
         })
         .collect()
 }

@@ -29,8 +29,10 @@ fn _internal(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<context::PySessionContext>()?;
     module.add_class::<dataframe::PyDataFrame>()?;
     module.add_class::<interop::PyTensorScalarUdf>()?;
+    module.add_class::<interop::PyTensorAggregateUdf>()?;
     module.add_class::<interop::PyTensorParquetTable>()?;
     module.add_function(wrap_pyfunction!(interop::scalar_udfs, module)?)?;
+    module.add_function(wrap_pyfunction!(interop::aggregate_udfs, module)?)?;
     expr::add_to_module(module)?;
     errors::add_to_module(module)?;
     Ok(())

@@ -179,6 +179,48 @@ def cases():
     out["tensor_to_list"] = (lambda: tf.tensor_to_list(X), lambda d: d["x"].tolist())
     out["tensor_to_string"] = (lambda: tf.tensor_to_string(tf.tensor(lit([1, 2]), [2])),
                                lambda d: ["[1, 2]"] * ROWS)
+    out.update(linalg_cases())
+    return out
+
+
+# Linear algebra: sums of products, compared with a tolerance for the summation order.
+SUMMED = set()
+
+
+def linalg_cases():
+    xt = tf.tensor_transpose(Y)  # y's rows transposed: (3, 2)
+    out = {
+        "tensor_matmul": (lambda: tf.tensor_matmul(X, xt),
+                          lambda d: per_row(lambda a, b: a @ b.T, d["x"], d["y"])),
+        "tensor_dot": (lambda: tf.tensor_dot(col("xp"), xt),
+                       lambda d: per_row(lambda a, b: np.dot(a, b.T), d["x"], d["y"])),
+        "tensor_inner": (lambda: tf.tensor_inner(X, Y),
+                         lambda d: per_row(np.inner, d["x"], d["y"])),
+        "tensor_outer": (lambda: tf.tensor_outer(X, lit([1.0, -2.0])),
+                         lambda d: per_row(lambda a: np.outer(a, [1.0, -2.0]), d["x"])),
+        "tensor_tensordot": (lambda: tf.tensor_tensordot(X, xt, axes=1),
+                             lambda d: per_row(lambda a, b: np.tensordot(a, b.T, 1),
+                                               d["x"], d["y"])),
+        "tensor_trace": (lambda: tf.tensor_trace(X, offset=1),
+                         lambda d: [float(np.trace(a, 1)) for a in d["x"]]),
+        "tensor_diagonal": (lambda: tf.tensor_diagonal(col("xp"), axis2=0, axis1=1),
+                            lambda d: per_row(lambda a: np.diagonal(a, 0, 1, 0), d["x"])),
+        "tensor_einsum": (lambda: tf.tensor_einsum("ij,kj->ik", X, Y),
+                          lambda d: per_row(lambda a, b: np.einsum("ij,kj->ik", a, b),
+                                            d["x"], d["y"])),
+        "tensor_inner_product": (lambda: tf.tensor_inner_product(X, Y),
+                                 lambda d: per_row(lambda a, b: np.sum(a * b, axis=-1),
+                                                   d["x"], d["y"])),
+        "tensor_l2_distance": (lambda: tf.tensor_l2_distance(X, Y, axis=0),
+                               lambda d: per_row(lambda a, b: np.linalg.norm(a - b, axis=0),
+                                                 d["x"], d["y"])),
+        "tensor_cosine_similarity": (
+            lambda: tf.tensor_cosine_similarity(X, lit([1.0, 2.0, -1.0])),
+            lambda d: per_row(lambda a: a @ [1.0, 2.0, -1.0]
+                              / (np.linalg.norm(a, axis=-1) * np.linalg.norm([1.0, 2.0, -1.0])),
+                              d["x"])),
+    }
+    SUMMED.update(out)
     return out
 
 
@@ -263,7 +305,11 @@ def test_builder_against_numpy(df, data, name):
     build, expected = CASES[name]
     out = values(df.select(build().alias("r")))
     want = expected(data)
-    if isinstance(out, list):
+    if name in SUMMED:
+        out, want = np.asarray(out), np.asarray(want)
+        assert out.shape == want.shape, (out.shape, want.shape)
+        np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-12)
+    elif isinstance(out, list):
         assert out == (want.tolist() if isinstance(want, np.ndarray) else want)
     else:
         want = np.asarray(want)

@@ -243,6 +243,12 @@ def scalar_udfs() -> list[Any]:
     return _internal.scalar_udfs()
 
 
+def aggregate_udfs() -> list[Any]:
+    """Every tensor aggregate (``tensor_agg_sum``, ...) as an object with
+    ``__datafusion_aggregate_udf__``."""
+    return _internal.aggregate_udfs()
+
+
 def register(ctx: Any, tables: dict[str, str] | None = None) -> list[str]:
     """Registers the tensor functions on a datafusion-python 55 ``SessionContext`` through
     datafusion-ffi; returns their names. ``tables`` maps table names to Parquet paths to
@@ -250,13 +256,14 @@ def register(ctx: Any, tables: dict[str, str] | None = None) -> list[str]:
 
     What comes across: every scalar tensor function, called with positional arguments
     (``tensor_get``, ``tensor_at_add``, ``tensor_take_along_axis``, ``tensor_shape``, ...),
-    over tensor columns from any table whose schema keeps the tensor metadata (pyarrow
-    tables, :class:`TensorParquetTable`).
+    and every aggregate (``tensor_agg_mean(x)``, with GROUP BY, FILTER, ORDER BY and as a
+    window), over tensor columns from any table whose schema keeps the tensor metadata
+    (pyarrow tables, :class:`TensorParquetTable`).
 
     What does not, and why (datafusion-ffi 55.2 has no interface for it):
 
-    - ``tensor_choose`` and ``tensor_at_apply``: higher-order functions (variadic options,
-      lambdas); the FFI carries scalar functions only.
+    - ``tensor_choose``, ``tensor_at_apply`` and ``tensor_map``: higher-order functions
+      (variadic options, lambdas); the FFI carries scalar and aggregate functions only.
     - Keyword arguments (``mode => 'clip'``) and the documentation (``SHOW FUNCTIONS``): the
       FFI drops parameter names and docs; give options positionally.
     - List literals as arguments (a shape ``[2, 3]``, an index list, ``y`` as ``[1.0, 2.0]``):
@@ -277,21 +284,29 @@ def register(ctx: Any, tables: dict[str, str] | None = None) -> list[str]:
     for function in _internal.scalar_udfs():
         ctx.register_udf(datafusion.ScalarUDF.from_pycapsule(function))
         names.append(function.name)
+    for function in _internal.aggregate_udfs():
+        ctx.register_udaf(datafusion.AggregateUDF.from_pycapsule(function))
+        names.append(function.name)
     for name, path in (tables or {}).items():
         ctx.register_table(name, TensorParquetTable(str(path)))
     return names
 
 
 def udfs() -> dict[str, Any]:
-    """Every scalar tensor function as a ``datafusion.ScalarUDF`` (datafusion-python 55,
-    through datafusion-ffi), by name: call one on datafusion-python expressions in its
-    DataFrame API, ``df.select(udfs()["tensor_get"](col("x"), lit("1:3")))``. Positional
+    """Every scalar tensor function as a ``datafusion.ScalarUDF`` and every aggregate as a
+    ``datafusion.AggregateUDF`` (datafusion-python 55, through datafusion-ffi), by name: call
+    one on datafusion-python expressions in its DataFrame API,
+    ``df.select(udfs()["tensor_get"](col("x"), lit("1:3")))``,
+    ``df.aggregate([col("g")], [udfs()["tensor_agg_mean"](col("x"))])``. Positional
     arguments only; what the FFI does not carry is listed in :func:`register`."""
     import datafusion
 
-    return {
+    out: dict[str, Any] = {
         udf.name: datafusion.ScalarUDF.from_pycapsule(udf) for udf in _internal.scalar_udfs()
     }
+    for udaf in _internal.aggregate_udfs():
+        out[udaf.name] = datafusion.AggregateUDF.from_pycapsule(udaf)
+    return out
 
 
 from . import functions  # noqa: E402 - needs the classes above

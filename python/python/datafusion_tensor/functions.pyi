@@ -268,6 +268,39 @@ def tensor_flatten(x: ExprLike) -> Expr:
 def tensor_flip(x: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's flip: the elements in reverse order along axis (an integer or a list), or along every axis without it."""
 
+def tensor_matmul(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result."""
+
+def tensor_dot(a: ExprLike, b: ExprLike) -> Expr:
+    """numpy's dot: the sum over the last axis of a and the second-to-last of b (the only one of a 1-d b); a 0-d operand multiplies."""
+
+def tensor_inner(a: ExprLike, b: ExprLike) -> Expr:
+    """numpy's inner: the sum over the last axes of a and b; the result has a's other dimensions, then b's."""
+
+def tensor_outer(a: ExprLike, b: ExprLike) -> Expr:
+    """numpy's outer: every product of an element of a with one of b, both flattened: a (a.size, b.size) matrix."""
+
+def tensor_tensordot(a: ExprLike, b: ExprLike, axes: ExprLike = ...) -> Expr:
+    """numpy's tensordot: the sum over the last `axes` axes of a and the first of b, or over the axes paired in `axes`; the result has a's other dimensions, then b's."""
+
+def tensor_trace(a: ExprLike, offset: ExprLike = ..., axis1: ExprLike = ..., axis2: ExprLike = ...) -> Expr:
+    """numpy's trace: the sum of the diagonal of axis1 and axis2 at offset, in numpy's sum types (int64 for booleans and signed integers, uint64 for unsigned ones, floats their own)."""
+
+def tensor_diagonal(a: ExprLike, offset: ExprLike = ..., axis1: ExprLike = ..., axis2: ExprLike = ...) -> Expr:
+    """numpy's diagonal: the diagonal of axis1 and axis2 at offset, as the last dimension after the others; a copy in the tensor's own type."""
+
+def tensor_einsum(*args: ExprLike) -> Expr:
+    """numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query."""
+
+def tensor_inner_product(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The inner product sum(a * b) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
+
+def tensor_l2_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The Euclidean distance sqrt(sum((a - b)^2)) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
+
+def tensor_cosine_similarity(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The cosine similarity sum(a * b) / (sqrt(sum(a * a)) * sqrt(sum(b * b))) (NaN for a zero vector) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
+
 def tensor_choose(*args: ExprLike, mode: ExprLike = ...) -> Expr:
     """numpy's choose: builds a tensor from an index tensor `a` and a set of choices."""
 

@@ -23,13 +23,14 @@ mod state;
 
 use std::sync::Arc;
 
+use arrow::array::RecordBatch;
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{ScalarValue, internal_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::AggregateOrderSensitivity;
 use datafusion::logical_expr::{
-    Accumulator, AggregateUDFImpl, Documentation, GroupsAccumulator, Signature,
+    Accumulator, AggregateUDFImpl, ColumnarValue, Documentation, GroupsAccumulator, Signature,
 };
 use datafusion::physical_expr::expressions::Literal;
 
@@ -161,10 +162,17 @@ impl TensorAggregate {
         let Some(expr) = args.exprs.get(1) else {
             return Ok(0);
         };
-        let Some(literal) = expr.downcast_ref::<Literal>() else {
-            return plan_err!("{name}: argument ddof must be a literal integer");
-        };
-        ddof_value(name, literal.value())
+        if let Some(literal) = expr.downcast_ref::<Literal>() {
+            return ddof_value(name, literal.value());
+        }
+        // A literal that crossed an FFI (datafusion-python's `FFI_AggregateUDF` wraps every
+        // expression): it evaluates to one value without reading a row, where a column gives
+        // an array.
+        let empty = RecordBatch::new_empty(Arc::new(args.schema.clone()));
+        match expr.evaluate(&empty) {
+            Ok(ColumnarValue::Scalar(value)) => ddof_value(name, &value),
+            _ => plan_err!("{name}: argument ddof must be a literal integer"),
+        }
     }
 
     fn refuse_distinct(&self, args: &AccumulatorArgs<'_>) -> Result<()> {
