@@ -204,6 +204,7 @@ pub enum Family {
     Get,
     At,
     Math,
+    Aggregate,
 }
 
 const ELEMENT_TYPES: &[DataType] = &[
@@ -567,6 +568,7 @@ pub fn queries(b: &mut Bytes, family: Family) -> Vec<String> {
                     }
                 }
                 Family::Math => math_call(b),
+                Family::Aggregate => return aggregate_query(b),
             };
             format!("SELECT {call} FROM t")
         })
@@ -753,6 +755,33 @@ fn math_call(b: &mut Bytes) -> String {
                 ])
             ),
         },
+    }
+}
+
+/// A query of the aggregates over rows (SPEC §10): every `tensor_agg_*` on a random
+/// argument, with `ddof`, `FILTER`, `ORDER BY` in the call, `DISTINCT`, `GROUP BY` and window
+/// frames (running and sliding).
+fn aggregate_query(b: &mut Bytes) -> String {
+    let f = b.pick(&["sum", "mean", "min", "max", "prod", "var", "std", "stack"]);
+    let arg = tensor_arg(b);
+    let call = match b.below(6) {
+        0 => format!("tensor_agg_{f}({arg}, {})", number(b)),
+        1 => format!("tensor_agg_{f}(DISTINCT {arg})"),
+        2 => format!(
+            "tensor_agg_{f}({arg} ORDER BY {} DESC)",
+            b.pick(&["i", "j", "y"])
+        ),
+        3 => format!("tensor_agg_{f}({arg}) FILTER (WHERE i > {})", b.int()),
+        _ => format!("tensor_agg_{f}({arg})"),
+    };
+    match b.below(5) {
+        0 => format!("SELECT i, {call} FROM t GROUP BY i"),
+        1 => format!("SELECT {call} OVER (PARTITION BY j ORDER BY i) FROM t"),
+        2 => format!(
+            "SELECT {call} OVER (ORDER BY i ROWS BETWEEN {} PRECEDING AND CURRENT ROW) FROM t",
+            b.below(3)
+        ),
+        _ => format!("SELECT {call} FROM t"),
     }
 }
 

@@ -68,6 +68,13 @@ fn sql_math_corpus() {
     });
 }
 
+#[test]
+fn sql_aggregate_corpus() {
+    replay("sql_aggregate", |d| {
+        harness::run_sql(d, harness::Family::Aggregate);
+    });
+}
+
 /// Seeded pseudo-random inputs through every SQL target (no coverage guidance: what this
 /// machine runs without a nightly `cargo fuzz`): none may panic. 200 inputs per target;
 /// `FUZZ_RANDOM_INPUTS=N` runs N (and `FUZZ_RANDOM_SEED` another seed).
@@ -93,6 +100,7 @@ fn seeded_random_inputs() {
         harness::Family::Get,
         harness::Family::At,
         harness::Family::Math,
+        harness::Family::Aggregate,
     ] {
         let (mut queries, mut results_seen) = (0usize, 0usize);
         for _ in 0..inputs {

@@ -129,7 +129,28 @@ fn decode_inputs(proto: &CallStateProto) -> Result<CallInputs> {
             format!("{} fields but {} literals", fields.len(), scalars.len()),
         ));
     }
+    let scalars = scalars
+        .into_iter()
+        .zip(&fields)
+        .map(|(value, field)| restore_float16(value, field.data_type()))
+        .collect::<Result<Vec<_>>>()?;
     Ok(CallInputs { fields, scalars })
+}
+
+/// datafusion-proto writes a `Float16` scalar as its `Float32` value (exactly: every float16
+/// is a float32), and reads it back as a `Float32`: the argument's field says what it was.
+fn restore_float16(
+    value: Option<ScalarValue>,
+    data_type: &arrow::datatypes::DataType,
+) -> Result<Option<ScalarValue>> {
+    match value {
+        Some(value @ ScalarValue::Float32(_))
+            if *data_type == arrow::datatypes::DataType::Float16 =>
+        {
+            Ok(Some(value.cast_to(data_type)?))
+        }
+        other => Ok(other),
+    }
 }
 
 /// `state` as this codec's bytes.

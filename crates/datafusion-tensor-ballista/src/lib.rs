@@ -57,6 +57,16 @@ fn with_tensor_settings(config: SessionConfig) -> SessionConfig {
     let ballista = config.ballista_config();
     let mut config = config.with_option_extension(ballista);
     config.options_mut().execution.parquet.skip_metadata = false;
+    // Ballista 55's scheduler re-runs its join selection on a stage once the stages below it
+    // have run (their sizes known); a hash join it swaps then may already hold the dynamic
+    // filter DataFusion planned for it, the swap fails ("Cannot swap HashJoinExec inputs
+    // after dynamic filters have been constructed"), and the scheduler, failing to take the
+    // task's status, never finishes the job: the query hangs. The filters could not cross a
+    // shuffle between stages anyway.
+    config
+        .options_mut()
+        .optimizer
+        .enable_join_dynamic_filter_pushdown = false;
     config
         .with_ballista_adaptive_query_planner(false)
         .with_ballista_logical_extension_codec(Arc::new(TensorLogicalCodec::new()))

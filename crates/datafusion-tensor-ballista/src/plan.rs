@@ -14,9 +14,12 @@
 use std::fmt;
 use std::sync::Arc;
 
+use arrow::datatypes::DataType;
+use arrow::datatypes::SchemaRef;
 use ballista_core::config::BallistaConfig;
 use ballista_core::execution_plans::execute_physical_plan;
 use ballista_core::extension::SessionConfigExt;
+use datafusion::common::ScalarValue;
 use datafusion::common::tree_node::{Transformed, TransformedResult, TreeNode, TreeNodeRecursion};
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
@@ -25,10 +28,11 @@ use datafusion::error::Result;
 use datafusion::execution::context::QueryPlanner;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{LogicalPlan, ValueOrLambda};
-use datafusion::physical_expr::ScalarFunctionExpr;
-use datafusion::physical_expr::expressions::{LambdaExpr, Literal};
+use datafusion::physical_expr::aggregate::{AggregateExprBuilder, AggregateFunctionExpr};
+use datafusion::physical_expr::expressions::{CastExpr, LambdaExpr, Literal};
 use datafusion::physical_expr::projection::ProjectionExpr;
 use datafusion::physical_expr::{HigherOrderFunctionExpr, PhysicalExpr};
+use datafusion::physical_expr::{PhysicalSortExpr, ScalarFunctionExpr};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::aggregates::AggregateExec;
 use datafusion::physical_plan::filter::{FilterExec, FilterExecBuilder};
@@ -114,10 +118,21 @@ fn map_plan_calls(
             return Ok(Transformed::yes(Arc::new(rebuilt) as Arc<dyn ExecutionPlan>));
         }
         if let Some(aggregate) = node.downcast_ref::<AggregateExec>() {
-            // The `FILTER (WHERE ...)` of each aggregate (`count(*) FILTER (WHERE
-            // tensor_choose(...) ...)`): its calls, as a filter's.
+            // Each aggregate's arguments and ORDER BY (`tensor_agg_sum(tensor(v, [2, 3],
+            // NULL, [1, 0]))`: the call's tensor type is its argument field, and the
+            // accumulator is planned from it), and its `FILTER (WHERE ...)` (`count(*)
+            // FILTER (WHERE tensor_choose(...) ...)`), as a filter's.
             let schema = aggregate.input_schema();
             let mut changed = false;
+            let aggregates = aggregate
+                .aggr_expr()
+                .iter()
+                .map(|function| {
+                    let rebuilt = rebuild_aggregate(function, &schema, rebuild)?;
+                    changed |= rebuilt.is_some();
+                    Ok(rebuilt.unwrap_or_else(|| Arc::clone(function)))
+                })
+                .collect::<Result<Vec<_>>>()?;
             let filters = aggregate
                 .filter_expr()
                 .iter()
@@ -138,7 +153,7 @@ fn map_plan_calls(
             let rebuilt = AggregateExec::try_new(
                 *aggregate.mode(),
                 aggregate.group_expr().clone(),
-                aggregate.aggr_expr().to_vec(),
+                aggregates,
                 filters,
                 Arc::clone(aggregate.input()),
                 schema,
@@ -149,6 +164,51 @@ fn map_plan_calls(
         Ok(Transformed::no(node))
     })
     .data()
+}
+
+/// `function` built again over its arguments and ORDER BY with their calls rebuilt by
+/// `rebuild`, so its argument fields are the rebuilt calls' (`with_new_expressions` keeps the
+/// old ones); `None` when no call changed.
+fn rebuild_aggregate(
+    function: &Arc<AggregateFunctionExpr>,
+    schema: &SchemaRef,
+    rebuild: &dyn Fn(&Arc<dyn PhysicalExpr>, &arrow::datatypes::Schema) -> Rebuilt,
+) -> Result<Option<Arc<AggregateFunctionExpr>>> {
+    let mut changed = false;
+    let mut map = |expr: &Arc<dyn PhysicalExpr>| -> Result<Arc<dyn PhysicalExpr>> {
+        let mapped = map_tensor_calls(expr, &|x| rebuild(x, schema))?;
+        changed |= mapped.transformed;
+        Ok(mapped.data)
+    };
+    let args = function
+        .expressions()
+        .iter()
+        .map(&mut map)
+        .collect::<Result<Vec<_>>>()?;
+    let order_bys = function
+        .order_bys()
+        .iter()
+        .map(|sort| {
+            Ok(PhysicalSortExpr {
+                expr: map(&sort.expr)?,
+                options: sort.options,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !changed {
+        return Ok(None);
+    }
+    let mut builder = AggregateExprBuilder::new(Arc::new(function.fun().clone()), args)
+        .schema(Arc::clone(schema))
+        .alias(function.name())
+        .order_by(order_bys)
+        .with_ignore_nulls(function.ignore_nulls())
+        .with_distinct(function.is_distinct())
+        .with_reversed(function.is_reversed());
+    if let Some(display) = function.human_display() {
+        builder = builder.human_display(display);
+    }
+    Ok(Some(Arc::new(builder.build()?)))
 }
 
 /// The argument fields of a higher-order call as DataFusion computes them (a lambda by its
@@ -249,6 +309,16 @@ fn type_literals(
     in_tensor_call: bool,
 ) -> Result<Option<Arc<dyn PhysicalExpr>>> {
     if !in_tensor_call && let Some(literal) = expr.downcast_ref::<Literal>() {
+        // datafusion-proto writes a Float16 scalar as a Float32 one (its value, exactly), and
+        // reads back a Float32: a cast to Float16 keeps the type (`tensor_l2_distance` of two
+        // float16 literals, folded to `Float16(5)`).
+        if let ScalarValue::Float16(Some(value)) = literal.value() {
+            return Ok(Some(Arc::new(CastExpr::new(
+                Arc::new(Literal::new(ScalarValue::Float32(Some(value.to_f32())))),
+                DataType::Float16,
+                None,
+            ))));
+        }
         let field = literal.return_field(schema)?;
         // Fixed- and variable-shape tensor literals (a plain list is not a tensor here).
         if !datafusion_tensor::tensor_type::has_tensor_extension(&field)
