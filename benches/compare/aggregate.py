@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, best_of, timed  # noqa: E402
+from compare import ROOT, best_of, cli_query, timed  # noqa: E402
 
 
 def generate(path, rows, dim, groups):
@@ -102,13 +102,7 @@ def child_duckdb(path, repeat):
 
 
 def cli(binary, path, sql, repeat, expect):
-    args = [binary, "--format", "csv"]
-    for _ in range(repeat):
-        args += ["-c", sql.format(path=path)]
-    out, peak = timed(args)
-    if set(re.findall(r"^(\d+)(?:,\d+)*$", out, re.MULTILINE)) != {str(expect)}:
-        sys.exit(f"unexpected result of {sql}:\n{out[-2000:]}")
-    return min(float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)), peak
+    return cli_query(binary, sql.format(path=path), repeat, expect)
 
 
 def py(kind, *args):

@@ -171,14 +171,19 @@ def timed(command):
 
 
 def cli_case(binary, path, sql, repeat, rows):
-    query = f"SELECT {sql} FROM '{path}'"
+    return cli_query(binary, f"SELECT {sql} FROM '{path}'", repeat, rows)
+
+
+def cli_query(binary, query, repeat, expect):
+    """`query` repeated in one CLI process: (the best of its "Elapsed" lines, peak MiB); every
+    result row must be `expect` (a count)."""
     args = [binary, "--format", "csv"]
     for _ in range(repeat):
         args += ["-c", query]
     out, peak = timed(args)
     counts = set(re.findall(r"^(\d+)(?:,\d+)*$", out, re.MULTILINE))
-    if counts != {str(rows)}:
-        sys.exit(f"unexpected result of {query}:\n{out[-2000:]}")
+    if counts != {str(expect)}:
+        sys.exit(f"unexpected result of {query[:300]}:\n{out[-2000:]}")
     elapsed = [float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)]
     return min(elapsed), peak
 
