@@ -284,6 +284,26 @@ def measure_cases(w, rng):
                           [np.zeros(3, np.float32), np.zeros(3, np.float32)]])
 
 
+def product_path_cases(w, rng):
+    """Products big enough for gemm (float types: 2,048 multiply-adds per matrix and more) and
+    the tight loop below it, against numpy on the same operands."""
+    w.comment("Matrix products past the gemm threshold: float types, batches, permuted operands.")
+    for dtype in [np.float16, np.float32, np.float64, np.int32, np.uint8]:
+        w.case("matmul", two(rng, dtype, (12, 16), dtype, (16, 12)))
+    w.case("matmul", two(rng, np.float32, (2, 12, 16), np.float64, (16, 12)))
+    a = [sample(rng, np.float32, (12, 16)), None, sample(rng, np.float32, (12, 16))]
+    b = [sample(rng, np.float32, (3, 16, 12)) for _ in range(3)]
+    w.case("matmul", [a, b], perms=[[1, 0], [2, 0, 1]])
+    w.case("dot", two(rng, np.float64, (2, 12, 16), np.float64, (3, 16, 12)))
+    w.case("inner", two(rng, np.float16, (12, 16), np.float16, (12, 16)))
+    w.case("tensordot", two(rng, np.float32, (6, 4, 16), np.float32, (16, 4, 6)),
+           axes=[[1, 2], [1, 0]])
+    w.case("tensordot", two(rng, np.float64, (12, 4, 4), np.float64, (4, 4, 12)), axes=2)
+    for subscripts, sa, sb in [("bij,bkj->bik", (2, 12, 16), (2, 12, 16)),
+                               ("ij,jk->ki", (12, 16), (16, 12))]:
+        w.case("einsum", two(rng, np.float32, sa, np.float32, sb), subscripts=subscripts)
+
+
 def einsum_cases(w, rng):
     w.comment("One operand: transpose, traces, diagonals, sums, ellipsis.")
     for subscripts, shape in [("ij->ji", (2, 3)), ("ii", (3, 3)), ("ii->i", (3, 3)),
@@ -368,6 +388,7 @@ def main():
     w = Writer(ROOT / "sql" / "tensor_linalg_generated.slt", "Fixed-shape products and diagonals.")
     linalg_cases(w, rng)
     measure_cases(w, rng)
+    product_path_cases(w, np.random.default_rng(20261128))
     w.write()
     w = Writer(ROOT / "sql" / "tensor_einsum_generated.slt", "tensor_einsum.")
     einsum_cases(w, rng)

@@ -5,5 +5,6 @@
 pub mod contraction;
 pub mod einsum;
 pub mod element;
+pub mod gemm;
 pub mod products;
 pub mod similarity;
