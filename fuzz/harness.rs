@@ -596,7 +596,7 @@ fn axis_arg(b: &mut Bytes) -> String {
 /// A call of the tensor math (SPEC §9): operators, binary and unary functions, reductions,
 /// casts, lambdas and shape functions, with random operands and options.
 fn math_call(b: &mut Bytes) -> String {
-    match b.below(10) {
+    match b.below(11) {
         0 | 1 => {
             let op = b.pick(&["+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">="]);
             format!("{} {op} {}", math_operand(b), math_operand(b))
@@ -729,6 +729,7 @@ fn math_call(b: &mut Bytes) -> String {
             }
             _ => format!("tensor_flatten({})", tensor_arg(b)),
         },
+        10 => linalg_call(b),
         _ => match b.below(3) {
             0 => format!(
                 "CAST({} AS {})",
@@ -782,6 +783,76 @@ fn aggregate_query(b: &mut Bytes) -> String {
             b.below(3)
         ),
         _ => format!("SELECT {call} FROM t"),
+    }
+}
+
+/// A call of the linear algebra (SPEC §10): products, diagonals, einsum, norms and the vector
+/// measures, with random operands (numbers too) and options.
+fn linalg_call(b: &mut Bytes) -> String {
+    match b.below(6) {
+        0 => format!(
+            "tensor_{}({}, {})",
+            b.pick(&["matmul", "dot", "inner", "outer"]),
+            tensor_arg(b),
+            math_operand(b)
+        ),
+        1 => format!(
+            "tensor_tensordot({}, {}, {})",
+            tensor_arg(b),
+            tensor_arg(b),
+            b.pick(&[
+                "0",
+                "1",
+                "2",
+                "-1",
+                "[1, 0]",
+                "[[0, 1], [1, 0]]",
+                "[[0], [5]]",
+                "NULL"
+            ])
+        ),
+        2 => format!(
+            "tensor_{}({}, {}, {}, {})",
+            b.pick(&["trace", "diagonal"]),
+            tensor_arg(b),
+            b.below(7) as i64 - 3,
+            b.below(5) as i64 - 2,
+            b.below(5) as i64 - 2
+        ),
+        3 => {
+            let subscripts = b.pick(&[
+                "ij,jk->ik",
+                "...i,...i",
+                "ii",
+                "i,j",
+                "bij,bjk->bik",
+                "ij->ji",
+                "i...->...",
+                "ij,jk",
+                "->",
+                "i,i->i",
+            ]);
+            let n = 1 + b.below(3);
+            let args: Vec<String> = (0..n).map(|_| tensor_arg(b)).collect();
+            format!("tensor_einsum('{subscripts}', {})", args.join(", "))
+        }
+        4 => format!(
+            "tensor_norm({}, {}, {}, {})",
+            tensor_arg(b),
+            b.pick(&[
+                "NULL", "1", "2", "-1", "-2", "0", "'inf'", "'-inf'", "'fro'", "'nuc'", "0.5", "3",
+                "'x'"
+            ]),
+            axis_arg(b),
+            b.pick(&["true", "false", "NULL"])
+        ),
+        _ => format!(
+            "tensor_{}({}, {}, {})",
+            b.pick(&["inner_product", "l2_distance", "cosine_similarity"]),
+            tensor_arg(b),
+            tensor_arg(b),
+            axis_arg(b)
+        ),
     }
 }
 

@@ -69,6 +69,13 @@ def numpy_value(function, operands, options):
             return measure(function, *operands, options.get("axis", -1))
         if function == "einsum":
             return np.asarray(np.einsum(options["subscripts"], *operands, optimize=False))
+        if function == "norm":
+            ord_ = options.get("ord")
+            ord_ = {"inf": np.inf, "-inf": -np.inf}.get(ord_, ord_) if isinstance(ord_, str) else ord_
+            axis = options.get("axis")
+            axis = tuple(axis) if isinstance(axis, list) else axis
+            return np.asarray(np.linalg.norm(operands[0], ord=ord_, axis=axis,
+                                             keepdims=options.get("keepdims", False)))
         if function == "tensordot":
             return np.asarray(np.tensordot(*operands, axes=options.get("axes", 2)))
         if function in ("trace", "diagonal"):
@@ -79,9 +86,16 @@ def numpy_value(function, operands, options):
 
 def options_sql(options):
     parts = []
+    if "ord" in options:
+        o = options["ord"]
+        parts.append(f"ord => '{o}'" if isinstance(o, str) else f"ord => {o}")
     for key in ("offset", "axis1", "axis2", "axis"):
         if key in options:
-            parts.append(f"{key} => {options[key]}")
+            v = options[key]
+            shown = "[" + ", ".join(str(a) for a in v) + "]" if isinstance(v, list) else v
+            parts.append(f"{key} => {shown}")
+    if "keepdims" in options:
+        parts.append(f"keepdims => {str(options['keepdims']).lower()}")
     if "axes" in options:
         axes = options["axes"]
         if isinstance(axes, int):
@@ -146,7 +160,7 @@ class Writer:
             for r in range(count):
                 ops = [rows[r] for rows in operand_rows]
                 results.append(None if any(o is None for o in ops) else numpy_value(function, ops, options))
-        except (ValueError, IndexError) as e:
+        except (ValueError, IndexError, TypeError) as e:
             self.lines += ["", f"# numpy raises: {e} {note}".rstrip(),
                            f"query error tensor_{function}: {error_regex(str(e), '')}", sql]
             return
@@ -176,7 +190,7 @@ class Writer:
             ops += [np.asarray(x) for x in options.get("constants", [])]
             try:
                 result = numpy_value(function, ops, options)
-            except (ValueError, IndexError) as e:
+            except (ValueError, IndexError, TypeError) as e:
                 self.lines += ["", f"# numpy raises on row {rid}: {e}",
                                f"query error tensor_{function}: {error_regex(str(e), '')} at row", sql]
                 return
@@ -284,6 +298,98 @@ def measure_cases(w, rng):
                           [np.zeros(3, np.float32), np.zeros(3, np.float32)]])
 
 
+def product_path_cases(w, rng):
+    """Products big enough for gemm (float types: 2,048 multiply-adds per matrix and more) and
+    the tight loop below it, against numpy on the same operands."""
+    w.comment("Matrix products past the gemm threshold: float types, batches, permuted operands.")
+    for dtype in [np.float16, np.float32, np.float64, np.int32, np.uint8]:
+        w.case("matmul", two(rng, dtype, (12, 16), dtype, (16, 12)))
+    w.case("matmul", two(rng, np.float32, (2, 12, 16), np.float64, (16, 12)))
+    a = [sample(rng, np.float32, (12, 16)), None, sample(rng, np.float32, (12, 16))]
+    b = [sample(rng, np.float32, (3, 16, 12)) for _ in range(3)]
+    w.case("matmul", [a, b], perms=[[1, 0], [2, 0, 1]])
+    w.case("dot", two(rng, np.float64, (2, 12, 16), np.float64, (3, 16, 12)))
+    w.case("inner", two(rng, np.float16, (12, 16), np.float16, (12, 16)))
+    w.case("tensordot", two(rng, np.float32, (6, 4, 16), np.float32, (16, 4, 6)),
+           axes=[[1, 2], [1, 0]])
+    w.case("tensordot", two(rng, np.float64, (12, 4, 4), np.float64, (4, 4, 12)), axes=2)
+    for subscripts, sa, sb in [("bij,bkj->bik", (2, 12, 16), (2, 12, 16)),
+                               ("ij,jk->ki", (12, 16), (16, 12))]:
+        w.case("einsum", two(rng, np.float32, sa, np.float32, sb), subscripts=subscripts)
+
+
+def norm_cases(w, rng):
+    """numpy.linalg.norm: ord NULL/number/'fro'/'nuc'/'inf', axis, keepdims, every type.
+    Orders p other than 0.5, 2, 4, -1, -2 are left out: numpy's float power on AVX-512
+    machines (SVML) and the C library's pow differ in the last bit for some values, and these
+    suites compare exactly."""
+    w.comment("Every element type: the 2-norm of the flattened row; int and bool give float64.")
+    for dtype in DTYPES:
+        w.case("norm", [[sample(rng, dtype, (2, 3)), None, sample(rng, dtype, (2, 3))]])
+    rows = [sample(rng, np.float64, (2, 3)), None, sample(rng, np.float64, (2, 3))]
+    w.comment("Vector orders along one axis (and of a 1-d row without axis).")
+    for ord_ in [None, "inf", "-inf", 0, 1, 2, -1, 0.5, 4, -2, "fro", "nuc", "abc"]:
+        w.case("norm", [rows], ord=ord_, axis=1) if ord_ is not None else w.case(
+            "norm", [rows], axis=1)
+    for ord_ in ["inf", 0, 1, 2, -1, 4]:
+        w.case("norm", [[sample(rng, np.int16, (4,)), None]], ord=ord_)
+    for dtype in [np.float16, np.float32, np.int8, np.uint64, np.bool_]:
+        for ord_, axis in [(1, 0), ("inf", -1), (0, 1), (2, 0), (-1, 1)]:
+            w.case("norm", [[sample(rng, dtype, (2, 3)), None, sample(rng, dtype, (2, 3))]],
+                   ord=ord_, axis=axis)
+    w.comment("Matrix orders over two axes (numpy's default: every axis of a 2-d row).")
+    for ord_ in ["fro", "f", 1, -1, "inf", "-inf", 3]:
+        w.case("norm", [rows], ord=ord_)
+    cube = [sample(rng, np.float32, (2, 3, 4)), None, sample(rng, np.float32, (2, 3, 4))]
+    for ord_, axis in [("fro", [0, 2]), (1, [2, 0]), ("-inf", [1, 2]), ("inf", [-1, -3]),
+                       (None, [0, 1]), (-1, [1, 0])]:
+        opts = dict(axis=axis) if ord_ is None else dict(ord=ord_, axis=axis)
+        w.case("norm", [cube], **opts)
+    w.comment("Singular-value norms of matrices whose singular values are exact.")
+    exact = [np.array([[0, 0, 3], [4, 0, 0]], float), None, np.array([[0, -2, 0], [0, 0, 0.5]]),
+             np.array([[1.5, 0, 0], [0, 0, -6]])]
+    for ord_ in ["nuc", 2, -2]:
+        w.case("norm", [exact], ord=ord_)
+        w.case("norm", [[x if x is None else x.T.copy() for x in exact]], ord=ord_)
+        w.case("norm", [[x if x is None else x.astype(np.float32) for x in exact]], ord=ord_,
+               axis=[1, 0])
+    w.case("norm", [[np.ones((2, 2), np.float16)]], ord="nuc")
+    w.case("norm", [[np.array([[np.nan, 1], [2, 3]])]], ord=2)
+    w.comment("keepdims, empty tensors, errors.")
+    for opts in [dict(keepdims=True), dict(ord=1, axis=0, keepdims=True),
+                 dict(ord="fro", axis=[0, 1], keepdims=True), dict(ord=-1, keepdims=True)]:
+        w.case("norm", [rows], **opts)
+    w.case("norm", [cube], keepdims=True)
+    empty = [np.zeros((0, 3))]
+    for opts in [{}, dict(ord="inf", axis=0), dict(ord="inf", axis=1), dict(ord="-inf", axis=0),
+                 dict(ord=1), dict(ord=-1), dict(ord=-1, axis=[1, 0]), dict(ord=2),
+                 dict(ord=-2), dict(ord="nuc"), dict(ord=0, axis=0)]:
+        w.case("norm", [empty], **opts)
+    for opts in [dict(ord=1), dict(ord="fro", axis=2), dict(axis=[0, 0]), dict(axis=[0, 1, 2]),
+                 dict(axis=3), dict(axis=[0, -4]), dict(ord="nuc", axis=0)]:
+        w.case("norm", [cube], **opts)
+    w.comment("Permuted rows (read in logical order).")
+    w.case("norm", [cube], perms=[[2, 0, 1]], ord=1, axis=[0, 2])
+    w.case("norm", [cube], perms=[[1, 2, 0]], ord=2, axis=0)
+    w.case("norm", [cube], perms=[[2, 1, 0]])
+
+
+def norm_variable_cases(w):
+    table = pq.read_table(ROOT / VARSHAPE)
+    rows_of = {c: variable_rows(table, c) for c in ["f32", "perm", "u8u", "b", "i64v", "c0", "csp"]}
+    w.comment(f"tensor_norm of variable-shape rows ({VARSHAPE}).")
+    for column, rows in rows_of.items():
+        ndim = next(r for r in rows.values() if r is not None).ndim
+        w.variable_case("norm", [column], rows_of)
+        w.variable_case("norm", [column], rows_of, ord=1, axis=-1)
+        w.variable_case("norm", [column], rows_of, ord="inf", axis=0, keepdims=True)
+        w.variable_case("norm", [column], rows_of, keepdims=True)
+        if ndim >= 2:
+            w.variable_case("norm", [column], rows_of, ord="fro", axis=[0, 1])
+            w.variable_case("norm", [column], rows_of, ord=-1, axis=[-1, 0])
+            w.variable_case("norm", [column], rows_of, ord="-inf", axis=[0, -1])
+
+
 def einsum_cases(w, rng):
     w.comment("One operand: transpose, traces, diagonals, sums, ellipsis.")
     for subscripts, shape in [("ij->ji", (2, 3)), ("ii", (3, 3)), ("ii->i", (3, 3)),
@@ -368,6 +474,13 @@ def main():
     w = Writer(ROOT / "sql" / "tensor_linalg_generated.slt", "Fixed-shape products and diagonals.")
     linalg_cases(w, rng)
     measure_cases(w, rng)
+    product_path_cases(w, np.random.default_rng(20261128))
+    w.write()
+    w = Writer(ROOT / "sql" / "tensor_norm_generated.slt", "tensor_norm (numpy.linalg.norm).")
+    norm_cases(w, np.random.default_rng(20261129))
+    w.write()
+    w = Writer(ROOT / "sql" / "tensor_norm_varshape_generated.slt", "tensor_norm, variable shapes.")
+    norm_variable_cases(w)
     w.write()
     w = Writer(ROOT / "sql" / "tensor_einsum_generated.slt", "tensor_einsum.")
     einsum_cases(w, rng)

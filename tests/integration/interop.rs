@@ -306,9 +306,10 @@ async fn display_is_nested_in_dataframe_to_string() {
     );
 }
 
-// tensor_choose, tensor_concatenate, tensor_stack, tensor_at_apply and tensor_map are registered as
-// higher-order functions (see udf/variadic.rs, udf/at_apply.rs), which DataFusion 55's
-// information_schema does not list.
+/// Every function `information_schema.routines` lists. `tensor_choose`, `tensor_concatenate`,
+/// `tensor_stack`, `tensor_at_apply` and `tensor_map` are registered as higher-order functions
+/// (see `udf/variadic.rs`, `udf/at_apply.rs`), which DataFusion 55's `information_schema` does
+/// not list.
 const DOCUMENTED: &[&str] = &[
     "tensor",
     "tensor_abs",
@@ -382,6 +383,7 @@ const DOCUMENTED: &[&str] = &[
     "tensor_multiply",
     "tensor_ndim",
     "tensor_negative",
+    "tensor_norm",
     "tensor_not_equal",
     "tensor_outer",
     "tensor_permute_dims",

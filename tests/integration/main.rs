@@ -17,6 +17,7 @@ mod limits;
 mod operators;
 mod properties;
 mod properties_aggregate;
+mod properties_linalg;
 mod properties_math;
 mod slt;
 mod slt_runner;

@@ -146,6 +146,9 @@ macro_rules! each_suite {
             tensor_linalg_generated,
             tensor_einsum_generated,
             tensor_linalg_varshape_generated,
+            tensor_norm,
+            tensor_norm_generated,
+            tensor_norm_varshape_generated,
             // Variable-shape tensors across functions: errors (varshape) and numpy's values on
             // pyarrow's columns (varshape_generated).
             varshape,

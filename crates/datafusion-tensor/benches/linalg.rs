@@ -1,7 +1,9 @@
 //! The linear-algebra kernels, single-threaded, on seeded data:
 //!
-//! - `contraction/matmul/N`: one row's N x N @ N x N float32 product through the planned
-//!   contraction (the loop every product uses), for N = 4, 16, 64;
+//! - `contraction/{loop,tight,gemm}/N`: one row's N x N @ N x N float32 product through the
+//!   planned contraction's general loop, its matrix-product triple loop, and `matrixmultiply`,
+//!   for N = 2 to 128: where gemm overtakes the triple loop sets
+//!   `kernels::linalg::gemm::GEMM_MIN_WORK`;
 //! - `similarity/<measure>/f16x768`: 8192 float16 rows of 768 against one query vector (one
 //!   batch of the 1M-row workload), and the same in float32.
 //!
@@ -26,26 +28,29 @@ fn value(i: u64) -> f32 {
 
 fn contraction(c: &mut Criterion) {
     let mut group = c.benchmark_group("contraction");
-    for n in [4usize, 16, 64] {
+    for n in [2usize, 4, 8, 12, 16, 32, 64, 128] {
         let labelling = matmul(&[n, n], &[n, n]).unwrap();
         let strides = [n, 1];
-        let plan = Contraction::new(
-            &labelling,
-            &[(&[n, n][..], &strides[..]), (&[n, n][..], &strides[..])],
-        )
-        .unwrap();
+        let layouts = [(&[n, n][..], &strides[..]), (&[n, n][..], &strides[..])];
+        let planned = Contraction::new(&labelling, &layouts).unwrap();
         let a: Vec<f32> = (0..(n * n) as u64).map(value).collect();
         let b: Vec<f32> = (0..(n * n) as u64).map(|i| value(i + 7)).collect();
         let mut scratch = Scratch::default();
         let mut out = Vec::with_capacity(n * n);
-        group.bench_with_input(BenchmarkId::new("matmul", n), &n, |bench, _| {
-            bench.iter(|| {
-                out.clear();
-                plan.run(&[&a, &b], &[0, 0], &mut out, &mut scratch)
-                    .unwrap();
-                black_box(&out);
+        for (path, plan) in [
+            ("loop", planned.clone().without_product()),
+            ("tight", planned.clone().with_blas(false)),
+            ("gemm", planned.clone().with_blas(true)),
+        ] {
+            group.bench_with_input(BenchmarkId::new(path, n), &n, |bench, _| {
+                bench.iter(|| {
+                    out.clear();
+                    plan.run(&[&a, &b], &[0, 0], &mut out, &mut scratch)
+                        .unwrap();
+                    black_box(&out);
+                });
             });
-        });
+        }
     }
     group.finish();
 }

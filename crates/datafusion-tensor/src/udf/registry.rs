@@ -326,6 +326,7 @@ fn declare() -> Registry {
     for measure in super::linalg::MEASURES {
         r.scalar(super::linalg::TensorVectorMeasure::new(measure));
     }
+    r.scalar(super::linalg::TensorNorm::new());
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),

@@ -7,6 +7,7 @@
 //! strides once; [`Contraction::run`] computes one row's result, row-major.
 
 use super::element::Element;
+use super::gemm::{Gemm, HalfScratch};
 use crate::error::{Result, TensorError};
 
 /// One operand dimension of a [`Labelling`]: the index it runs over, and where along the
@@ -60,6 +61,8 @@ pub struct Contraction {
     /// Whether a product without summed indices is added to zero (numpy's einsum writes
     /// `0 + a*b`, which turns -0.0 into 0.0; its `outer` and `diagonal` keep -0.0).
     from_zero: bool,
+    /// The matrix-product fast paths, when the labelling is a matrix product ([`Gemm`]).
+    product: Option<Gemm>,
 }
 
 impl Contraction {
@@ -89,6 +92,7 @@ impl Contraction {
             sum_strides: Vec::new(),
             extents: Vec::new(),
             from_zero: false,
+            product: Gemm::plan(labelling, layouts),
         };
         for (axes, (shape, strides)) in labelling.operands.iter().zip(layouts) {
             if axes.len() != shape.len() || strides.len() != shape.len() {
@@ -140,6 +144,27 @@ impl Contraction {
         self
     }
 
+    /// This contraction always worked by its general loop, never as a matrix product (to
+    /// measure one against the other).
+    #[must_use]
+    pub fn without_product(mut self) -> Self {
+        self.product = None;
+        self
+    }
+
+    /// This contraction's float rows, when it is a matrix product, worked by `matrixmultiply`
+    /// (`true`) or by the tight loop whatever their size (to measure one against the other).
+    #[must_use]
+    pub fn with_blas(mut self, blas: bool) -> Self {
+        self.product = self.product.map(|p| p.with_blas(blas));
+        self
+    }
+
+    /// The matrix product this contraction is, if it is one.
+    pub fn product(&self) -> Option<&Gemm> {
+        self.product.as_ref()
+    }
+
     /// The number of result elements per row.
     pub fn output_len(&self) -> usize {
         self.out_sizes.iter().product()
@@ -181,6 +206,17 @@ impl Contraction {
         let total = self.output_len();
         if total == 0 {
             return Ok(());
+        }
+        if let (Some(product), [a, b], [base_a, base_b]) = (&self.product, inputs, bases) {
+            let bases = [*base_a, *base_b];
+            if product.blas()
+                && let Some(done) = T::gemm(product, [a, b], bases, out, &mut scratch.half)
+            {
+                return done;
+            }
+            if product.has_loop() {
+                return product.run_loop(a, b, bases, out);
+            }
         }
         out.reserve(total);
         let rank = self.out_sizes.len();
@@ -297,6 +333,7 @@ pub struct Scratch {
     sum_index: Vec<usize>,
     sum_pos: Vec<usize>,
     inner_pos: Vec<usize>,
+    half: HalfScratch,
 }
 
 #[cfg(test)]

@@ -6,6 +6,9 @@
 
 use half::f16;
 
+use super::gemm::{Gemm, HalfScratch};
+use crate::error::Result;
+
 /// An element type of the products, with the type its sums run in.
 pub trait Element: Copy + Default + Send + Sync + 'static {
     /// The type products and sums are worked in.
@@ -20,24 +23,40 @@ pub trait Element: Copy + Default + Send + Sync + 'static {
     fn add(a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// A result back in the element type.
     fn narrow(acc: Self::Acc) -> Self;
+    /// One row of a matrix product through `plan` ([`Gemm::run`]) where this type has gemm
+    /// (the floats); `None`: the contraction's loop works it.
+    fn gemm(
+        _plan: &Gemm,
+        _inputs: [&[Self]; 2],
+        _bases: [usize; 2],
+        _out: &mut Vec<Self>,
+        _scratch: &mut HalfScratch,
+    ) -> Option<Result<()>> {
+        None
+    }
 }
 
 macro_rules! integer_element {
     ($($t:ty),*) => {$(
         impl Element for $t {
             type Acc = $t;
+            #[inline]
             fn zero() -> $t {
                 0
             }
+            #[inline]
             fn widen(self) -> $t {
                 self
             }
+            #[inline]
             fn mul(a: $t, b: $t) -> $t {
                 a.wrapping_mul(b)
             }
+            #[inline]
             fn add(a: $t, b: $t) -> $t {
                 a.wrapping_add(b)
             }
+            #[inline]
             fn narrow(acc: $t) -> $t {
                 acc
             }
@@ -51,20 +70,34 @@ macro_rules! float_element {
     ($($t:ty),*) => {$(
         impl Element for $t {
             type Acc = $t;
+            #[inline]
             fn zero() -> $t {
                 0.0
             }
+            #[inline]
             fn widen(self) -> $t {
                 self
             }
+            #[inline]
             fn mul(a: $t, b: $t) -> $t {
                 a * b
             }
+            #[inline]
             fn add(a: $t, b: $t) -> $t {
                 a + b
             }
+            #[inline]
             fn narrow(acc: $t) -> $t {
                 acc
+            }
+            fn gemm(
+                plan: &Gemm,
+                [a, b]: [&[$t]; 2],
+                bases: [usize; 2],
+                out: &mut Vec<$t>,
+                _scratch: &mut HalfScratch,
+            ) -> Option<Result<()>> {
+                Some(plan.run(a, b, bases, out))
             }
         }
     )*};
@@ -74,37 +107,56 @@ float_element!(f32, f64);
 
 impl Element for f16 {
     type Acc = f32;
+    #[inline]
     fn zero() -> f32 {
         0.0
     }
+    #[inline]
     fn widen(self) -> f32 {
         self.to_f32()
     }
+    #[inline]
     fn mul(a: f32, b: f32) -> f32 {
         a * b
     }
+    #[inline]
     fn add(a: f32, b: f32) -> f32 {
         a + b
     }
+    #[inline]
     fn narrow(acc: f32) -> f16 {
         f16::from_f32(acc)
+    }
+    fn gemm(
+        plan: &Gemm,
+        [a, b]: [&[f16]; 2],
+        bases: [usize; 2],
+        out: &mut Vec<f16>,
+        scratch: &mut HalfScratch,
+    ) -> Option<Result<()>> {
+        Some(plan.run_half(a, b, bases, out, scratch))
     }
 }
 
 impl Element for bool {
     type Acc = bool;
+    #[inline]
     fn zero() -> bool {
         false
     }
+    #[inline]
     fn widen(self) -> bool {
         self
     }
+    #[inline]
     fn mul(a: bool, b: bool) -> bool {
         a && b
     }
+    #[inline]
     fn add(a: bool, b: bool) -> bool {
         a || b
     }
+    #[inline]
     fn narrow(acc: bool) -> bool {
         acc
     }

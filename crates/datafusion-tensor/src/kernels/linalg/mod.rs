@@ -5,5 +5,7 @@
 pub mod contraction;
 pub mod einsum;
 pub mod element;
+pub mod gemm;
+pub mod norm;
 pub mod products;
 pub mod similarity;

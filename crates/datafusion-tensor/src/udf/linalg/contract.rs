@@ -8,9 +8,8 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, PrimitiveArray};
+use arrow::array::{ArrayRef, AsArray, BooleanArray, PrimitiveArray};
 use arrow::buffer::NullBuffer;
-use arrow::compute::cast;
 use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::{DataFusionError, Result};
@@ -18,17 +17,17 @@ use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::args::{integer_option, string, tensordot_axes};
 use super::docs::documentation;
+use super::rows::{OperandBatch, variable_result};
 use crate::dtype::result_type;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::contraction::{Contraction, Labelling, Scratch};
 use crate::kernels::linalg::einsum::Subscripts;
 use crate::kernels::linalg::element::Element;
 use crate::kernels::linalg::products::{self, TensordotAxes};
-use crate::kernels::ragged::from_values_and_shapes;
 use crate::kernels::reduce::sum_type;
 use crate::kernels::with_primitive_type;
 use crate::tensor_type::TensorType;
-use crate::udf::{Parameters, PlanArgs, TensorFunction, tensor_array, variable_array};
+use crate::udf::{Parameters, PlanArgs, TensorFunction};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// The functions of this family, in the order they are registered.
@@ -417,86 +416,6 @@ fn operand_name(function: ContractFunction, k: usize) -> String {
     }
 }
 
-/// One operand's batch: its values cast to the computing type, its NULL rows, and where each
-/// row is and how it is laid out.
-struct OperandBatch {
-    values: ArrayRef,
-    nulls: Option<NullBuffer>,
-    rows: RowLayout,
-}
-
-enum RowLayout {
-    /// Row `r` at `r * size`, one logical layout.
-    Fixed {
-        size: usize,
-        shape: Vec<usize>,
-        strides: Vec<usize>,
-    },
-    /// Per row: start, logical shape, strides.
-    Variable(Vec<(usize, Vec<usize>, Vec<usize>)>),
-}
-
-impl OperandBatch {
-    fn read(
-        name: &str,
-        operand: &AnyTensorType,
-        array: &ArrayRef,
-        compute: &DataType,
-    ) -> Result<Self> {
-        let cast_to = |values: &ArrayRef| -> Result<ArrayRef> {
-            if values.data_type() == compute {
-                Ok(Arc::clone(values))
-            } else {
-                Ok(cast(values, compute)?)
-            }
-        };
-        match operand {
-            AnyTensorType::Fixed(t) => {
-                let list = tensor_array(name, array)?;
-                Ok(Self {
-                    values: cast_to(list.values())?,
-                    nulls: list.logical_nulls(),
-                    rows: RowLayout::Fixed {
-                        size: t.size(),
-                        shape: t.logical_shape(),
-                        strides: t.logical_strides(),
-                    },
-                })
-            }
-            AnyTensorType::Variable(t) => {
-                let view = variable_array(name, t, array)?;
-                let layouts = (0..view.len())
-                    .map(|row| {
-                        let physical: Vec<usize> = view.physical_shape(row).collect();
-                        let (shape, strides) = t.logical_layout(&physical);
-                        (view.value_range(row).start, shape, strides)
-                    })
-                    .collect();
-                Ok(Self {
-                    values: cast_to(view.values())?,
-                    nulls: view.nulls().cloned(),
-                    rows: RowLayout::Variable(layouts),
-                })
-            }
-        }
-    }
-
-    /// Row `row`'s start, logical shape and strides.
-    fn row(&self, row: usize) -> (usize, &[usize], &[usize]) {
-        match &self.rows {
-            RowLayout::Fixed {
-                size,
-                shape,
-                strides,
-            } => (row * size, shape, strides),
-            RowLayout::Variable(layouts) => {
-                let (start, shape, strides) = &layouts[row];
-                (*start, shape, strides)
-            }
-        }
-    }
-}
-
 /// Runs a planned call over `rows` rows.
 fn run(name: &str, plan: &ContractPlan, batches: &[OperandBatch], rows: usize) -> Result<ArrayRef> {
     let nulls = batches.iter().fold(None, |acc: Option<NullBuffer>, b| {
@@ -651,18 +570,7 @@ fn finish(
     match (&plan.fixed, &plan.variable, shapes) {
         (Some((_, output)), _, _) => Ok(output_rows(output.as_ref(), values, nulls, rows)?),
         (None, Some(variable), Some(shapes)) => {
-            let ndim = variable.ndim();
-            let mut offsets = Vec::with_capacity(rows + 1);
-            offsets.push(0usize);
-            for row in 0..rows {
-                let size: usize = shapes[row * ndim..(row + 1) * ndim].iter().product();
-                offsets.push(offsets[row] + size);
-            }
-            let shapes: Vec<i64> = shapes.iter().map(|&d| d as i64).collect();
-            let array =
-                from_values_and_shapes(variable, &values, &offsets, nulls.as_ref(), &shapes, None)
-                    .map_err(|e| e.in_function(name))?;
-            Ok(Arc::new(array))
+            variable_result(name, variable, &values, &shapes, nulls.as_ref(), rows)
         }
         (None, None, _) => Ok(output_rows(None, values, nulls, rows)?),
         _ => exec_err!(

@@ -7,7 +7,10 @@
 mod args;
 mod contract;
 mod docs;
+mod norm;
+mod rows;
 mod similarity;
 
 pub use contract::{ContractFunction, ContractPlan, TensorContract};
+pub use norm::TensorNorm;
 pub use similarity::{MEASURES, TensorVectorMeasure};

@@ -1,0 +1,572 @@
+//! The matrix-product fast path of a [`Contraction`](super::contraction::Contraction): a
+//! two-operand labelling that is a (batched) matrix product — every index kept in the result
+//! is read by one operand or by both (a batch), every summed index by both, no index twice in
+//! one operand — runs as `matrixmultiply`'s strided `sgemm`/`dgemm` (float16 through float32,
+//! rounded once per result element, as numpy's half loops do). Indices of one role that are
+//! contiguous in both the operand and the result fuse into one matrix side; the others are
+//! loops around the call (summed ones add into the result, `beta = 1`). Permuted operands go
+//! in at their strides, without copies.
+//!
+//! Which way a product goes is chosen per size, by measurement: every matrix product, of any
+//! element type, is worked by a tight triple loop in the element's own arithmetic
+//! ([`Gemm::run_loop`]: integers wrap, booleans are logic, float16 sums in float32), except
+//! float products of at least [`GEMM_MIN_WORK`] multiply-adds per call, which go to
+//! `matrixmultiply`. Measured with `benches/linalg.rs` (`contraction/{loop,tight,gemm}/N`: one
+//! row's N x N @ N x N float32 product; `loop` is the contraction's general loop, which
+//! products took before) on the 2-core build machine, `cargo bench --profile dev` (this crate
+//! at opt-level 3, `matrixmultiply` at the profile's opt-level 1):
+//!
+//! | N | 2 | 4 | 8 | 12 | 16 | 32 | 64 | 128 |
+//! |---|---|---|---|---|---|---|---|---|
+//! | loop | 59 ns | 221 ns | 977 ns | 2.50 µs | 4.92 µs | 28.8 µs | 220 µs | 2.08 ms |
+//! | tight | 33 ns | 77 ns | 347 ns | 975 ns | 2.11 µs | 15.8 µs | 127 µs | 1.10 ms |
+//! | gemm | 351 ns | 444 ns | 843 ns | 1.34 µs | 918 ns | 3.76 µs | 20.0 µs | 126 µs |
+//!
+//! The triple loop wins up to 12 per side (1,728 multiply-adds), gemm from 16 (4,096): the
+//! threshold is 2,048.
+//!
+//! Integers and booleans never go to `matrixmultiply` (numpy's wrapping sums are exact in the
+//! triple loop). A product whose summed indices do not fuse into one keeps the general loop
+//! below the threshold.
+
+use half::{f16, slice::HalfFloatSliceExt};
+
+use super::contraction::Labelling;
+use super::element::Element;
+use crate::error::{Result, TensorError};
+
+/// The smallest product (m * k * n multiply-adds per call) worked by gemm; see the module's
+/// measurement.
+pub const GEMM_MIN_WORK: usize = 2048;
+
+/// One loop around the gemm call: its extent and its stride in `a`, `b` and the result.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Loop {
+    size: usize,
+    strides: [usize; 3],
+}
+
+/// A planned batched matrix product: `C[m, n] = sum_k A[m, k] B[k, n]` per loop position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Gemm {
+    m: usize,
+    k: usize,
+    n: usize,
+    /// Row and column strides of `a` (m by k), `b` (k by n) and the result (m by n).
+    a: [usize; 2],
+    b: [usize; 2],
+    c: [usize; 2],
+    /// Loops over result positions (batches and unfused result indices).
+    outer: Vec<Loop>,
+    /// Loops over unfused summed indices (the result strides are 0).
+    summed: Vec<Loop>,
+    /// One past the last value read of `a` and of `b` from a row's start, and the result's
+    /// length.
+    extents: [usize; 3],
+    /// Whether float rows go to `matrixmultiply` (else the tight loop, [`Gemm::run_loop`]).
+    blas: bool,
+}
+
+/// One index of the product: its extent and its stride in `a`, `b` and the row-major result.
+#[derive(Debug, Clone, Copy)]
+struct Index {
+    size: usize,
+    strides: [usize; 3],
+}
+
+/// The longest run of `indices` (ordered outermost first by `by`) ending at the innermost
+/// that is contiguous in the strides `sides`: its extent and innermost strides, and the rest.
+fn fuse(mut indices: Vec<Index>, by: usize, sides: [usize; 2]) -> (Option<Index>, Vec<Index>) {
+    indices.sort_by_key(|i| std::cmp::Reverse(i.strides[by]));
+    let Some(mut fused) = indices.pop() else {
+        return (None, indices);
+    };
+    while let Some(&next) = indices.last() {
+        let contiguous = sides
+            .iter()
+            .all(|&s| next.strides[s] == fused.strides[s] * fused.size);
+        if !contiguous {
+            break;
+        }
+        fused.size *= next.size;
+        indices.pop();
+    }
+    (Some(fused), indices)
+}
+
+fn loops(indices: Vec<Index>) -> Vec<Loop> {
+    indices
+        .into_iter()
+        .map(|i| Loop {
+            size: i.size,
+            strides: i.strides,
+        })
+        .collect()
+}
+
+impl Gemm {
+    /// The matrix product of a two-operand `labelling` over operands of these logical layouts;
+    /// `None` when it is not one. Float rows go to `matrixmultiply` from [`GEMM_MIN_WORK`]
+    /// multiply-adds per call.
+    pub fn plan(labelling: &Labelling, layouts: &[(&[usize], &[usize])]) -> Option<Self> {
+        let ([a_axes, b_axes], [a_layout, b_layout]) = (&labelling.operands[..], layouts) else {
+            return None;
+        };
+        let labels = labelling.sizes.len();
+        if labelling.sizes.contains(&0) {
+            return None;
+        }
+        // Per label: its stride in a and b (0: not read), and how often each reads it.
+        let mut strides = vec![[0usize; 3]; labels];
+        for (operand, (axes, (shape, steps))) in [(a_axes, a_layout), (b_axes, b_layout)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut seen = vec![false; labels];
+            for ((axis, &dim), &step) in axes.iter().zip(shape.iter()).zip(steps.iter()) {
+                let size = *labelling.sizes.get(axis.label)?;
+                if axis.start != 0 || std::mem::replace(&mut seen[axis.label], true) {
+                    return None; // a diagonal
+                }
+                if dim == size && size > 1 {
+                    strides[axis.label][operand] = step;
+                }
+            }
+        }
+        let mut c_stride = 1usize;
+        for &l in labelling.output.iter().rev() {
+            strides[l][2] = c_stride;
+            c_stride = c_stride.checked_mul(labelling.sizes[l])?;
+        }
+        let (mut rows, mut cols, mut sums, mut batches) = (vec![], vec![], vec![], vec![]);
+        for (l, &size) in labelling.sizes.iter().enumerate() {
+            let index = Index {
+                size,
+                strides: strides[l],
+            };
+            let kept = labelling.output.contains(&l);
+            match (size > 1, kept, strides[l][0] > 0, strides[l][1] > 0) {
+                (false, ..) => {}
+                (true, true, true, false) => rows.push(index),
+                (true, true, false, true) => cols.push(index),
+                (true, true, ..) => batches.push(index),
+                (true, false, true, true) => sums.push(index),
+                (true, false, ..) => return None, // a sum of one operand
+            }
+        }
+        let (k, sums) = fuse(sums, 0, [0, 1]);
+        let k = k?; // a product without a sum stays in the loop (numpy keeps its -0.0)
+        let (m, rows) = fuse(rows, 2, [0, 2]);
+        let (n, cols) = fuse(cols, 2, [1, 2]);
+        let unit = Index {
+            size: 1,
+            strides: [1; 3],
+        };
+        let (m, n) = (m.unwrap_or(unit), n.unwrap_or(unit));
+        let work = m.size.checked_mul(k.size)?.checked_mul(n.size)?;
+        batches.extend(rows);
+        batches.extend(cols);
+        let extent = |side: usize| {
+            let all = [m, k, n].into_iter().chain(batches.iter().copied());
+            all.chain(sums.iter().copied())
+                .map(|i| (i.size - 1) * i.strides[side])
+                .sum::<usize>()
+                + 1
+        };
+        Some(Self {
+            m: m.size,
+            k: k.size,
+            n: n.size,
+            a: [m.strides[0], k.strides[0]],
+            b: [k.strides[1], n.strides[1]],
+            c: [m.strides[2], n.strides[2]],
+            extents: [extent(0), extent(1), c_stride],
+            outer: loops(batches),
+            summed: loops(sums),
+            blas: work >= GEMM_MIN_WORK,
+        })
+    }
+
+    /// This product with float rows sent to `matrixmultiply` (`true`) or to the tight loop,
+    /// whatever its size (to measure one against the other).
+    #[must_use]
+    pub fn with_blas(mut self, blas: bool) -> Self {
+        self.blas = blas;
+        self
+    }
+
+    /// Whether float rows go to `matrixmultiply`.
+    pub fn blas(&self) -> bool {
+        self.blas
+    }
+
+    /// Whether the tight loop can work this product: every summed index fused into one
+    /// (else the contraction's loop keeps its order of summation).
+    pub fn has_loop(&self) -> bool {
+        self.summed.is_empty()
+    }
+
+    /// Appends one row's result, row-major, to `out` by a plain triple loop in `T`'s own
+    /// arithmetic (the contraction's: integers wrap, float16 sums in float32), the sum in index
+    /// order; tiny products (below [`GEMM_MIN_WORK`]) are faster this way than by a call.
+    ///
+    /// # Errors
+    /// An internal error when an operand's values end before the row does, or when summed
+    /// indices did not fuse ([`Gemm::has_loop`]).
+    pub fn run_loop<T: Element>(
+        &self,
+        a: &[T],
+        b: &[T],
+        bases: [usize; 2],
+        out: &mut Vec<T>,
+    ) -> Result<()> {
+        if !self.has_loop() {
+            return Err(TensorError::Internal(
+                "a matrix product of unfused sums in the tight loop".to_string(),
+            ));
+        }
+        let c = self.result(a.len(), b.len(), bases, out)?;
+        let mut result = Ok(());
+        each(&self.outer, [bases[0], bases[1], 0], &mut |[pa, pb, pc]| {
+            if result.is_ok() {
+                result = self.block(a, b, [pa, pb, pc], c);
+            }
+        });
+        result
+    }
+
+    /// One result matrix of [`Gemm::run_loop`]: per result row, a chunk of columns summed
+    /// side by side (each element's sum still in index order), `k` outermost.
+    fn block<T: Element>(
+        &self,
+        a: &[T],
+        b: &[T],
+        [pa, pb, pc]: [usize; 3],
+        c: &mut [T],
+    ) -> Result<()> {
+        const CHUNK: usize = 16;
+        let ([rsa, csa], [rsb, csb], [rsc, csc]) = (self.a, self.b, self.c);
+        let past = || TensorError::Internal("a matrix product read past its operand".to_string());
+        for i in 0..self.m {
+            for j0 in (0..self.n).step_by(CHUNK) {
+                let width = CHUNK.min(self.n - j0);
+                let mut acc = [T::zero(); CHUNK];
+                for kk in 0..self.k {
+                    let x = a.get(pa + i * rsa + kk * csa).ok_or_else(past)?.widen();
+                    let from = pb + kk * rsb + j0 * csb;
+                    let row = b.get(from..=from + (width - 1) * csb).ok_or_else(past)?;
+                    for (slot, y) in acc[..width].iter_mut().zip(row.iter().step_by(csb.max(1))) {
+                        *slot = T::add(*slot, T::mul(x, y.widen()));
+                    }
+                }
+                for (jj, value) in acc[..width].iter().enumerate() {
+                    let slot = c.get_mut(pc + i * rsc + (j0 + jj) * csc).ok_or_else(past)?;
+                    *slot = T::narrow(*value);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The row's result values, appended to `out` (zeros), once the operands are checked to
+    /// hold the row.
+    fn result<'a, T: Copy + Default>(
+        &self,
+        a: usize,
+        b: usize,
+        bases: [usize; 2],
+        out: &'a mut Vec<T>,
+    ) -> Result<&'a mut [T]> {
+        for (k, values) in [a, b].into_iter().enumerate() {
+            if bases[k]
+                .checked_add(self.extents[k])
+                .is_none_or(|end| end > values)
+            {
+                return Err(TensorError::Internal(format!(
+                    "matrix product operand {k} holds {values} values, {} needed",
+                    bases[k].saturating_add(self.extents[k])
+                )));
+            }
+        }
+        let start = out.len();
+        out.resize(start + self.extents[2], T::default());
+        Ok(&mut out[start..])
+    }
+
+    /// Appends one row's result, row-major, to `out`: `a` and `b` of the row start at
+    /// `bases`.
+    ///
+    /// # Errors
+    /// An internal error when an operand's values end before the row does.
+    pub fn run<F: Float>(
+        &self,
+        a: &[F],
+        b: &[F],
+        bases: [usize; 2],
+        out: &mut Vec<F>,
+    ) -> Result<()> {
+        let c = self.result(a.len(), b.len(), bases, out)?;
+        each(&self.outer, [bases[0], bases[1], 0], &mut |pos| {
+            let mut beta = F::default();
+            each(&self.summed, pos, &mut |pos| {
+                // SAFETY: `plan` made every stride and size from the layouts, and `run`
+                // checked that the last position read (`extents`: the sum of (size - 1) *
+                // stride over every index, from the row's start) lies within `a` and `b`, and
+                // that the result holds `extents[2]` values, the row-major size of the result
+                // indices; `pos` moves only by those indices. The result positions are
+                // distinct (row-major strides).
+                unsafe {
+                    F::gemm(
+                        [self.m, self.k, self.n],
+                        a.as_ptr().add(pos[0]),
+                        self.a,
+                        b.as_ptr().add(pos[1]),
+                        self.b,
+                        beta,
+                        c.as_mut_ptr().add(pos[2]),
+                        self.c,
+                    );
+                }
+                beta = F::one();
+            });
+        });
+        Ok(())
+    }
+}
+
+/// Calls `f` at every position of `loops` from `pos`, in order.
+fn each(loops: &[Loop], pos: [usize; 3], f: &mut impl FnMut([usize; 3])) {
+    let Some((first, rest)) = loops.split_first() else {
+        f(pos);
+        return;
+    };
+    let mut pos = pos;
+    for _ in 0..first.size {
+        each(rest, pos, f);
+        for (p, s) in pos.iter_mut().zip(first.strides) {
+            *p += s;
+        }
+    }
+}
+
+/// The element types gemm works in.
+pub trait Float: Copy + Default {
+    /// One.
+    fn one() -> Self;
+    /// `C = A B + beta C` (`C` not read when `beta` is 0), matrices at strides `[row, col]`.
+    ///
+    /// # Safety
+    /// Every position read or written lies within its allocation.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        mkn: [usize; 3],
+        a: *const Self,
+        a_strides: [usize; 2],
+        b: *const Self,
+        b_strides: [usize; 2],
+        beta: Self,
+        c: *mut Self,
+        c_strides: [usize; 2],
+    );
+}
+
+macro_rules! float {
+    ($t:ty, $gemm:ident) => {
+        impl Float for $t {
+            fn one() -> $t {
+                1.0
+            }
+            unsafe fn gemm(
+                [m, k, n]: [usize; 3],
+                a: *const $t,
+                [rsa, csa]: [usize; 2],
+                b: *const $t,
+                [rsb, csb]: [usize; 2],
+                beta: $t,
+                c: *mut $t,
+                [rsc, csc]: [usize; 2],
+            ) {
+                // SAFETY: the caller's. Strides of values within one allocation fit isize.
+                unsafe {
+                    matrixmultiply::$gemm(
+                        m,
+                        k,
+                        n,
+                        1.0,
+                        a,
+                        rsa as isize,
+                        csa as isize,
+                        b,
+                        rsb as isize,
+                        csb as isize,
+                        beta,
+                        c,
+                        rsc as isize,
+                        csc as isize,
+                    );
+                }
+            }
+        }
+    };
+}
+
+float!(f32, sgemm);
+float!(f64, dgemm);
+
+/// Buffers of a float16 product worked in float32, reused from row to row.
+#[derive(Debug, Default)]
+pub struct HalfScratch {
+    a: Vec<f32>,
+    b: Vec<f32>,
+    c: Vec<f32>,
+}
+
+impl Gemm {
+    /// [`Gemm::run`] on float16 operands: the row's values converted to float32, the result
+    /// rounded once per element.
+    pub fn run_half(
+        &self,
+        a: &[f16],
+        b: &[f16],
+        bases: [usize; 2],
+        out: &mut Vec<f16>,
+        scratch: &mut HalfScratch,
+    ) -> Result<()> {
+        for ((values, buffer), (base, extent)) in [(a, &mut scratch.a), (b, &mut scratch.b)]
+            .into_iter()
+            .zip(bases.into_iter().zip(self.extents))
+        {
+            let Some(row) = base
+                .checked_add(extent)
+                .and_then(|end| values.get(base..end))
+            else {
+                return Err(TensorError::Internal(format!(
+                    "matrix product operand holds {} values, {} needed",
+                    values.len(),
+                    base.saturating_add(extent)
+                )));
+            };
+            buffer.resize(extent, 0.0);
+            row.convert_to_f32_slice(buffer);
+        }
+        scratch.c.clear();
+        self.run(&scratch.a, &scratch.b, [0, 0], &mut scratch.c)?;
+        out.extend(scratch.c.iter().map(|&x| f16::from_f32(x)));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::linalg::contraction::{Contraction, Scratch};
+    use crate::kernels::linalg::products::{TensordotAxes, dot, matmul, tensordot};
+
+    fn values(len: usize, seed: u64) -> Vec<f64> {
+        (0..len as u64)
+            .map(|i| ((i * 2_654_435_761 + seed * 97) % 1000) as f64 / 37.0 - 13.0)
+            .collect()
+    }
+
+    /// The loop's and gemm's results of one labelling, both planned for these layouts.
+    fn both(labelling: &Labelling, layouts: &[(&[usize], &[usize])], a: &[f64], b: &[f64]) {
+        let gemm = Gemm::plan(labelling, layouts).expect("a matrix product");
+        let generic = Contraction::new(labelling, layouts)
+            .unwrap()
+            .without_product();
+        let (mut expected, mut got) = (Vec::new(), Vec::new());
+        generic
+            .run(&[a, b], &[0, 0], &mut expected, &mut Scratch::default())
+            .unwrap();
+        gemm.run(a, b, [0, 0], &mut got).unwrap();
+        let mut tight = Vec::new();
+        if gemm.has_loop() {
+            gemm.run_loop(a, b, [0, 0], &mut tight).unwrap();
+            assert_eq!(tight, expected);
+        }
+        assert_eq!(expected.len(), got.len());
+        for (e, g) in expected.iter().zip(&got) {
+            assert!((e - g).abs() <= 1e-9 * e.abs().max(1.0), "{e} != {g}");
+        }
+    }
+
+    #[test]
+    fn batched_and_permuted_products_match_the_loop() {
+        // (3, 5, 4) @ (4, 6) with b read transposed (stored (6, 4)).
+        let (a, b) = (values(60, 1), values(24, 2));
+        both(
+            &matmul(&[3, 5, 4], &[4, 6]).unwrap(),
+            &[(&[3, 5, 4], &[20, 4, 1]), (&[4, 6], &[1, 4])],
+            &a,
+            &b,
+        );
+        // dot (2, 3, 4) x (5, 4, 6): a's rows fuse, b's columns do not (a loop).
+        let (a, b) = (values(24, 3), values(120, 4));
+        both(
+            &dot(&[2, 3, 4], &[5, 4, 6]).unwrap(),
+            &[(&[2, 3, 4], &[12, 4, 1]), (&[5, 4, 6], &[24, 6, 1])],
+            &a,
+            &b,
+        );
+        // tensordot over two axes in b's other order: sums that do not fuse add up.
+        let (a, b) = (values(24, 5), values(60, 6));
+        both(
+            &tensordot(
+                &[2, 3, 4],
+                &[4, 3, 5],
+                &TensordotAxes::Pairs(vec![1, 2], vec![1, 0]),
+            )
+            .unwrap(),
+            &[(&[2, 3, 4], &[12, 4, 1]), (&[4, 3, 5], &[15, 5, 1])],
+            &a,
+            &b,
+        );
+        // batch dims broadcast: (2, 1, 3, 4) @ (5, 4, 2).
+        let (a, b) = (values(24, 7), values(40, 8));
+        both(
+            &matmul(&[2, 1, 3, 4], &[5, 4, 2]).unwrap(),
+            &[(&[2, 1, 3, 4], &[12, 12, 4, 1]), (&[5, 4, 2], &[8, 2, 1])],
+            &a,
+            &b,
+        );
+    }
+
+    #[test]
+    fn not_a_product_or_too_small() {
+        let layouts: [(&[usize], &[usize]); 2] = [(&[4, 4], &[4, 1]), (&[4, 4], &[4, 1])];
+        let labelling = matmul(&[4, 4], &[4, 4]).unwrap();
+        assert!(!Gemm::plan(&labelling, &layouts).unwrap().blas());
+        let big = matmul(&[16, 16], &[16, 16]).unwrap();
+        let big_layouts: [(&[usize], &[usize]); 2] = [(&[16, 16], &[16, 1]), (&[16, 16], &[16, 1])];
+        assert!(Gemm::plan(&big, &big_layouts).unwrap().blas());
+        // outer: no sum; a trace-like repeated index.
+        let outer = dot(&[4, 4], &[]).unwrap();
+        assert!(Gemm::plan(&outer, &[layouts[0], (&[], &[])]).is_none());
+        let mut diagonal = labelling.clone();
+        diagonal.operands[0][0] = diagonal.operands[0][1];
+        assert!(Gemm::plan(&diagonal, &layouts).is_none());
+    }
+
+    #[test]
+    fn half_rounds_once() {
+        // 4096 ones: a float16 accumulator would stop at 2048.
+        let ones = vec![f16::ONE; 4096];
+        let labelling = matmul(&[1, 4096], &[4096, 1]).unwrap();
+        let layouts: [(&[usize], &[usize]); 2] = [(&[1, 4096], &[4096, 1]), (&[4096, 1], &[1, 1])];
+        let gemm = Gemm::plan(&labelling, &layouts).unwrap();
+        let mut out = Vec::new();
+        gemm.run_half(&ones, &ones, [0, 0], &mut out, &mut HalfScratch::default())
+            .unwrap();
+        assert_eq!(out, vec![f16::from_f32(4096.0)]);
+        assert!(
+            gemm.run_half(
+                &ones[1..],
+                &ones,
+                [0, 0],
+                &mut out,
+                &mut HalfScratch::default()
+            )
+            .is_err()
+        );
+    }
+}
