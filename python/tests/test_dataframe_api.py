@@ -214,6 +214,9 @@ def linalg_cases():
         "tensor_l2_distance": (lambda: tf.tensor_l2_distance(X, Y, axis=0),
                                lambda d: per_row(lambda a, b: np.linalg.norm(a - b, axis=0),
                                                  d["x"], d["y"])),
+        "tensor_norm": (lambda: tf.tensor_norm(X, axis=[1, 0], ord="nuc", keepdims=True),
+                        lambda d: per_row(lambda a: np.linalg.norm(a, "nuc", (1, 0), True),
+                                          d["x"])),
         "tensor_cosine_similarity": (
             lambda: tf.tensor_cosine_similarity(X, lit([1.0, 2.0, -1.0])),
             lambda d: per_row(lambda a: a @ [1.0, 2.0, -1.0]
