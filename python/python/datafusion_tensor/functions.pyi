@@ -301,6 +301,9 @@ def tensor_l2_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
 def tensor_cosine_similarity(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
     """The cosine similarity sum(a * b) / (sqrt(sum(a * a)) * sqrt(sum(b * b))) (NaN for a zero vector) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
 
+def tensor_norm(x: ExprLike, ord: ExprLike = ..., axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's linalg.norm of each row."""
+
 def tensor_choose(*args: ExprLike, mode: ExprLike = ...) -> Expr:
     """numpy's choose: builds a tensor from an index tensor `a` and a set of choices."""
 
