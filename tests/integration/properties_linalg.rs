@@ -112,3 +112,67 @@ proptest! {
         }
     }
 }
+
+/// Two columns of one shape [n, k] (the measures run along the last axis).
+fn measure_args() -> impl Strategy<Value = (Column, Column)> {
+    (
+        prop::sample::select(vec![DataType::Float32, DataType::Float64, DataType::Int32]),
+        1usize..=6,
+        1usize..=40,
+        1usize..=3,
+    )
+        .prop_flat_map(|(element, n, k, rows)| {
+            (
+                matrix_column(element.clone(), vec![n, k], rows),
+                matrix_column(element, vec![n, k], rows),
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// `tensor_inner_product`, `tensor_l2_distance` and `tensor_cosine_similarity` along the
+    /// last axis against their definitions (`sum(x * y)`, `sqrt(sum((x - y)^2))`,
+    /// `x . y / (|x| |y|)`) on the same small integers, within float32 rounding.
+    #[test]
+    fn vector_measures_agree_with_their_definitions((a, c) in measure_args()) {
+        let (n, k) = (a.shape[0], a.shape[1]);
+        let columns = [("a", a.arrow("a")), ("c", c.arrow("c"))];
+        for (which, sql) in [
+            "SELECT tensor_inner_product(a, c) FROM t",
+            "SELECT tensor_l2_distance(a, c) FROM t",
+            "SELECT tensor_cosine_similarity(a, c) FROM t",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
+            let (shape, rows) = rows_in::<Float64Type>(&result);
+            prop_assert_eq!(shape, vec![n], "{}", sql);
+            for (r, row) in rows.iter().enumerate() {
+                let (Some(ra), Some(rc)) = (&a.rows[r], &c.rows[r]) else {
+                    prop_assert!(row.is_none(), "{}: row {} should be NULL", sql, r);
+                    continue;
+                };
+                let got = row.as_ref().unwrap();
+                for i in 0..n {
+                    let x: Vec<f64> = ra[i * k..(i + 1) * k].iter().map(|v| v.unwrap() as f64).collect();
+                    let y: Vec<f64> = rc[i * k..(i + 1) * k].iter().map(|v| v.unwrap() as f64).collect();
+                    let dot: f64 = x.iter().zip(&y).map(|(p, q)| p * q).sum();
+                    let (nx, ny) = (x.iter().map(|p| p * p).sum::<f64>().sqrt(), y.iter().map(|q| q * q).sum::<f64>().sqrt());
+                    let want = match which {
+                        0 => dot,
+                        1 => x.iter().zip(&y).map(|(p, q)| (p - q) * (p - q)).sum::<f64>().sqrt(),
+                        _ if nx == 0.0 || ny == 0.0 => continue, // 0 / 0: numpy's NaN
+                        _ => dot / (nx * ny),
+                    };
+                    let value = got[i].unwrap();
+                    prop_assert!(
+                        (value - want).abs() <= 1e-5 * want.abs().max(1.0),
+                        "{}: row {} [{}]: {} != {}", sql, r, i, value, want
+                    );
+                }
+            }
+        }
+    }
+}
