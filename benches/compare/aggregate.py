@@ -20,14 +20,12 @@ memory), best of --repeat:
 
 import argparse
 import os
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, best_of, cli_query, timed  # noqa: E402
+from compare import ROOT, best_of, child_time, cli_binary, cli_query  # noqa: E402
 
 
 def generate(path, rows, dim, groups):
@@ -105,9 +103,8 @@ def cli(binary, path, sql, repeat, expect):
     return cli_query(binary, sql.format(path=path), repeat, expect)
 
 
-def py(kind, *args):
-    out, peak = timed([sys.executable, __file__, "--child", kind, *map(str, args)])
-    return float(re.search(r"TIME ([\d.e-]+)", out)[1]), peak
+def py(*args):
+    return child_time(__file__, *args)
 
 
 def main():
@@ -126,11 +123,7 @@ def main():
     parser.add_argument("--bin")
     parser.add_argument("--no-duckdb", action="store_true")
     args = parser.parse_args()
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
     path = ROOT / "target" / "compare" / f"agg_{args.rows}x{args.dim}.parquet"
     generate(path, args.rows, args.dim, args.groups)
 

@@ -120,12 +120,7 @@ def child_pyarrow(path, name, repeat):
         np.add.at(x, (slice(None), [0, 0, 1]), np.float32(1.0))
         return x
 
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    print(f"TIME {best}")
+    best_of(repeat, run)
 
 
 def child_duckdb(path, name, repeat):
@@ -189,8 +184,22 @@ def cli_query(binary, query, repeat, expect):
 
 
 def py_case(kind, path, name, repeat):
-    out, peak = timed([sys.executable, __file__, "--child", kind, str(path), name, str(repeat)])
+    return child_time(__file__, kind, path, name, repeat)
+
+
+def child_time(script, *args):
+    """`script --child args...` in its own process: (the "TIME" it prints, peak MiB)."""
+    out, peak = timed([sys.executable, str(script), "--child", *map(str, args)])
     return float(re.search(r"TIME ([\d.e-]+)", out)[1]), peak
+
+
+def cli_binary(given):
+    """The CLI to measure: `given` (--bin), else `cargo build`'s, built first."""
+    if given is not None:
+        return given
+    subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
+    return str(Path(target) / "debug" / "datafusion-tensor")
 
 
 def measure(binary, path, rows, repeat, duckdb):
@@ -251,11 +260,7 @@ def main():
             print("duckdb not installed (pip install duckdb): skipping it", file=sys.stderr)
             duckdb = False
 
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
 
     out_dir = ROOT / "target" / "compare"
     path = out_dir / f"tensors_{args.rows}_{args.row_group_rows}.parquet"

@@ -26,13 +26,11 @@ Each engine runs in its own process under /usr/bin/time -v (peak resident memory
 
 import argparse
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, best_of, cli_query, timed  # noqa: E402
+from compare import ROOT, best_of, child_time, cli_binary, cli_query  # noqa: E402
 
 DIM = 768
 
@@ -106,8 +104,7 @@ def cli(binary, path, sql, repeat, expect):
 
 
 def py(*args):
-    out, peak = timed([sys.executable, __file__, "--child", *map(str, args)])
-    return float(re.search(r"TIME ([\d.e-]+)", out)[1]), peak
+    return child_time(__file__, *args)
 
 
 def print_table(title, rows):
@@ -137,11 +134,7 @@ def main():
     parser.add_argument("--only", help="matmul4, matmul64 or cosine")
     parser.add_argument("--no-duckdb", action="store_true")
     args = parser.parse_args()
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
     out = ROOT / "target" / "compare"
     f32 = "float32"
 

@@ -27,13 +27,11 @@ Each query runs in its own process under /usr/bin/time -v (peak resident memory)
 import argparse
 import os
 import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, best_of, cli_case, timed  # noqa: E402
+from compare import ROOT, best_of, cli_binary, cli_case, timed  # noqa: E402
 
 FILES = {"f32": ((16, 16), "float32"), "u8": ((28, 28), "uint8")}
 
@@ -225,11 +223,7 @@ def main():
     parser.add_argument("--no-polars", action="store_true")
     args = parser.parse_args()
 
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
 
     out_dir = ROOT / "target" / "compare"
     rows = {"f32": args.rows, "u8": args.u8_rows}

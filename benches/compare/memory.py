@@ -21,7 +21,6 @@ reader that held a whole decoded row group shows it here: its peak grows with th
 
 import argparse
 import re
-import subprocess
 import sys
 from pathlib import Path
 

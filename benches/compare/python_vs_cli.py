@@ -18,13 +18,12 @@ does not count:
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import QUERIES, ROOT, cli_case, generate  # noqa: E402
+from compare import QUERIES, ROOT, cli_binary, cli_case, generate  # noqa: E402
 
 
 def python_best(ctx, query, repeat):
@@ -56,11 +55,7 @@ def main():
 
     import datafusion_tensor as dt
 
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
 
     path = ROOT / "target" / "compare" / f"tensors_{args.rows}_{args.row_group_rows}.parquet"
     generate(path, args.rows, args.row_group_rows)

@@ -26,13 +26,12 @@ scan".
 import argparse
 import os
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import timed  # noqa: E402
+from compare import cli_binary, timed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -234,11 +233,7 @@ def main():
     parser.add_argument("--only", help="comma-separated substrings of query names")
     args = parser.parse_args()
 
-    binary = args.bin
-    if binary is None:
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
     paths = {}
     for kind, (rows, group) in FILES.items():
         rows = int(rows * args.scale)

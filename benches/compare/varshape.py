@@ -93,7 +93,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
         return
-    from compare import cli_case, timed
+    from compare import cli_binary, cli_case, timed
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=100_000)
@@ -101,13 +101,7 @@ def main():
     parser.add_argument("--bin", help="the CLI binary (default: cargo build's)")
     args = parser.parse_args()
 
-    binary = args.bin
-    if binary is None:
-        import subprocess
-
-        subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", ROOT / "target")
-        binary = str(Path(target) / "debug" / "datafusion-tensor")
+    binary = cli_binary(args.bin)
     path = ROOT / "target" / "compare" / f"varshape_{args.rows}.parquet"
     generate(path, args.rows)
 
