@@ -33,13 +33,7 @@ pub fn stack_rows(
         let range = input.row(row, &mut row_shape);
         match shape {
             Some(first) if *first == row_shape => {}
-            Some(first) => {
-                return Err(TensorError::Data(format!(
-                    "row {row} of its batch has shape {}, but the stacked rows have shape {} (all input arrays must have the same shape)",
-                    format_shape(&row_shape),
-                    format_shape(first)
-                )));
-            }
+            Some(first) => return Err(shape_mismatch(row, &row_shape, first)),
             None => *shape = Some(row_shape.clone()),
         }
         contiguous = match contiguous {
@@ -61,6 +55,15 @@ pub fn stack_rows(
         Some(_) => take(input.values().as_ref(), &UInt64Array::from(elements), None)?,
     };
     Ok((UInt32Array::from(rows), values))
+}
+
+/// The error of a row (of its batch) whose logical shape is not the stacked rows' `first`.
+pub fn shape_mismatch(row: usize, row_shape: &[usize], first: &[usize]) -> TensorError {
+    TensorError::Data(format!(
+        "row {row} of its batch has shape {}, but the stacked rows have shape {} (all input arrays must have the same shape)",
+        format_shape(row_shape),
+        format_shape(first)
+    ))
 }
 
 /// `values` (rows of `size` values each) with the rows in the order `order`.

@@ -9,7 +9,8 @@
 //! - [`columns`]: the argument and result tensor types, batches in and results out;
 //! - [`state`]: an elementwise aggregate's groups and its intermediate state's layout;
 //! - [`accumulator`] / [`groups`]: DataFusion's one-group and many-groups forms of it;
-//! - [`stack`]: numpy's stack, `tensor_agg_stack`;
+//! - [`stack`] / [`stack_groups`]: numpy's stack, `tensor_agg_stack`, in its one-group and
+//!   many-groups forms;
 //! - [`docs`]: the documentation.
 //!
 //! The element loops are [`crate::kernels::aggregate`]'s.
@@ -19,6 +20,7 @@ mod columns;
 mod docs;
 mod groups;
 mod stack;
+mod stack_groups;
 mod state;
 
 use std::sync::Arc;
@@ -38,6 +40,7 @@ use self::accumulator::TensorAccumulator;
 use self::columns::Columns;
 use self::groups::TensorGroupsAccumulator;
 use self::stack::StackAccumulator;
+use self::stack_groups::StackGroupsAccumulator;
 use self::state::AggregateState;
 use super::Parameters;
 use crate::kernels::aggregate::Aggregation;
@@ -265,19 +268,14 @@ impl AggregateUDFImpl for TensorAggregate {
                 self.function.retracts(),
             ))),
             None => {
-                let sort = args.order_bys.iter().map(|o| o.options).collect();
-                let types = args
-                    .order_bys
-                    .iter()
-                    .map(|o| o.expr.data_type(args.schema))
-                    .collect::<Result<Vec<_>>>()?;
+                let (sort, types) = stack_ordering(&args)?;
                 Ok(Box::new(StackAccumulator::new(columns, sort, types)?))
             }
         }
     }
 
     fn groups_accumulator_supported(&self, args: AccumulatorArgs<'_>) -> bool {
-        !args.is_distinct && self.function != AggregateFunction::Stack
+        !args.is_distinct
     }
 
     fn create_groups_accumulator(
@@ -286,13 +284,16 @@ impl AggregateUDFImpl for TensorAggregate {
     ) -> Result<Box<dyn GroupsAccumulator>> {
         self.refuse_distinct(&args)?;
         let columns = self.columns(args.expr_fields)?;
-        let Some(aggregation) = self.function.aggregation(self.ddof(&args)?) else {
-            return internal_err!("{}: no groups accumulator", self.name());
-        };
-        Ok(Box::new(TensorGroupsAccumulator(AggregateState::new(
-            aggregation,
-            columns,
-        )?)))
+        match self.function.aggregation(self.ddof(&args)?) {
+            Some(aggregation) => Ok(Box::new(TensorGroupsAccumulator(AggregateState::new(
+                aggregation,
+                columns,
+            )?))),
+            None => {
+                let (sort, types) = stack_ordering(&args)?;
+                Ok(Box::new(StackGroupsAccumulator::new(columns, sort, types)?))
+            }
+        }
     }
 
     fn order_sensitivity(&self) -> AggregateOrderSensitivity {
@@ -306,4 +307,17 @@ impl AggregateUDFImpl for TensorAggregate {
     fn documentation(&self) -> Option<&Documentation> {
         Some(docs::documentation(self.function))
     }
+}
+
+/// A `tensor_agg_stack` call's ORDER BY: each expression's sort options and type.
+fn stack_ordering(
+    args: &AccumulatorArgs<'_>,
+) -> Result<(Vec<arrow::compute::SortOptions>, Vec<DataType>)> {
+    let sort = args.order_bys.iter().map(|o| o.options).collect();
+    let types = args
+        .order_bys
+        .iter()
+        .map(|o| o.expr.data_type(args.schema))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((sort, types))
 }

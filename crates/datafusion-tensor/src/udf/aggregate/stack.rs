@@ -129,6 +129,9 @@ impl StackAccumulator {
         if self.sort.is_empty() {
             return Ok(Some(values));
         }
+        // arrow's lexsort is unstable: the position the row came in is the last key, so
+        // that ties keep that order.
+        let arrival: ArrayRef = Arc::new(UInt64Array::from_iter_values(0..self.rows as u64));
         let columns: Vec<SortColumn> = orderings
             .into_iter()
             .zip(&self.sort)
@@ -136,6 +139,10 @@ impl StackAccumulator {
                 values,
                 options: Some(*options),
             })
+            .chain(std::iter::once(SortColumn {
+                values: arrival,
+                options: None,
+            }))
             .collect();
         let order = lexsort_to_indices(&columns, None)?;
         let order =

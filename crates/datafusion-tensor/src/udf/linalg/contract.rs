@@ -451,7 +451,7 @@ where
         .map(|b| b.values.as_primitive::<P>().values().as_ref())
         .collect();
     let (values, shapes) = contract_rows(name, plan, batches, &refs, nulls.as_ref(), rows)?;
-    let values: ArrayRef = Arc::new(PrimitiveArray::<P>::from_iter_values(values));
+    let values: ArrayRef = Arc::new(PrimitiveArray::<P>::new(values.into(), None));
     finish(name, plan, values, shapes, nulls, rows)
 }
 
