@@ -305,4 +305,22 @@ mod tests {
             .is_err()
         );
     }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact
+    fn one_row_read_at_its_starts() {
+        let plan = VectorPlan::new([(&[2], &[1]), (&[2], &[1])], &[2], 0);
+        let a = [9.0f64, 3.0, 4.0];
+        let b = [0.0f64, 0.0];
+        let mut out = Vec::new();
+        measure_row(Measure::L2Distance, &plan, [&a, &b], [1, 0], &mut out).unwrap();
+        assert_eq!(out, vec![5.0]);
+        // Values that end before the row does are an error, not a panic.
+        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [2, 0], &mut out).is_err());
+        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [9, 0], &mut out).is_err());
+        // An empty vector at the end of the values.
+        let empty = VectorPlan::new([(&[0], &[1]), (&[0], &[1])], &[0], 0);
+        measure_row(Measure::InnerProduct, &empty, [&a, &b], [3, 2], &mut out).unwrap();
+        assert_eq!(out, vec![5.0, 0.0]);
+    }
 }
