@@ -320,6 +320,21 @@ def test_builder_against_numpy(df, data, name):
         np.testing.assert_allclose(out, want, rtol=1e-12, atol=0, equal_nan=True)
 
 
+def test_linalg_number_operands(df, data):
+    """A Python number, or a numeric column, is an operand of the linear-algebra builders as
+    np.asarray makes it: a 0-d array of its own type (not weak: bool tensor . 3 is int64)."""
+    out = values(df.select(tf.tensor_dot(X, 3).alias("r")))
+    np.testing.assert_array_equal(out, per_row(lambda a: np.dot(a, 3), data["x"]))
+    out = values(df.select(tf.tensor_dot(3, col("b")).alias("r")))
+    want = per_row(lambda a: np.dot(3, a), data["b"])
+    assert out.dtype == want.dtype == np.int64
+    np.testing.assert_array_equal(out, want)
+    out = values(df.select(tf.tensor_dot(col("i"), col("id")).alias("r")))
+    np.testing.assert_array_equal(out, per_row(np.dot, data["i"], np.arange(ROWS)))
+    with pytest.raises(dt.PlanError, match="Input operand 1 does not have enough dimensions"):
+        df.select(tf.tensor_matmul(X, 3)).collect()
+
+
 def test_operators_and_methods(df, data):
     x, y = data["x"], data["y"]
     out = df.select((col("x") * 2.0 + col("y")).alias("r"))

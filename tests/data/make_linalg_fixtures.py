@@ -8,7 +8,13 @@
 - sql/tensor_einsum_generated.slt: tensor_einsum (np.einsum(..., optimize=False)): implicit
   and explicit outputs, `...`, repeated labels, one to three operands, errors;
 - sql/tensor_linalg_varshape_generated.slt: the same functions on the variable-shape columns
-  of tests/data/varshape_along.parquet (pyarrow's writer), each row in its own shape.
+  of tests/data/varshape_along.parquet (pyarrow's writer), each row in its own shape, numbers
+  with them, and the vector measures of variable-shape rows with each other, with fixed-shape
+  columns and with query vectors;
+- sql/tensor_linalg_numbers_generated.slt: numbers (SQL literals, typed literals and numeric
+  columns, NULLs) as operands of tensor_dot, _inner, _outer, _tensordot, _einsum and
+  _matmul, on either side: np.asarray's types (not weak: int32 with 3 is int64), numpy's
+  signed zeros and zero factors, numpy's errors.
 
     python3 tests/data/make_linalg_fixtures.py      # numpy >= 2, pyarrow
 
@@ -22,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
-from fixture_format import error_regex
-from make_reduce_fixtures import arrow_type, fmt, list_sql, variable_rows
+from fixture_format import ARROW, error_regex
+from make_reduce_fixtures import arrow_type, fmt, list_sql, literal, variable_rows
 from make_reduce_fixtures import sample as reduce_sample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +113,43 @@ def options_sql(options):
     return "".join(", " + p for p in parts)
 
 
+class Number:
+    """A number literal: its SQL and the Python or numpy scalar numpy is given."""
+
+    def __init__(self, sql, value):
+        self.sql, self.value = sql, value
+
+
+class Numbers:
+    """A numeric column: one numpy scalar (or None, NULL) per row."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+
+def tensor_arg(name, rows, perm):
+    """The SQL of a tensor operand from column `name` of logical `rows`, stored permuted by
+    `perm` (logical = physical.transpose(perm))."""
+    first = next(r for r in rows if r is not None)
+    physical_shape = first.shape if perm is None else tuple(first.shape[i] for i in np.argsort(perm))
+    shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
+    perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
+    return f"tensor({name}, {shape_sql}{perm_sql})"
+
+
+def row_sql(a, perm):
+    """One row's SQL value of a tensor operand stored permuted by `perm` (NULL for None)."""
+    if a is None:
+        return "NULL"
+    physical = a if perm is None else a.transpose(np.argsort(perm))
+    return list_sql(np.ascontiguousarray(physical))
+
+
+def number_sql(x):
+    """A numpy scalar as a SQL value of its Arrow type."""
+    return f"arrow_cast({literal(x, x.dtype)}, '{ARROW[np.dtype(x.dtype)]}')"
+
+
 class Writer:
     def __init__(self, out, what):
         self.out = out
@@ -130,41 +173,37 @@ class Writer:
         perms = perms or [None] * len(operand_rows)
         count = len(operand_rows[0])
         names = [f"a{k}" for k in range(len(operand_rows))]
-        args = []
-        for name, rows, perm in zip(names, operand_rows, perms):
-            first = next(r for r in rows if r is not None)
-            physical_shape = first.shape if perm is None else tuple(
-                first.shape[i] for i in np.argsort(perm))
-            shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
-            perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
-            args.append(f"tensor({name}, {shape_sql}{perm_sql})")
+        args = [tensor_arg(name, rows, perm) for name, rows, perm in zip(names, operand_rows, perms)]
         values = []
         for r in range(count):
             items = [str(r + 1)]
             for rows, perm in zip(operand_rows, perms):
-                a = rows[r]
-                if a is None:
-                    items.append("NULL")
-                else:
-                    physical = a if perm is None else a.transpose(np.argsort(perm))
-                    items.append(list_sql(np.ascontiguousarray(physical)))
+                items.append(row_sql(rows[r], perm))
             values.append("(" + ", ".join(items) + ")")
         call = self.call(function, args, options)
         empty = any(0 in next(r for r in rows if r is not None).shape for rows in operand_rows)
         order = " ORDER BY r" if count > 1 and not empty else ""
         sql = (f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {', '.join(values)}) "
                f"AS t(r, {', '.join(names)}){order};")
+        self.expect(function, sql, [[rows[r] for rows in operand_rows] for r in range(count)],
+                    note, options)
+
+    def expect(self, function, sql, operands_of_rows, note, options):
+        """The case of `sql` (rows numbered from 1): numpy's value of each row's operands
+        (None among them: a NULL row) and its type, or numpy's error."""
         self.count += 1
         results = []
         try:
-            for r in range(count):
-                ops = [rows[r] for rows in operand_rows]
-                results.append(None if any(o is None for o in ops) else numpy_value(function, ops, options))
+            for ops in operands_of_rows:
+                results.append(None if any(o is None for o in ops)
+                               else numpy_value(function, ops, options))
         except (ValueError, IndexError, TypeError) as e:
             self.lines += ["", f"# numpy raises: {e} {note}".rstrip(),
                            f"query error tensor_{function}: {error_regex(str(e), '')}", sql]
             return
-        shown = next(r for r in results if r is not None)
+        shown = next((r for r in results if r is not None), None)
+        if shown is None:
+            raise ValueError(f"{sql}: every row NULL; give the result type a row")
         self.lines += ["", f"# numpy {function}{options_note(options)}: {shown.dtype} {note}".rstrip(),
                        "query ITT", sql, "----"]
         for r, result in enumerate(results, 1):
@@ -173,9 +212,13 @@ class Writer:
             else:
                 self.lines.append(f"{r} {fmt(result)} {arrow_type(result)}")
 
-    def variable_case(self, function, columns, rows_of, sql_args=None, **options):
+    def variable_case(self, function, columns, rows_of, sql_args=None, constants_first=False,
+                      plan_error=False, **options):
         """Variable-shape columns of VARSHAPE; rows_of: {column: {id: array or None}};
-        `sql_args`: the SQL of each operand (default: the column names)."""
+        `sql_args`: the SQL of each operand (default: the column names); `constants`: numbers
+        or arrays written in `sql_args`, numpy's operands after the columns' (before them with
+        `constants_first`); `plan_error`: numpy's error is one of the operands' ranks, found
+        when the query is planned (it names no row)."""
         args = list(sql_args or columns)
         call = self.call(function, args, options)
         sql = f"SELECT id, {call} FROM '{VARSHAPE}' ORDER BY id;"
@@ -187,16 +230,56 @@ class Writer:
             if any(o is None for o in ops):
                 out.append(f"{rid} NULL")
                 continue
-            ops += [np.asarray(x) for x in options.get("constants", [])]
+            constants = [np.asarray(x) for x in options.get("constants", [])]
+            ops = constants + ops if constants_first else ops + constants
             try:
                 result = numpy_value(function, ops, options)
             except (ValueError, IndexError, TypeError) as e:
+                where = "" if plan_error else " at row"
                 self.lines += ["", f"# numpy raises on row {rid}: {e}",
-                               f"query error tensor_{function}: {error_regex(str(e), '')} at row", sql]
+                               f"query error tensor_{function}: {error_regex(str(e), '')}{where}", sql]
                 return
             out.append(f"{rid} {fmt(result)}")
         self.lines += ["", f"# numpy {function}{options_note(options)} of each row of {', '.join(columns)}",
                        "query IT", sql, "----"] + out
+
+    def number_case(self, function, operands, perms=None, note="", **options):
+        """Operands: per operand, a list of rows (logical arrays, None: a NULL row), a
+        `Number` (a literal) or a `Numbers` (a numeric column). Without columns, one call of
+        literals (a literal result)."""
+        perms = perms or [None] * len(operands)
+        counts = [len(o) if isinstance(o, list) else len(o.rows) for o in operands
+                  if not isinstance(o, Number)]
+        count = counts[0] if counts else 1
+        names, args, columns = [], [], []
+        for k, (operand, perm) in enumerate(zip(operands, perms)):
+            if isinstance(operand, Number):
+                args.append(operand.sql)
+                continue
+            name = f"a{k}"
+            names.append(name)
+            if isinstance(operand, Numbers):
+                args.append(name)
+                columns.append(["NULL" if x is None else number_sql(x) for x in operand.rows])
+                continue
+            args.append(tensor_arg(name, operand, perm))
+            columns.append([row_sql(a, perm) for a in operand])
+        call = self.call(function, args, options)
+        if names:
+            values = ", ".join("(" + ", ".join([str(r + 1)] + [c[r] for c in columns]) + ")"
+                               for r in range(count))
+            sql = (f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {values}) "
+                   f"AS t(r, {', '.join(names)}) ORDER BY r;")
+        else:
+            sql = f"SELECT 1, {call}, arrow_typeof({call});"
+
+        def value(operand, r):
+            if isinstance(operand, Number):
+                return operand.value
+            return operand.rows[r] if isinstance(operand, Numbers) else operand[r]
+
+        self.expect(function, sql, [[value(o, r) for o in operands] for r in range(count)],
+                    note, options)
 
     def write(self):
         self.out.write_text("\n".join(self.lines) + "\n")
@@ -467,6 +550,166 @@ def variable_cases(w):
             for function in ("dot", "inner", "outer", "matmul"):
                 w.variable_case(function, [column, column], rows_of)
             w.variable_case("einsum", [column, column], rows_of, subscripts="i,j->ji")
+    variable_number_cases(w, rows_of)
+    variable_measure_cases(w, table, rows_of)
+
+
+def variable_number_cases(w, rows_of):
+    w.comment("Numbers with variable-shape rows: np.asarray's types, numpy's signed zeros row by "
+              "row (a row of one element multiplies).")
+    for column in rows_of:
+        for function, opts in [("dot", {}), ("inner", {}), ("outer", {}),
+                               ("tensordot", dict(axes=0)),
+                               ("einsum", dict(subscripts="...,->..."))]:
+            w.variable_case(function, [column], rows_of, sql_args=[column, "-2.5"],
+                            constants=[-2.5], **opts)
+        w.variable_case("dot", [column], rows_of, sql_args=["CAST(3 AS TINYINT)", column],
+                        constants=[np.int8(3)], constants_first=True)
+        w.variable_case("tensordot", [column], rows_of, sql_args=["0.0", column], constants=[0.0],
+                        constants_first=True, axes=0)
+    w.variable_case("matmul", ["f32"], rows_of, sql_args=["f32", "3"], constants=[3],
+                    plan_error=True)
+    w.variable_case("tensordot", ["f32"], rows_of, sql_args=["f32", "3"], constants=[3],
+                    plan_error=True)
+
+
+def fixed_rows(table, column):
+    """A fixed-shape tensor column of VARSHAPE: {id: logical array or None}."""
+    array = table.column(column).combine_chunks()
+    dtype = array.type.value_type.to_pandas_dtype()
+    shape = array.type.shape
+    return {rid: None if value is None else np.array(value, dtype=dtype).reshape(shape)
+            for rid, value in zip(table.column("id").to_pylist(), array.storage.to_pylist())}
+
+
+def variable_measure_cases(w, table, rows_of):
+    w.comment("Vector measures of variable-shape rows: with themselves, with fixed-shape columns, "
+              "with query vectors; each row's shapes broadcast, numpy's error naming the row.")
+    rows_of = dict(rows_of)
+    rows_of["csu"] = variable_rows(table, "csu")
+    for column in ["fa", "fc"]:
+        rows_of[column] = fixed_rows(table, column)
+    for function in MEASURES:
+        for column in ["f32", "perm", "u8u", "b", "i64v", "uni", "c0", "csp"]:
+            ndim = next(r for r in rows_of[column].values() if r is not None).ndim
+            w.variable_case(function, [column, column], rows_of)
+            if ndim >= 2:
+                w.variable_case(function, [column, column], rows_of, axis=0)
+        w.variable_case(function, ["csp", "csp"], rows_of, axis=1)
+        for a, b in [("u8u", "fa"), ("fa", "u8u"), ("csu", "fc"), ("fc", "f32"), ("f32", "perm")]:
+            w.variable_case(function, [a, b], rows_of)
+            w.variable_case(function, [a, b], rows_of, axis=0)
+        w.variable_case(function, ["f32", "perm"], rows_of, axis=-2)
+        for column, vector in [("i64v", [2.0]), ("i64v", [1.5, -2.0, 0.5, 1.0]),
+                               ("f32", [1.0, 2.0, 3.0]), ("c0", [-0.5])]:
+            sql = "[" + ", ".join(str(x) for x in vector) + "]"
+            w.variable_case(function, [column], rows_of, sql_args=[column, sql],
+                            constants=[np.array(vector)])
+            w.variable_case(function, [column], rows_of, sql_args=[sql, column],
+                            constants=[np.array(vector)], constants_first=True)
+
+
+def number_cases(w, rng):
+    """Numbers as operands: np.asarray's 0-d arrays, of their own type (not weak)."""
+    three, half = Number("3", 3), Number("2.5", 2.5)
+    minus = Number("-2.5", -2.5)
+
+    def rows(dtype, shape, count=3):
+        out = [sample(rng, dtype, shape) for _ in range(count)]
+        out[1] = None
+        return out
+
+    w.comment("Every element type with a SQL integer (int64) and a SQL decimal (float64) literal, "
+              "on either side.")
+    for dtype in DTYPES:
+        a = rows(dtype, (2, 3))
+        w.number_case("dot", [a, three])
+        w.number_case("dot", [minus, a])
+        w.number_case("inner", [a, half])
+        w.number_case("inner", [three, a])
+        w.number_case("outer", [a, three])
+        w.number_case("outer", [minus, a])
+        w.number_case("tensordot", [a, minus], axes=0)
+        w.number_case("tensordot", [three, a], axes=0)
+        w.number_case("einsum", [a, minus], subscripts="ij,->ij")
+        w.number_case("einsum", [three, a], subscripts=",ij->j")
+
+    w.comment("Typed literals (CAST, arrow_cast) and numeric columns: numpy scalars of that type.")
+    typed = [(np.int8, "CAST(3 AS TINYINT)", np.int8(3)), (np.int16, "CAST(-2 AS SMALLINT)", np.int16(-2)),
+             (np.int32, "CAST(3 AS INT)", np.int32(3)), (np.uint8, "CAST(3 AS TINYINT UNSIGNED)", np.uint8(3)),
+             (np.uint64, "arrow_cast(3, 'UInt64')", np.uint64(3)),
+             (np.float16, "arrow_cast(-2.5, 'Float16')", np.float16(-2.5)),
+             (np.float32, "CAST(-2.5 AS REAL)", np.float32(-2.5)),
+             (np.float64, "CAST(2 AS DOUBLE)", np.float64(2)), (np.bool_, "true", True)]
+    for dtype in [np.int8, np.uint8, np.int32, np.uint64, np.float16, np.float32, np.bool_]:
+        a = rows(dtype, (2, 3))
+        for _, sql, value in typed:
+            w.number_case("dot", [a, Number(sql, value)])
+        column = [sample(rng, dtype, ()) for _ in range(3)]
+        column[2] = None
+        w.number_case("dot", [a, Numbers([x if x is None else dtype(x) for x in column])])
+        w.number_case("inner", [Numbers([x if x is None else dtype(x) for x in column]), a])
+    for sdtype in [np.int16, np.uint32, np.float16, np.float32, np.float64, np.bool_]:
+        column = [sdtype(x) for x in sample(rng, sdtype, (4,))]
+        column[3] = None
+        a = [sample(rng, np.int32, (3,)) for _ in range(4)]
+        w.number_case("outer", [a, Numbers(column)])
+        w.number_case("tensordot", [Numbers(column), a], axes=0)
+        w.number_case("einsum", [a, Numbers(column)], subscripts="i,")
+
+    w.comment("Two numbers: a literal result, or one per row of a column.")
+    for function, opts in [("dot", {}), ("inner", {}), ("outer", {}), ("tensordot", dict(axes=0)),
+                           ("einsum", dict(subscripts=",")), ("einsum", dict(subscripts=",->"))]:
+        w.number_case(function, [three, minus], **opts)
+        w.number_case(function, [Numbers([np.float32(0.5), None, np.float32(-2)]),
+                                 Number("CAST(3 AS SMALLINT)", np.int16(3))], **opts)
+
+    w.comment("Signed zeros and zero factors: numpy's dot, inner and tensordot of float32/float64 "
+              "operands of at most two dimensions add the product to zero (BLAS axpy, which skips "
+              "a zero factor) unless the other operand has one element; outer multiplies.")
+    specials = np.array([[0.0, -0.0, np.inf], [np.nan, 1.5, -2.0]])
+    for dtype in [np.float16, np.float32, np.float64]:
+        for shape in [(2, 3), (1,), (3, 2, 1)]:
+            a = [specials.astype(dtype).reshape(-1)[:int(np.prod(shape))].reshape(shape)]
+            a.append(-a[0])
+            for number in [Number("0.0", 0.0), minus, Number(f"arrow_cast(-0.0, '{ARROW[np.dtype(dtype)]}')",
+                                                              dtype(-0.0))]:
+                for function, opts in [("dot", {}), ("inner", {}), ("outer", {}),
+                                       ("tensordot", dict(axes=0)),
+                                       ("einsum", dict(subscripts="...,->..."))]:
+                    w.number_case(function, [a, number], **opts)
+                    w.number_case(function, [number, a] if function != "einsum" else [a, number],
+                                  **opts)
+        w.number_case("tensordot", [[specials.astype(dtype)[0, :1]], [np.array([np.inf, 2.0], dtype)]],
+                      axes=0)
+        w.number_case("tensordot", [[np.array([-0.0, 2.0], dtype)], [np.array([2.0, 3.0], dtype)]],
+                      axes=0)
+
+    w.comment("Permuted tensors with numbers.")
+    a = rows(np.int16, (2, 3, 4))
+    w.number_case("dot", [a, three], perms=[[2, 0, 1], None])
+    w.number_case("tensordot", [minus, a], perms=[None, [1, 2, 0]], axes=0)
+    w.number_case("outer", [a, half], perms=[[2, 1, 0], None])
+    w.number_case("einsum", [a, three], perms=[[1, 0, 2], None], subscripts="ijk,->kj")
+
+    w.comment("NULL numbers in a column: NULL rows.")
+    a = rows(np.int32, (2,))
+    w.number_case("dot", [a, Numbers([np.int64(2), None, None])])
+
+    w.comment("numpy's errors with a number.")
+    a = rows(np.float32, (2, 3))
+    w.number_case("matmul", [a, three])
+    w.number_case("matmul", [three, a])
+    w.number_case("matmul", [three, minus])
+    w.number_case("matmul", [a, Numbers([np.int8(1), None, np.int8(2)])])
+    w.number_case("tensordot", [a, three])
+    w.number_case("tensordot", [three, a], axes=1)
+    w.number_case("tensordot", [a, three], axes=[[0], [0]])
+    w.number_case("trace", [Numbers([np.int32(1), np.int32(2)])])
+    w.number_case("diagonal", [three])
+    w.number_case("einsum", [a, three], subscripts="i,->i")
+    w.number_case("einsum", [a, three], subscripts="ij,j")
+    w.number_case("einsum", [three, three], subscripts="i,")
 
 
 def main():
@@ -487,6 +730,9 @@ def main():
     w.write()
     w = Writer(ROOT / "sql" / "tensor_linalg_varshape_generated.slt", "Variable-shape rows.")
     variable_cases(w)
+    w.write()
+    w = Writer(ROOT / "sql" / "tensor_linalg_numbers_generated.slt", "Number operands.")
+    number_cases(w, np.random.default_rng(20261130))
     w.write()
 
 

@@ -1,7 +1,8 @@
 //! Property tests of the linear algebra (SPEC §10): random matrix products of every size from
 //! 1 to 20 per side (below and past the gemm threshold), permuted operands and NULL rows,
-//! against the product written out here on the same small integers (exact in every type), and
-//! `tensor_einsum`'s and `tensor_norm`'s agreement with it.
+//! against the product written out here on the same small integers (exact in every type),
+//! `tensor_einsum`'s and `tensor_norm`'s agreement with it, products with a number (a 0-d
+//! operand of its own type), and the vector measures on fixed- and variable-shape operands.
 
 // n, k, m and a, b: the matrix product's own names.
 #![allow(
@@ -99,6 +100,28 @@ proptest! {
                 prop_assert_eq!(&got, &want, "{}: row {}", sql, r);
             }
         }
+        // A number is a 0-d operand of its own type (SQL's 2 an int64): dot and tensordot with
+        // it scale every element, in numpy's promotion of the element type with int64.
+        for sql in [
+            "SELECT tensor_dot(a, 2) FROM t",
+            "SELECT tensor_tensordot(2, a, 0) FROM t",
+            "SELECT tensor_einsum('ij,->ij', a, 2) FROM t",
+        ] {
+            let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
+            let want_type = if a.element == DataType::Int32 { DataType::Int64 } else { DataType::Float64 };
+            prop_assert_eq!(element_type(&result.0), want_type, "{}", sql);
+            let (shape, rows) = rows_in::<Float64Type>(&result);
+            prop_assert_eq!(shape, vec![n, k], "{}", sql);
+            for (r, row) in rows.iter().enumerate() {
+                let Some(ra) = &a.rows[r] else {
+                    prop_assert!(row.is_none(), "{}: row {} should be NULL", sql, r);
+                    continue;
+                };
+                let want: Vec<f64> = ra.iter().map(|v| 2.0 * v.unwrap_or(0) as f64).collect();
+                let got: Vec<f64> = row.as_ref().unwrap().iter().map(|v| v.unwrap()).collect();
+                prop_assert_eq!(&got, &want, "{}: row {}", sql, r);
+            }
+        }
         // The Frobenius norm of a row is sqrt(sum(x * x)) of the same values; l2_distance
         // squared is the inner product of the difference with itself (within float error).
         let sql = "SELECT tensor_norm(a, 'fro') FROM t";
@@ -138,14 +161,20 @@ proptest! {
     fn vector_measures_agree_with_their_definitions((a, c) in measure_args()) {
         let (n, k) = (a.shape[0], a.shape[1]);
         let columns = [("a", a.arrow("a")), ("c", c.arrow("c"))];
+        // The same with a variable-shape operand (each row's shapes broadcast row by row; the
+        // result fixed-shape: every row's dimensions are the type's uniform shape).
         for (which, sql) in [
             "SELECT tensor_inner_product(a, c) FROM t",
             "SELECT tensor_l2_distance(a, c) FROM t",
             "SELECT tensor_cosine_similarity(a, c) FROM t",
+            "SELECT tensor_inner_product(tensor_to_variable(a), c) FROM t",
+            "SELECT tensor_l2_distance(a, tensor_to_variable(c)) FROM t",
+            "SELECT tensor_cosine_similarity(tensor_to_variable(a), tensor_to_variable(c)) FROM t",
         ]
         .into_iter()
         .enumerate()
         {
+            let which = which % 3;
             let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
             let (shape, rows) = rows_in::<Float64Type>(&result);
             prop_assert_eq!(shape, vec![n], "{}", sql);

@@ -141,11 +141,13 @@ macro_rules! each_suite {
             tensor_shape_ops_varshape_generated,
             // Linear algebra per row (matmul, dot, inner, outer, tensordot, trace, diagonal,
             // einsum, and the vector functions): errors and keywords, numpy's values on fixed
-            // shapes, on einsum's grammar, and on pyarrow's variable-shape columns.
+            // shapes, on einsum's grammar, on pyarrow's variable-shape columns, and with numbers
+            // as operands.
             tensor_linalg,
             tensor_linalg_generated,
             tensor_einsum_generated,
             tensor_linalg_varshape_generated,
+            tensor_linalg_numbers_generated,
             tensor_norm,
             tensor_norm_generated,
             tensor_norm_varshape_generated,

@@ -42,6 +42,8 @@ enum Starts {
     Every(usize),
     /// Row `r` holds `offsets[r]..offsets[r + 1]`.
     Offsets(Vec<usize>),
+    /// Every row is the batch's one row (a literal): `n` values from 0.
+    Repeated(usize),
 }
 
 /// One tensor argument of a batch, read row by row in its own logical shape.
@@ -129,6 +131,20 @@ impl<'a> RowTensor<'a> {
         }
     }
 
+    /// The batch's one row (a literal's) read as each of `rows` rows, without copying it; a
+    /// NULL one makes every row NULL.
+    #[must_use]
+    pub fn repeated(mut self, rows: usize) -> Self {
+        let (_, n) = self.span(0);
+        self.nulls = self
+            .nulls
+            .as_ref()
+            .is_some_and(|nulls| nulls.is_null(0))
+            .then(|| NullBuffer::new_null(rows));
+        self.starts = Starts::Repeated(n);
+        self
+    }
+
     /// The same rows read as numpy's flattened arrays (for a row-major layout).
     #[must_use]
     pub fn flattened(mut self) -> Self {
@@ -160,12 +176,18 @@ impl<'a> RowTensor<'a> {
         match &self.starts {
             Starts::Every(n) => (row * n, *n),
             Starts::Offsets(offsets) => (offsets[row], offsets[row + 1] - offsets[row]),
+            Starts::Repeated(n) => (0, *n),
         }
     }
 
     /// Appends what decides `row`'s layout (a variable row's physical shape) to `key`.
     pub fn push_key(&self, row: usize, key: &mut Vec<usize>) {
         if let RowLayout::Variable { view, .. } = &self.layout {
+            let row = if matches!(self.starts, Starts::Repeated(_)) {
+                0
+            } else {
+                row
+            };
             key.extend(view.physical_shape(row));
         }
     }
@@ -268,6 +290,16 @@ mod tests {
     use super::*;
     use arrow::array::{AsArray, Int32Array};
     use arrow::datatypes::Int32Type;
+
+    #[test]
+    fn a_literal_row_serves_every_row() {
+        let reader = RowTensor::scalars(Arc::new(Int32Array::from(vec![7]))).repeated(3);
+        assert_eq!(reader.span(2), (0, 1));
+        assert!(reader.nulls().is_none());
+        let reader = RowTensor::scalars(Arc::new(Int32Array::from(vec![None::<i32>]))).repeated(3);
+        assert_eq!(reader.span(1), (0, 1));
+        assert_eq!(reader.nulls().map(NullBuffer::null_count), Some(3));
+    }
 
     #[test]
     fn null_rows_are_padded() {

@@ -1,8 +1,10 @@
 //! Vector measures along one axis of two broadcast operands: `tensor_inner_product`,
 //! `tensor_l2_distance`, `tensor_cosine_similarity`. The pairs of vectors a row holds are
-//! planned once ([`VectorPlan`]); the loops run over whole value buffers in float32 (float16
+//! planned once ([`VectorPlan`]: once per query for fixed shapes, once per combination of row
+//! shapes for variable ones); the loops run over whole value buffers in float32 (float16
 //! and float32 operands: float16 is converted a batch at a time into a reused buffer) or
-//! float64, with eight partial sums so that the compiler vectorises them.
+//! float64, with eight partial sums so that the compiler vectorises them: every row of a batch
+//! ([`measure_rows`]) or one row at a time ([`measure_row`]).
 
 use crate::shape::{broadcast_strides, strided_offsets};
 
@@ -25,6 +27,8 @@ pub struct VectorPlan {
     pub len: usize,
     strides: [usize; 2],
     starts: Vec<(usize, usize)>,
+    /// The highest position read in a row of each operand, plus one (0 when none is read).
+    extents: [usize; 2],
 }
 
 impl VectorPlan {
@@ -35,14 +39,17 @@ impl VectorPlan {
         let outer = without_axis(target, axis);
         let a_starts = strided_offsets(&outer, &without_axis(&a, axis));
         let b_starts = strided_offsets(&outer, &without_axis(&b, axis));
-        Self {
+        let mut plan = Self {
             len: target.get(axis).copied().unwrap_or(1),
             strides: [
                 a.get(axis).copied().unwrap_or(0),
                 b.get(axis).copied().unwrap_or(0),
             ],
             starts: a_starts.into_iter().zip(b_starts).collect(),
-        }
+            extents: [0; 2],
+        };
+        plan.extents = plan.reach();
+        plan
     }
 
     /// The number of results per row.
@@ -51,7 +58,7 @@ impl VectorPlan {
     }
 
     /// The highest position read in a row of each operand, plus one (0 when none is read).
-    fn extents(&self) -> [usize; 2] {
+    fn reach(&self) -> [usize; 2] {
         let last = self.len.saturating_sub(1);
         let mut extents = [0usize; 2];
         if self.len == 0 {
@@ -66,7 +73,7 @@ impl VectorPlan {
 }
 
 /// `values` without the one at `axis` (the result shape of a measure along it).
-pub fn without_axis(values: &[usize], axis: usize) -> Vec<usize> {
+pub fn without_axis<T: Copy>(values: &[T], axis: usize) -> Vec<T> {
     values
         .iter()
         .enumerate()
@@ -170,6 +177,22 @@ fn strided<F: Float>(
     }
 }
 
+/// The measures of one row's vector pairs into `out`: the row's operands start at `a[0]` and
+/// `b[0]`.
+fn push_row<F: Float>(measure: Measure, plan: &VectorPlan, a: &[F], b: &[F], out: &mut Vec<F>) {
+    let contiguous_vectors = plan.strides == [1, 1];
+    for &(sa, sb) in &plan.starts {
+        out.push(if contiguous_vectors {
+            // Within the extents checked; an empty vector may start past the values.
+            let x = a.get(sa..sa + plan.len).unwrap_or(&[]);
+            let y = b.get(sb..sb + plan.len).unwrap_or(&[]);
+            contiguous(measure, x, y)
+        } else {
+            strided(measure, a, b, plan, (sa, sb))
+        });
+    }
+}
+
 /// The measures of `rows` rows into `out`: operand `k`'s row `r` starts at `r * row_len[k]`
 /// in `values[k]` (`row_len` 0: one row for every row, a constant).
 ///
@@ -183,12 +206,11 @@ pub fn measure_rows<F: Float>(
     rows: usize,
     out: &mut Vec<F>,
 ) -> Result<(), String> {
-    let extents = plan.extents();
     for k in 0..2 {
-        let needed = if rows == 0 || extents[k] == 0 {
+        let needed = if rows == 0 || plan.extents[k] == 0 {
             0
         } else {
-            (rows - 1) * row_len[k] + extents[k]
+            (rows - 1) * row_len[k] + plan.extents[k]
         };
         if needed > values[k].len() {
             return Err(format!(
@@ -198,20 +220,44 @@ pub fn measure_rows<F: Float>(
         }
     }
     out.reserve(rows * plan.output_len());
-    let contiguous_vectors = plan.strides == [1, 1];
     for row in 0..rows {
-        let (a, b) = (
-            &values[0][row * row_len[0]..],
-            &values[1][row * row_len[1]..],
+        push_row(
+            measure,
+            plan,
+            values[0].get(row * row_len[0]..).unwrap_or(&[]),
+            values[1].get(row * row_len[1]..).unwrap_or(&[]),
+            out,
         );
-        for &(sa, sb) in &plan.starts {
-            out.push(if contiguous_vectors {
-                contiguous(measure, &a[sa..sa + plan.len], &b[sb..sb + plan.len])
-            } else {
-                strided(measure, a, b, plan, (sa, sb))
-            });
+    }
+    Ok(())
+}
+
+/// The measures of one row into `out`: the row of operand `k` starts at `starts[k]` in
+/// `values[k]`.
+///
+/// # Errors
+/// A message when an operand's values end before the row does (a broken invariant).
+pub fn measure_row<F: Float>(
+    measure: Measure,
+    plan: &VectorPlan,
+    values: [&[F]; 2],
+    starts: [usize; 2],
+    out: &mut Vec<F>,
+) -> Result<(), String> {
+    let mut rows: [&[F]; 2] = [&[], &[]];
+    for k in 0..2 {
+        let needed = starts[k].saturating_add(plan.extents[k]);
+        match values[k].get(starts[k]..) {
+            Some(row) if plan.extents[k] == 0 || needed <= values[k].len() => rows[k] = row,
+            _ => {
+                return Err(format!(
+                    "operand {k} holds {} values, {needed} needed",
+                    values[k].len()
+                ));
+            }
         }
     }
+    push_row(measure, plan, rows[0], rows[1], out);
     Ok(())
 }
 
@@ -258,5 +304,23 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact
+    fn one_row_read_at_its_starts() {
+        let plan = VectorPlan::new([(&[2], &[1]), (&[2], &[1])], &[2], 0);
+        let a = [9.0f64, 3.0, 4.0];
+        let b = [0.0f64, 0.0];
+        let mut out = Vec::new();
+        measure_row(Measure::L2Distance, &plan, [&a, &b], [1, 0], &mut out).unwrap();
+        assert_eq!(out, vec![5.0]);
+        // Values that end before the row does are an error, not a panic.
+        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [2, 0], &mut out).is_err());
+        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [9, 0], &mut out).is_err());
+        // An empty vector at the end of the values.
+        let empty = VectorPlan::new([(&[0], &[1]), (&[0], &[1])], &[0], 0);
+        measure_row(Measure::InnerProduct, &empty, [&a, &b], [3, 2], &mut out).unwrap();
+        assert_eq!(out, vec![5.0, 0.0]);
     }
 }

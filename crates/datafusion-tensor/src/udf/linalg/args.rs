@@ -1,4 +1,5 @@
-//! The literal options of the linear-algebra functions, read when the query is planned: an
+//! The arguments of the linear-algebra functions, read when the query is planned: the
+//! operands as numpy's `np.asarray` makes them ([`asarray`]), and the literal options: an
 //! integer (`offset`, `axis1`), `tensordot`'s `axes` (an integer, or a pair of axes or axis
 //! lists), `einsum`'s subscripts.
 
@@ -8,7 +9,34 @@ use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 
 use crate::kernels::linalg::products::TensordotAxes;
+use crate::tensor_type::{TensorType, is_element_type};
+use crate::udf::math::Operand;
 use crate::udf::{PlanArgs, literal_int_list};
+use crate::variable_shape::AnyTensorType;
+
+/// Operand `i` (`arg` its name, in errors) as numpy's `np.asarray` makes it: a tensor of either
+/// kind, or a number (a literal, or a numeric or boolean column: one value per row) as a 0-d
+/// tensor of its own type. Numbers are not weak here, unlike in the elementwise functions:
+/// numpy's products convert them with `np.asarray`, so `np.dot(int32 array, 3)` is int64 (SQL's
+/// `3` is an Int64, `2.5` a Float64, `CAST(3 AS TINYINT)` an Int8); a typed NULL keeps its
+/// type. `None`: an untyped NULL, which takes no part in the result type (its rows are NULL).
+pub(crate) fn asarray(args: &PlanArgs<'_>, i: usize, arg: &str) -> Result<Option<AnyTensorType>> {
+    Ok(match Operand::plan(args, i, arg)? {
+        Operand::Tensor(tensor) => Some(AnyTensorType::Fixed(tensor)),
+        Operand::Variable(tensor) => Some(AnyTensorType::Variable(tensor)),
+        Operand::Column(_) | Operand::Literal(_) | Operand::Null => {
+            let data_type = args.fields[i].data_type();
+            if is_element_type(data_type) {
+                Some(AnyTensorType::Fixed(
+                    TensorType::new(data_type.clone(), Vec::new())
+                        .map_err(|e| e.in_function(args.name))?,
+                ))
+            } else {
+                None
+            }
+        }
+    })
+}
 
 /// Whether argument `i` is absent or NULL (the option's default).
 pub(crate) fn is_default(args: &PlanArgs<'_>, i: usize) -> bool {

@@ -3,8 +3,13 @@
 //! row, one [`TensorFunction`] parameterised by the function. Each is a contraction
 //! ([`crate::kernels::linalg::contraction`]) labelled from the operands' logical shapes: once
 //! when the query is planned when every operand is fixed-shape (a shape error is then a plan
-//! error), else per row shape (an error naming the row). Operands are cast to numpy 2's result
-//! type of the operation and the result is row-major, NULL where an operand's row is.
+//! error), else per combination of row shapes (an error naming the row). Operands are cast to
+//! numpy 2's result type of the operation and the result is row-major, NULL where an operand's
+//! row is.
+//!
+//! An operand may also be a number (a literal or a numeric column): a 0-d tensor of its own
+//! type, as numpy's `np.asarray` makes it ([`super::args::asarray`]); numpy's treatment of
+//! signed zeros in products with it is kept ([`signed_zeros`]).
 
 use std::sync::Arc;
 
@@ -12,12 +17,12 @@ use arrow::array::{ArrayRef, AsArray, BooleanArray, PrimitiveArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, FieldRef};
 use datafusion::common::{exec_err, plan_err};
-use datafusion::error::{DataFusionError, Result};
+use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
-use super::args::{integer_option, string, tensordot_axes};
+use super::args::{asarray, integer_option, string, tensordot_axes};
 use super::docs::documentation;
-use super::rows::{OperandBatch, variable_result};
+use super::rows::{batch_args, readers, values_as, variable_result, views};
 use crate::dtype::result_type;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::contraction::{Contraction, Labelling, Scratch};
@@ -25,6 +30,7 @@ use crate::kernels::linalg::einsum::Subscripts;
 use crate::kernels::linalg::element::Element;
 use crate::kernels::linalg::products::{self, TensordotAxes};
 use crate::kernels::reduce::sum_type;
+use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::kernels::with_primitive_type;
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
@@ -205,8 +211,8 @@ pub struct ContractPlan {
     operands: Vec<AnyTensorType>,
     /// The type operands are cast to and the result is computed in.
     compute: DataType,
-    /// When every operand is fixed-shape: the contraction, and the result type (`None`: 0-d).
-    fixed: Option<(Contraction, Option<TensorType>)>,
+    /// When every operand is fixed-shape: the product, and the result type (`None`: 0-d).
+    fixed: Option<(Product, Option<TensorType>)>,
     /// Otherwise the result type (variable-shape, row-major).
     variable: Option<VariableShapeType>,
 }
@@ -233,13 +239,6 @@ fn shape_of(tensor: &AnyTensorType, all_fixed: bool) -> Vec<usize> {
         AnyTensorType::Fixed(t) if all_fixed => t.logical_shape(),
         AnyTensorType::Fixed(t) => vec![1; t.ndim()],
         AnyTensorType::Variable(t) => vec![1; t.ndim()],
-    }
-}
-
-fn element_of(tensor: &AnyTensorType) -> DataType {
-    match tensor {
-        AnyTensorType::Fixed(t) => t.element_type().clone(),
-        AnyTensorType::Variable(t) => t.element_type().clone(),
     }
 }
 
@@ -309,10 +308,23 @@ impl TensorFunction for TensorContract {
         let operands = data
             .iter()
             .enumerate()
-            .map(|(k, &i)| args.any_tensor(i, &operand_name(self.function, k)))
+            .map(|(k, &i)| asarray(args, i, &operand_name(self.function, k)))
             .collect::<Result<Vec<_>>>()?;
-        let elements: Vec<DataType> = operands.iter().map(element_of).collect();
+        let elements: Vec<DataType> = operands
+            .iter()
+            .flatten()
+            .map(|o| o.element_type().clone())
+            .collect();
         let common = result_type(&elements, &[]).unwrap_or(DataType::Int64);
+        // An untyped NULL: a 0-d operand of the others' type, every row NULL.
+        let operands = operands
+            .into_iter()
+            .map(|operand| match operand {
+                Some(operand) => Ok(operand),
+                None => TensorType::new(common.clone(), Vec::new()).map(AnyTensorType::Fixed),
+            })
+            .collect::<crate::error::Result<Vec<_>>>()
+            .map_err(|e| e.in_function(name))?;
         let compute = if self.function == ContractFunction::Trace {
             sum_type(&common)
         } else {
@@ -351,8 +363,8 @@ impl TensorFunction for TensorContract {
             .iter()
             .map(|(s, t)| (s.as_slice(), t.as_slice()))
             .collect();
-        let contraction =
-            plan_contraction(&recipe, &labelling, &layout_refs).map_err(|e| e.in_function(name))?;
+        let product = Product::new(&recipe, &compute, &labelling, &layout_refs, shape.clone())
+            .map_err(|e| e.in_function(name))?;
         let output = if shape.is_empty() {
             None
         } else {
@@ -363,7 +375,7 @@ impl TensorFunction for TensorContract {
             data,
             operands,
             compute,
-            fixed: Some((contraction, output)),
+            fixed: Some((product, output)),
             variable: None,
         })
     }
@@ -384,19 +396,10 @@ impl TensorFunction for TensorContract {
             .iter()
             .all(|&i| matches!(args.get(i), Some(ColumnarValue::Scalar(_))));
         let rows = if scalar { 1 } else { number_rows };
-        let mut batches = Vec::with_capacity(plan.data.len());
-        for (&i, operand) in plan.data.iter().zip(&plan.operands) {
-            let Some(value) = args.get(i) else {
-                return exec_err!("{name}: argument {i} is missing");
-            };
-            batches.push(OperandBatch::read(
-                name,
-                operand,
-                &value.to_array(rows)?,
-                &plan.compute,
-            )?);
-        }
-        let out = run(name, plan, &batches, rows)?;
+        let batches = batch_args(name, args, &plan.data)?;
+        let views = views(name, &plan.operands, &batches)?;
+        let (readers, nulls) = readers(name, &plan.operands, &batches, &views, rows)?;
+        let out = run(name, plan, &readers, nulls, rows)?;
         if scalar {
             Ok(ColumnarValue::Scalar(
                 datafusion::common::ScalarValue::try_from_array(&out, 0)?,
@@ -416,69 +419,78 @@ fn operand_name(function: ContractFunction, k: usize) -> String {
     }
 }
 
-/// Runs a planned call over `rows` rows.
-fn run(name: &str, plan: &ContractPlan, batches: &[OperandBatch], rows: usize) -> Result<ArrayRef> {
-    let nulls = batches.iter().fold(None, |acc: Option<NullBuffer>, b| {
-        NullBuffer::union(acc.as_ref(), b.nulls.as_ref())
-    });
+/// Runs a planned call over `rows` rows (`nulls`: the rows NULL in any operand).
+fn run(
+    name: &str,
+    plan: &ContractPlan,
+    readers: &[RowTensor<'_>],
+    nulls: Option<NullBuffer>,
+    rows: usize,
+) -> Result<ArrayRef> {
+    let values = readers
+        .iter()
+        .map(|reader| values_as(reader, &plan.compute))
+        .collect::<Result<Vec<_>>>()?;
     if plan.compute == DataType::Boolean {
-        let inputs: Vec<Vec<bool>> = batches
+        let inputs: Vec<Vec<bool>> = values
             .iter()
-            .map(|b| b.values.as_boolean().values().iter().collect())
+            .map(|v| v.as_boolean().values().iter().collect())
             .collect();
         let refs: Vec<&[bool]> = inputs.iter().map(Vec::as_slice).collect();
-        let (values, shapes) = contract_rows(name, plan, batches, &refs, nulls.as_ref(), rows)?;
+        let (values, shapes) = contract_rows(name, plan, readers, &refs, nulls.as_ref(), rows)?;
         let values: ArrayRef = Arc::new(BooleanArray::from(values));
         return finish(name, plan, values, shapes, nulls, rows);
     }
     with_primitive_type!(&plan.compute, P => {
-        typed::<P>(name, plan, batches, nulls, rows)
+        typed::<P>(name, plan, readers, &values, nulls, rows)
     }, _ => exec_err!("{name}: cannot compute in {}", plan.compute))
 }
 
 fn typed<P: ArrowPrimitiveType>(
     name: &str,
     plan: &ContractPlan,
-    batches: &[OperandBatch],
+    readers: &[RowTensor<'_>],
+    values: &[ArrayRef],
     nulls: Option<NullBuffer>,
     rows: usize,
 ) -> Result<ArrayRef>
 where
     P::Native: Element,
 {
-    let refs: Vec<&[P::Native]> = batches
+    let refs: Vec<&[P::Native]> = values
         .iter()
-        .map(|b| b.values.as_primitive::<P>().values().as_ref())
+        .map(|v| v.as_primitive::<P>().values().as_ref())
         .collect();
-    let (values, shapes) = contract_rows(name, plan, batches, &refs, nulls.as_ref(), rows)?;
+    let (values, shapes) = contract_rows(name, plan, readers, &refs, nulls.as_ref(), rows)?;
     let values: ArrayRef = Arc::new(PrimitiveArray::<P>::new(values.into(), None));
     finish(name, plan, values, shapes, nulls, rows)
 }
 
 /// The result values of every row, row-major; for a variable-shape result, each row's shape
 /// (NULL rows: zeros, no values).
-fn contract_rows<T: Element>(
+fn contract_rows<T: Element + PartialEq>(
     name: &str,
     plan: &ContractPlan,
-    batches: &[OperandBatch],
+    readers: &[RowTensor<'_>],
     inputs: &[&[T]],
     nulls: Option<&NullBuffer>,
     rows: usize,
 ) -> Result<(Vec<T>, Option<Vec<usize>>)> {
     let mut scratch = Scratch::default();
     let mut out = Vec::new();
-    let mut bases = vec![0usize; batches.len()];
-    if let Some((contraction, _)) = &plan.fixed {
-        out.reserve(contraction.output_len().saturating_mul(rows));
+    let mut bases = vec![0usize; readers.len()];
+    if let Some((product, _)) = &plan.fixed {
+        let len = product.contraction.output_len();
+        out.reserve(len.saturating_mul(rows));
         for row in 0..rows {
             if nulls.is_some_and(|n| n.is_null(row)) {
-                out.resize(out.len() + contraction.output_len(), T::default());
+                out.resize(out.len() + len, T::default());
                 continue;
             }
-            for (base, batch) in bases.iter_mut().zip(batches) {
-                *base = batch.row(row).0;
+            for (base, reader) in bases.iter_mut().zip(readers) {
+                *base = reader.span(row).0;
             }
-            contraction
+            product
                 .run(inputs, &bases, &mut out, &mut scratch)
                 .map_err(|e| e.in_function(name))?;
         }
@@ -486,8 +498,9 @@ fn contract_rows<T: Element>(
     }
     let ndim = plan.variable.as_ref().map_or(0, VariableShapeType::ndim);
     let mut shapes = Vec::with_capacity(rows * ndim);
-    // Rows of one combination of shapes share one contraction.
-    let mut cached: Option<(RowLayouts, Contraction, Vec<usize>)> = None;
+    // Rows of one combination of shapes share one product.
+    let tensors: Vec<&RowTensor<'_>> = readers.iter().collect();
+    let mut plans: RowPlans<Product> = RowPlans::default();
     for row in 0..rows {
         if nulls.is_some_and(|n| n.is_null(row)) {
             shapes.extend(std::iter::repeat_n(0, ndim));
@@ -496,66 +509,118 @@ fn contract_rows<T: Element>(
             }
             continue;
         }
-        let layouts: Vec<(&[usize], &[usize])> = batches
-            .iter()
-            .map(|b| {
-                let (_, shape, strides) = b.row(row);
-                (shape, strides)
+        let product = plans
+            .get(&tensors, row, |layouts| {
+                let shapes: Vec<&[usize]> = layouts.iter().map(|(s, _)| s.as_slice()).collect();
+                let (labelling, shape) = plan.recipe.labelling(&shapes)?;
+                crate::shape::checked_size(&shape)?;
+                let layouts: Vec<(&[usize], &[usize])> = layouts
+                    .iter()
+                    .map(|(s, t)| (s.as_slice(), t.as_slice()))
+                    .collect();
+                Product::new(&plan.recipe, &plan.compute, &labelling, &layouts, shape)
             })
-            .collect();
-        for (base, batch) in bases.iter_mut().zip(batches) {
-            *base = batch.row(row).0;
+            .map_err(|e| e.in_function(name))?;
+        shapes.extend_from_slice(&product.shape);
+        for (base, reader) in bases.iter_mut().zip(readers) {
+            *base = reader.span(row).0;
         }
-        let hit = cached.as_ref().is_some_and(|(key, _, _)| {
-            key.iter()
-                .zip(&layouts)
-                .all(|((s, t), (s2, t2))| s == s2 && t == t2)
-        });
-        if !hit {
-            let shapes_of: Vec<&[usize]> = layouts.iter().map(|(s, _)| *s).collect();
-            let (labelling, shape) = plan
-                .recipe
-                .labelling(&shapes_of)
-                .map_err(|e| row_error(name, &e, row))?;
-            crate::shape::checked_size(&shape).map_err(|e| row_error(name, &e, row))?;
-            let contraction = plan_contraction(&plan.recipe, &labelling, &layouts)
-                .map_err(|e| e.in_function(name))?;
-            let key = layouts
-                .iter()
-                .map(|(s, t)| (s.to_vec(), t.to_vec()))
-                .collect();
-            cached = Some((key, contraction, shape));
-        }
-        let Some((_, contraction, shape)) = &cached else {
-            return exec_err!("{name}: no contraction planned");
-        };
-        shapes.extend_from_slice(shape);
-        contraction
+        product
             .run(inputs, &bases, &mut out, &mut scratch)
             .map_err(|e| e.in_function(name))?;
     }
     Ok((out, Some(shapes)))
 }
 
-/// The contraction of `labelling` for operands of these layouts.
-fn plan_contraction(
-    recipe: &Recipe,
-    labelling: &Labelling,
-    layouts: &[(&[usize], &[usize])],
-) -> crate::error::Result<Contraction> {
-    let contraction = Contraction::new(labelling, layouts)?;
-    Ok(match recipe {
-        Recipe::Einsum(_) => contraction.from_zero(),
-        _ => contraction,
-    })
+/// A contraction as numpy works it for operands of one combination of shapes: the result's
+/// shape, and the signed zeros of a product with a one-element operand ([`signed_zeros`]).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub(super) struct Product {
+    contraction: Contraction,
+    shape: Vec<usize>,
+    /// The operand whose zero makes the whole result zero (numpy's BLAS `axpy`).
+    zeroed_by: Option<usize>,
 }
 
-/// Each operand's logical shape and strides in a row.
-type RowLayouts = Vec<(Vec<usize>, Vec<usize>)>;
+impl Product {
+    /// The product of `labelling` for operands of these layouts, `shape` its result's.
+    fn new(
+        recipe: &Recipe,
+        compute: &DataType,
+        labelling: &Labelling,
+        layouts: &[(&[usize], &[usize])],
+        shape: Vec<usize>,
+    ) -> crate::error::Result<Self> {
+        let contraction = Contraction::new(labelling, layouts)?;
+        let shapes: Vec<&[usize]> = layouts.iter().map(|(s, _)| *s).collect();
+        let (from_zero, zeroed_by) = signed_zeros(recipe, compute, labelling, &shapes);
+        Ok(Self {
+            contraction: if from_zero {
+                contraction.from_zero()
+            } else {
+                contraction
+            },
+            shape,
+            zeroed_by,
+        })
+    }
 
-/// A shape error found in one row's data.
-fn row_error(name: &str, err: &crate::error::TensorError, row: usize) -> DataFusionError {
-    DataFusionError::Execution(format!("{name}: {err} at row {row} of its batch"))
+    /// Appends one row's result to `out` ([`Contraction::run`]).
+    fn run<T: Element + PartialEq>(
+        &self,
+        inputs: &[&[T]],
+        bases: &[usize],
+        out: &mut Vec<T>,
+        scratch: &mut Scratch,
+    ) -> crate::error::Result<()> {
+        let start = out.len();
+        self.contraction.run(inputs, bases, out, scratch)?;
+        if let Some(k) = self.zeroed_by
+            && inputs[k].get(bases[k]) == Some(&T::default())
+        {
+            out[start..].fill(T::default());
+        }
+        Ok(())
+    }
+}
+
+/// How numpy treats signed zeros (and a zero factor) in a product without a sum, where it
+/// differs from a plain multiply (which keeps `-0.0`, as `outer` and integer and float16
+/// `dot` do): whether the product is added to zero, and which one-element operand, when zero,
+/// leaves the whole result zero.
+///
+/// numpy's `dot` and `inner` of float32/float64 operands of at most two dimensions, one of
+/// them 0-d, go through `cblas_matrixproduct`: the other operand times the scalar by BLAS's
+/// `axpy` into a zeroed result (`0 + a * b`, so `-0.0` becomes `0.0`; `axpy` skips a zero
+/// multiplier, so `np.dot([inf], 0.0)` is `[0.0]`), unless the other operand has one element
+/// (a plain multiply). `tensordot` without summed axes is a `dot` of its operands reshaped to
+/// `(a.size, 1)` and `(1, b.size)`: float16 through numpy's dot loop (a sum from zero), float32
+/// and float64 through BLAS (a one-element operand by `axpy`, others by `gemm`, both from
+/// zero) unless the result has one element. `einsum` always adds to zero.
+fn signed_zeros(
+    recipe: &Recipe,
+    compute: &DataType,
+    labelling: &Labelling,
+    shapes: &[&[usize]],
+) -> (bool, Option<usize>) {
+    let blas = matches!(compute, DataType::Float32 | DataType::Float64);
+    let size = |k: usize| shapes.get(k).map_or(1, |s| s.iter().product::<usize>());
+    match recipe {
+        Recipe::Einsum(_) => (true, None),
+        Recipe::Dot | Recipe::Inner => {
+            let Some(k) = shapes.iter().position(|s| s.is_empty()) else {
+                return (false, None);
+            };
+            let cblas = blas && shapes.iter().all(|s| s.len() <= 2) && size(1 - k) != 1;
+            (cblas, cblas.then_some(k))
+        }
+        Recipe::Tensordot(_) if labelling.output.len() == labelling.sizes.len() => match compute {
+            DataType::Float16 => (true, None),
+            _ if blas && size(0) * size(1) != 1 => (true, (0..2).find(|&k| size(k) == 1)),
+            _ => (false, None),
+        },
+        _ => (false, None),
+    }
 }
 
 /// The result array from its values.

@@ -4,13 +4,17 @@ use datafusion::logical_expr::{DocSection, Documentation};
 
 use super::ContractFunction;
 
-const TENSOR: &str = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) or a list literal, read in logical order (its permutation applied); each variable-shape row in its own shape.";
+/// An operand numpy converts with `np.asarray`: a tensor, or a number.
+const OPERAND: &str = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) or a list literal, read in logical order (its permutation applied), each variable-shape row in its own shape; or a number (a literal, or a numeric or boolean column: one value per row), a 0-d operand of its own type as np.asarray makes it (3 is int64, 2.5 float64, CAST(3 AS TINYINT) int8).";
+
+/// `tensor_matmul`'s operands: numbers are numpy's error.
+const MATMUL_OPERAND: &str = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) or a list literal, read in logical order (its permutation applied); each variable-shape row in its own shape. A number is numpy's error (matmul: Input operand does not have enough dimensions).";
 
 /// The arguments of `tensor_trace` and `tensor_diagonal`.
 const DIAGONAL: &[(&str, &str)] = &[
     (
         "a",
-        "A tensor of at least two dimensions (see tensor_matmul).",
+        "A tensor of at least two dimensions (see tensor_matmul); a number is numpy's error.",
     ),
     (
         "offset",
@@ -28,7 +32,7 @@ const DIAGONAL: &[(&str, &str)] = &[
 
 /// The documentation of each function.
 pub fn documentation(function: ContractFunction) -> Documentation {
-    const TYPES: &str = " The result type is numpy 2's result type of the operands (int32 @ int32 is int32, integers wrap around; int @ float per promotion; float16 is summed in float32; booleans give any(a and b)). A NULL operand row gives a NULL row; a shape mismatch is a plan error for fixed shapes, else an error naming the row.";
+    const TYPES: &str = " The result type is numpy 2's result type of the operands (int32 @ int32 is int32, integers wrap around; int @ float per promotion; float16 is summed in float32; booleans give any(a and b)); a number operand counts with its own type, not as a weak scalar (int32 with 3 is int64, float32 with 2.5 float64, as np.dot gives). A NULL operand row (or NULL number) gives a NULL row; a shape mismatch is a plan error for fixed shapes, else an error naming the row.";
     let (description, syntax, example, shown, arguments) = text(function);
     let mut builder = Documentation::builder(
         DocSection {
@@ -63,28 +67,28 @@ fn text(function: ContractFunction) -> Text {
             "tensor_matmul(x1, x2)",
             "tensor_matmul(tensor([1, 2, 3, 4], [2, 2]), [1, 1])",
             "[3, 7]",
-            &[("x1", TENSOR), ("x2", TENSOR)],
+            &[("x1", MATMUL_OPERAND), ("x2", MATMUL_OPERAND)],
         ),
         F::Dot => (
             "numpy's dot: the sum over the last axis of a and the second-to-last of b (the only one of a 1-d b); a 0-d operand multiplies.",
             "tensor_dot(a, b)",
             "tensor_dot([1, 2, 3], [4, 5, 6])",
             "32",
-            &[("a", TENSOR), ("b", TENSOR)],
+            &[("a", OPERAND), ("b", OPERAND)],
         ),
         F::Inner => (
             "numpy's inner: the sum over the last axes of a and b; the result has a's other dimensions, then b's.",
             "tensor_inner(a, b)",
             "tensor_inner(tensor([1, 2, 3, 4], [2, 2]), [1, 10])",
             "[21, 43]",
-            &[("a", TENSOR), ("b", TENSOR)],
+            &[("a", OPERAND), ("b", OPERAND)],
         ),
         F::Outer => (
             "numpy's outer: every product of an element of a with one of b, both flattened: a (a.size, b.size) matrix.",
             "tensor_outer(a, b)",
             "tensor_outer([1, 2], [1, 10, 100])",
             "[[1, 10, 100], [2, 20, 200]]",
-            &[("a", TENSOR), ("b", TENSOR)],
+            &[("a", OPERAND), ("b", OPERAND)],
         ),
         F::Tensordot => (
             "numpy's tensordot: the sum over the last `axes` axes of a and the first of b, or over the axes paired in `axes`; the result has a's other dimensions, then b's.",
@@ -92,8 +96,8 @@ fn text(function: ContractFunction) -> Text {
             "tensor_tensordot(tensor([1, 2, 3, 4], [2, 2]), tensor([1, 0, 0, 1], [2, 2]), axes => [[0], [1]])",
             "[[1, 3], [2, 4]]",
             &[
-                ("a", TENSOR),
-                ("b", TENSOR),
+                ("a", OPERAND),
+                ("b", OPERAND),
                 (
                     "axes",
                     "A literal integer (default 2: the last two axes of a with the first two of b), or a literal pair of axes or axis lists, e.g. [[1, 0], [0, 1]] or [1, 0].",
@@ -124,7 +128,7 @@ fn text(function: ContractFunction) -> Text {
                     "subscripts",
                     "A literal string such as 'ij,jk->ik', 'ii', '...i,...i'.",
                 ),
-                ("operand", TENSOR),
+                ("operand", OPERAND),
             ],
         ),
     };

@@ -17,10 +17,11 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::args::{integer, is_default, string};
-use super::rows::{OperandBatch, variable_result};
+use super::rows::{batch_args, readers, values_as, variable_result, views};
 use crate::index::wrap_index;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::norm::{MatrixOrd, Norm, NormElement, VectorOrd, norm_row};
+use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction, literal_int_list, tensor_documentation};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -286,11 +287,15 @@ impl TensorFunction for TensorNorm {
         };
         let scalar = matches!(value, ColumnarValue::Scalar(_));
         let rows = if scalar { 1 } else { number_rows };
-        let batch = OperandBatch::read(name, &plan.input, &value.to_array(rows)?, &plan.compute)?;
+        let operands = std::slice::from_ref(&plan.input);
+        let batches = batch_args(name, args, &[0])?;
+        let views = views(name, operands, &batches)?;
+        let (readers, nulls) = readers(name, operands, &batches, &views, rows)?;
+        let (reader, values) = (&readers[0], values_as(&readers[0], &plan.compute)?);
         let out = match plan.compute {
-            DataType::Float16 => typed::<Float16Type>(name, plan, &batch, rows)?,
-            DataType::Float32 => typed::<Float32Type>(name, plan, &batch, rows)?,
-            _ => typed::<Float64Type>(name, plan, &batch, rows)?,
+            DataType::Float16 => typed::<Float16Type>(name, plan, reader, &values, nulls, rows)?,
+            DataType::Float32 => typed::<Float32Type>(name, plan, reader, &values, nulls, rows)?,
+            _ => typed::<Float64Type>(name, plan, reader, &values, nulls, rows)?,
         };
         if scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
@@ -303,14 +308,19 @@ impl TensorFunction for TensorNorm {
 fn typed<P: ArrowPrimitiveType>(
     name: &str,
     plan: &NormPlan,
-    batch: &OperandBatch,
+    reader: &RowTensor<'_>,
+    values: &ArrayRef,
+    row_nulls: Option<NullBuffer>,
     rows: usize,
 ) -> Result<ArrayRef>
 where
     P::Native: NormElement,
 {
-    let values = batch.values.as_primitive::<P>().values().as_ref();
-    let nulls: Option<&NullBuffer> = batch.nulls.as_ref();
+    let values = values.as_primitive::<P>().values().as_ref();
+    let nulls: Option<&NullBuffer> = row_nulls.as_ref();
+    // Each row's logical shape and strides, once per row shape.
+    let tensors = [reader];
+    let mut layouts: RowPlans<(Vec<usize>, Vec<usize>)> = RowPlans::default();
     let width = plan.fixed.as_ref().map_or(1, TensorType::size);
     let ndim = plan.variable.as_ref().map_or(0, VariableShapeType::ndim);
     let mut out: Vec<P::Native> = Vec::with_capacity(rows.saturating_mul(width));
@@ -325,7 +335,10 @@ where
             out.extend(std::iter::repeat_n(P::Native::default(), width));
             continue;
         }
-        let (start, shape, strides) = batch.row(row);
+        let (shape, strides) = layouts
+            .get(&tensors, row, |layouts| Ok(layouts[0].clone()))
+            .map_err(|e| e.in_function(name))?;
+        let start = reader.span(row).0;
         if plan.variable.is_some() {
             shapes.extend(plan.norm.output_shape(shape, plan.keepdims));
         }
@@ -336,14 +349,9 @@ where
     let values: ArrayRef = Arc::new(PrimitiveArray::<P>::from_iter_values(out));
     match &plan.variable {
         Some(variable) => {
-            variable_result(name, variable, &values, &shapes, batch.nulls.as_ref(), rows)
+            variable_result(name, variable, &values, &shapes, row_nulls.as_ref(), rows)
         }
-        None => Ok(output_rows(
-            plan.fixed.as_ref(),
-            values,
-            batch.nulls.clone(),
-            rows,
-        )?),
+        None => Ok(output_rows(plan.fixed.as_ref(), values, row_nulls, rows)?),
     }
 }
 

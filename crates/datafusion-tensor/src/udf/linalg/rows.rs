@@ -1,96 +1,85 @@
-//! The rows of the linear-algebra functions' operands, fixed- or variable-shape alike: each
-//! row's start in the (cast) values, logical shape and strides; and a variable-shape result
-//! from its values and each row's shape.
+//! The operands of the linear-algebra functions for one batch, fixed-shape, variable-shape or
+//! numbers alike, read row by row as [`RowTensor`]s (each row's start in its values, its
+//! logical shape and strides through [`crate::kernels::rows::RowPlans`]; a literal's one row
+//! serves every row, uncopied); their values cast to the computing type once per batch; and a
+//! variable-shape result from its values and each row's shape.
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef};
+use arrow::array::ArrayRef;
 use arrow::buffer::NullBuffer;
 use arrow::compute::cast;
 use arrow::datatypes::DataType;
+use datafusion::common::exec_err;
 use datafusion::error::Result;
+use datafusion::logical_expr::ColumnarValue;
 
 use crate::kernels::ragged::from_values_and_shapes;
-use crate::udf::{tensor_array, variable_array};
-use crate::variable_shape::{AnyTensorType, VariableShapeType};
+use crate::kernels::rows::RowTensor;
+use crate::udf::batch_args::{BatchArg, evaluate};
+use crate::udf::rows::{row_tensor, view_of};
+use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType};
 
-/// One operand's batch: its values cast to the computing type, its NULL rows, and where each
-/// row is and how it is laid out.
-pub(super) struct OperandBatch {
-    pub(super) values: ArrayRef,
-    pub(super) nulls: Option<NullBuffer>,
-    rows: RowLayout,
+/// The batch of each operand (at argument positions `data` of `args`): a column as it is, a
+/// literal as its one row.
+pub(super) fn batch_args(
+    name: &str,
+    args: &[ColumnarValue],
+    data: &[usize],
+) -> Result<Vec<BatchArg>> {
+    data.iter()
+        .map(|&i| match args.get(i) {
+            Some(value) => evaluate(value, 1, false),
+            None => exec_err!("{name}: argument {i} is missing"),
+        })
+        .collect()
 }
 
-enum RowLayout {
-    /// Row `r` at `r * size`, one logical layout.
-    Fixed {
-        size: usize,
-        shape: Vec<usize>,
-        strides: Vec<usize>,
-    },
-    /// Per row: start, logical shape, strides.
-    Variable(Vec<(usize, Vec<usize>, Vec<usize>)>),
+/// The variable-shape operands' batches viewed (their row shapes checked), `None` for the
+/// others.
+pub(super) fn views<'a>(
+    name: &str,
+    operands: &[AnyTensorType],
+    batches: &'a [BatchArg],
+) -> Result<Vec<Option<VariableShapeArray<'a>>>> {
+    operands
+        .iter()
+        .zip(batches)
+        .map(|(operand, batch)| view_of(name, operand, &batch.array))
+        .collect()
 }
 
-impl OperandBatch {
-    pub(super) fn read(
-        name: &str,
-        operand: &AnyTensorType,
-        array: &ArrayRef,
-        compute: &DataType,
-    ) -> Result<Self> {
-        let cast_to = |values: &ArrayRef| -> Result<ArrayRef> {
-            if values.data_type() == compute {
-                Ok(Arc::clone(values))
-            } else {
-                Ok(cast(values, compute)?)
-            }
+/// Each operand read row by row over `rows` rows (a literal's one row for every row; a number
+/// a 0-d tensor per row), and the rows NULL in any of them.
+pub(super) fn readers<'a>(
+    name: &str,
+    operands: &[AnyTensorType],
+    batches: &'a [BatchArg],
+    views: &'a [Option<VariableShapeArray<'a>>],
+    rows: usize,
+) -> Result<(Vec<RowTensor<'a>>, Option<NullBuffer>)> {
+    let mut readers = Vec::with_capacity(operands.len());
+    let mut nulls: Option<NullBuffer> = None;
+    for ((operand, batch), view) in operands.iter().zip(batches).zip(views) {
+        let reader = row_tensor(name, operand, &batch.array, view.as_ref(), false)?;
+        let reader = if batch.literal {
+            reader.repeated(rows)
+        } else {
+            reader
         };
-        match operand {
-            AnyTensorType::Fixed(t) => {
-                let list = tensor_array(name, array)?;
-                Ok(Self {
-                    values: cast_to(list.values())?,
-                    nulls: list.logical_nulls(),
-                    rows: RowLayout::Fixed {
-                        size: t.size(),
-                        shape: t.logical_shape(),
-                        strides: t.logical_strides(),
-                    },
-                })
-            }
-            AnyTensorType::Variable(t) => {
-                let view = variable_array(name, t, array)?;
-                let layouts = (0..view.len())
-                    .map(|row| {
-                        let physical: Vec<usize> = view.physical_shape(row).collect();
-                        let (shape, strides) = t.logical_layout(&physical);
-                        (view.value_range(row).start, shape, strides)
-                    })
-                    .collect();
-                Ok(Self {
-                    values: cast_to(view.values())?,
-                    nulls: view.nulls().cloned(),
-                    rows: RowLayout::Variable(layouts),
-                })
-            }
-        }
+        nulls = NullBuffer::union(nulls.as_ref(), reader.nulls());
+        readers.push(reader);
     }
+    Ok((readers, nulls))
+}
 
-    /// Row `row`'s start, logical shape and strides.
-    pub(super) fn row(&self, row: usize) -> (usize, &[usize], &[usize]) {
-        match &self.rows {
-            RowLayout::Fixed {
-                size,
-                shape,
-                strides,
-            } => (row * size, shape, strides),
-            RowLayout::Variable(layouts) => {
-                let (start, shape, strides) = &layouts[row];
-                (*start, shape, strides)
-            }
-        }
+/// A reader's values in `to` (borrowed when they are of that type).
+pub(super) fn values_as(reader: &RowTensor<'_>, to: &DataType) -> Result<ArrayRef> {
+    let values = reader.values();
+    if values.data_type() == to {
+        Ok(Arc::clone(values))
+    } else {
+        Ok(cast(values, to)?)
     }
 }
 

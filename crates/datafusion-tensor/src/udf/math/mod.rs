@@ -17,4 +17,5 @@ mod select;
 pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
 pub use cast::{AstypePlan, TensorAstype, dtype_name};
 pub use map::{MAP_PARAMETERS, TensorMap};
+pub(crate) use operands::Operand;
 pub use select::{TensorWhere, WherePlan};
