@@ -247,24 +247,27 @@ impl Gemm {
         const CHUNK: usize = 16;
         let ([rsa, csa], [rsb, csb], [rsc, csc]) = (self.a, self.b, self.c);
         let past = || TensorError::Internal("a matrix product read past its operand".to_string());
-        let (m, n, k) = (self.m, self.n, self.k);
-        if csa == 1 && csb == 1 && csc == 1 && (1..=CHUNK).contains(&n) && m > 0 && k > 0 {
+        let (rows, cols, depth) = (self.m, self.n, self.k);
+        if csa == 1 && csb == 1 && csc == 1 && (1..=CHUNK).contains(&cols) && rows > 0 && depth > 0
+        {
             // Rows of every matrix contiguous (the common row-major operands): the bounds
             // checked once per matrix, then the same sums in the same order without a check
             // per element (a 4x4 product: measured in the README's linear-algebra table).
-            let a = a.get(pa..pa + (m - 1) * rsa + k).ok_or_else(past)?;
-            let b = b.get(pb..pb + (k - 1) * rsb + n).ok_or_else(past)?;
-            let c = c.get_mut(pc..pc + (m - 1) * rsc + n).ok_or_else(past)?;
-            for i in 0..m {
+            let a = a.get(pa..pa + (rows - 1) * rsa + depth).ok_or_else(past)?;
+            let b = b.get(pb..pb + (depth - 1) * rsb + cols).ok_or_else(past)?;
+            let c = c
+                .get_mut(pc..pc + (rows - 1) * rsc + cols)
+                .ok_or_else(past)?;
+            for i in 0..rows {
                 let mut acc = [T::zero(); CHUNK];
-                let acc = &mut acc[..n];
-                for (kk, x) in a[i * rsa..i * rsa + k].iter().enumerate() {
+                let acc = &mut acc[..cols];
+                for (kk, x) in a[i * rsa..i * rsa + depth].iter().enumerate() {
                     let x = x.widen();
-                    for (slot, y) in acc.iter_mut().zip(&b[kk * rsb..kk * rsb + n]) {
+                    for (slot, y) in acc.iter_mut().zip(&b[kk * rsb..kk * rsb + cols]) {
                         *slot = T::add(*slot, T::mul(x, y.widen()));
                     }
                 }
-                for (slot, value) in c[i * rsc..i * rsc + n].iter_mut().zip(acc.iter()) {
+                for (slot, value) in c[i * rsc..i * rsc + cols].iter_mut().zip(acc.iter()) {
                     *slot = T::narrow(*value);
                 }
             }

@@ -213,7 +213,7 @@ impl StackGroupsAccumulator {
 
     /// Each of groups `0..n`: valid where it has rows, and its number of values.
     fn group_sizes(&self, n: usize) -> (NullBuffer, Vec<usize>) {
-        let nulls = NullBuffer::from_iter(self.counts[..n].iter().map(|&c| c > 0));
+        let nulls: NullBuffer = self.counts[..n].iter().map(|&c| c > 0).collect();
         let lengths = (0..n)
             .map(|g| {
                 self.shapes[g]
@@ -515,7 +515,7 @@ impl GroupsAccumulator for StackGroupsAccumulator {
                 dims.push(1);
                 dims.extend(shape.iter().map(|&d| d as u64));
             }
-            let nulls = NullBuffer::from_iter((0..rows).map(|row| input.is_valid(row)));
+            let nulls: NullBuffer = (0..rows).map(|row| input.is_valid(row)).collect();
             let mut state = vec![
                 list_of(make_array(out.freeze()), &lengths, Some(nulls.clone()))?,
                 list_of(
@@ -543,7 +543,7 @@ impl GroupsAccumulator for StackGroupsAccumulator {
             .chunks
             .iter()
             .flat_map(|c| std::iter::once(&c.values).chain(&c.orderings))
-            .map(|a| a.get_array_memory_size())
+            .map(Array::get_array_memory_size)
             .sum();
         std::mem::size_of::<Self>()
             + arrays
@@ -592,6 +592,10 @@ mod tests {
         strings.iter().map(|s| s.map(str::to_string)).collect()
     }
 
+    #[allow(
+        clippy::unnecessary_wraps,
+        reason = "a valid row of the expected results"
+    )]
     fn s(text: &str) -> Option<String> {
         Some(text.to_string())
     }
