@@ -141,9 +141,27 @@ fn count_nulls(counts: &mut Vec<u64>, row: &NullBuffer, adding: bool) {
     }
 }
 
-/// The list of `values` with `lengths` per row, NULL where `nulls` says.
+/// The list of `values` with `lengths` per row, NULL where `nulls` says (its items not
+/// nullable: the elementwise states).
 fn list(values: ArrayRef, lengths: &[usize], nulls: Option<NullBuffer>) -> Result<ArrayRef> {
-    let field = Arc::new(Field::new_list_field(values.data_type().clone(), false));
+    list_array(values, lengths, nulls, false)
+}
+
+/// The list of `values` with `lengths` per row, NULL where `nulls` says, its item field
+/// nullable when `nullable_items` says (as the state field declares it).
+///
+/// # Errors
+/// Lengths that do not add up to `values`.
+pub fn list_array(
+    values: ArrayRef,
+    lengths: &[usize],
+    nulls: Option<NullBuffer>,
+    nullable_items: bool,
+) -> Result<ArrayRef> {
+    let field = Arc::new(Field::new_list_field(
+        values.data_type().clone(),
+        nullable_items,
+    ));
     Ok(Arc::new(ListArray::try_new(
         field,
         OffsetBuffer::from_lengths(lengths.iter().copied()),

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, ListArray, UInt64Array};
-use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow::buffer::NullBuffer;
 use arrow::compute::{SortColumn, SortOptions, concat, lexsort_to_indices};
 use arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{ScalarValue, exec_err, internal_err};
@@ -16,6 +16,7 @@ use datafusion::error::Result;
 use datafusion::logical_expr::Accumulator;
 
 use super::columns::{first_scalar, state_field, variable_output};
+use crate::kernels::aggregate::groups::list_array;
 use crate::kernels::aggregate::stack::{reorder_rows, stack_rows};
 use crate::kernels::{from_storage, storage_type};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -52,6 +53,72 @@ pub fn state_fields(name: &str, input: &AnyTensorType, ordering: &[FieldRef]) ->
         ));
     }
     fields
+}
+
+/// A batch's argument and its ORDER BY values (`sort` expressions' worth).
+pub(super) fn split_ordering<'a>(
+    name: &str,
+    sort: usize,
+    values: &'a [ArrayRef],
+) -> Result<(&'a ArrayRef, &'a [ArrayRef])> {
+    let Some((array, ordering)) = values.split_first() else {
+        return internal_err!("{name}: no argument");
+    };
+    if ordering.len() != sort {
+        return internal_err!("{name}: ORDER BY values missing");
+    }
+    Ok((array, ordering))
+}
+
+/// A stack state's parts (see [`state_fields`]): the values, the shapes and each ORDER BY
+/// expression's values, all lists.
+pub(super) struct StateLists<'a> {
+    pub values: &'a ListArray,
+    pub shapes: &'a ListArray,
+    pub orderings: Vec<&'a ListArray>,
+}
+
+/// The error of a state that is not one [`state_fields`] describes.
+pub(super) fn bad_state(name: &str) -> datafusion::error::DataFusionError {
+    datafusion::error::DataFusionError::Internal(format!("{name}: bad stack state"))
+}
+
+/// Reads `states` as a stack state's lists.
+pub(super) fn state_lists<'a>(name: &str, states: &'a [ArrayRef]) -> Result<StateLists<'a>> {
+    let bad = || bad_state(name);
+    let [values, shapes, orderings @ ..] = states else {
+        return Err(bad());
+    };
+    Ok(StateLists {
+        values: values.as_list_opt::<i32>().ok_or_else(bad)?,
+        shapes: shapes.as_list_opt::<i32>().ok_or_else(bad)?,
+        orderings: orderings
+            .iter()
+            .map(|o| o.as_list_opt::<i32>().ok_or_else(bad))
+            .collect::<Result<_>>()?,
+    })
+}
+
+/// State row `row`'s stack shape (its row count first): `None` for a NULL state.
+pub(super) fn state_shape(
+    name: &str,
+    lists: &StateLists<'_>,
+    row: usize,
+) -> Result<Option<(usize, Vec<usize>)>> {
+    if lists.shapes.is_null(row) || lists.values.is_null(row) {
+        return Ok(None);
+    }
+    let shape = lists.shapes.value(row);
+    let shape = shape
+        .as_primitive_opt::<UInt64Type>()
+        .ok_or_else(|| bad_state(name))?;
+    let Some((&rows, dims)) = shape.values().split_first() else {
+        return Err(bad_state(name));
+    };
+    Ok(Some((
+        rows as usize,
+        dims.iter().map(|&d| d as usize).collect(),
+    )))
 }
 
 /// One group's rows.
@@ -180,12 +247,7 @@ impl StackAccumulator {
 
 impl Accumulator for StackAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let Some((array, ordering)) = values.split_first() else {
-            return internal_err!("{}: no argument", self.name);
-        };
-        if ordering.len() != self.sort.len() {
-            return internal_err!("{}: ORDER BY values missing", self.name);
-        }
+        let (array, ordering) = split_ordering(self.name, self.sort.len(), values)?;
         let name = self.name;
         let mut shape = self.shape.clone();
         let (rows, stacked) = self.columns.with_input(array, None, |input| {
@@ -238,14 +300,7 @@ impl Accumulator for StackAccumulator {
         let nulls = Some(NullBuffer::from(vec![valid]));
         let list = |values: ArrayRef| -> Result<ScalarValue> {
             let len = values.len();
-            let field = Arc::new(Field::new_list_field(values.data_type().clone(), true));
-            let list = ListArray::try_new(
-                field,
-                OffsetBuffer::from_lengths([len]),
-                values,
-                nulls.clone(),
-            )?;
-            first_scalar(&(Arc::new(list) as ArrayRef))
+            first_scalar(&list_array(values, &[len], nulls.clone(), true)?)
         };
         let (values, orderings) = self.concatenated()?;
         let shape: Vec<u64> = self
@@ -259,33 +314,16 @@ impl Accumulator for StackAccumulator {
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        let name = self.name;
-        let bad =
-            || datafusion::error::DataFusionError::Internal(format!("{name}: bad stack state"));
-        let [values, shapes, orderings @ ..] = states else {
-            return Err(bad());
-        };
-        let values = values.as_list_opt::<i32>().ok_or_else(bad)?;
-        let shapes = shapes.as_list_opt::<i32>().ok_or_else(bad)?;
-        let orderings: Vec<&ListArray> = orderings
-            .iter()
-            .map(|o| o.as_list_opt::<i32>().ok_or_else(bad))
-            .collect::<Result<_>>()?;
-        for row in 0..values.len() {
-            if shapes.is_null(row) || values.is_null(row) {
+        let lists = state_lists(self.name, states)?;
+        for row in 0..lists.values.len() {
+            let Some((rows, dims)) = state_shape(self.name, &lists, row)? else {
                 continue;
-            }
-            let shape = shapes.value(row);
-            let shape = shape.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
-            let Some((&rows, dims)) = shape.values().split_first() else {
-                return Err(bad());
             };
-            let dims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
             self.check_shape(&dims)?;
-            self.rows += rows as usize;
-            self.values.push(values.value(row));
+            self.rows += rows;
+            self.values.push(lists.values.value(row));
             self.orderings
-                .push(orderings.iter().map(|o| o.value(row)).collect());
+                .push(lists.orderings.iter().map(|o| o.value(row)).collect());
         }
         Ok(())
     }

@@ -10,18 +10,17 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, ListArray, MutableArrayData, UInt64Array, make_array,
-};
-use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow::array::{Array, ArrayRef, BooleanArray, MutableArrayData, UInt64Array, make_array};
+use arrow::buffer::NullBuffer;
 use arrow::compute::{SortColumn, SortOptions, interleave, lexsort_to_indices};
-use arrow::datatypes::{DataType, Field, UInt64Type};
+use arrow::datatypes::DataType;
 use datafusion::common::internal_err;
-use datafusion::error::{DataFusionError, Result};
+use datafusion::error::Result;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 
 use super::columns::{Columns, variable_output};
-use super::stack::stack_type;
+use super::stack::{bad_state, split_ordering, stack_type, state_lists, state_shape};
+use crate::kernels::aggregate::groups::list_array;
 use crate::kernels::aggregate::stack::shape_mismatch;
 use crate::kernels::{from_storage, storage_type};
 use crate::variable_shape::VariableShapeType;
@@ -322,14 +321,10 @@ impl StackGroupsAccumulator {
     }
 }
 
+/// A state part: the list of `values` with `lengths` per group (items nullable, as
+/// [`super::stack::state_fields`] declares them).
 fn list_of(values: ArrayRef, lengths: &[usize], nulls: Option<NullBuffer>) -> Result<ArrayRef> {
-    let field = Arc::new(Field::new_list_field(values.data_type().clone(), true));
-    Ok(Arc::new(ListArray::try_new(
-        field,
-        OffsetBuffer::from_lengths(lengths.iter().copied()),
-        values,
-        nulls,
-    )?))
+    Ok(list_array(values, lengths, nulls, true)?)
 }
 
 impl GroupsAccumulator for StackGroupsAccumulator {
@@ -340,12 +335,7 @@ impl GroupsAccumulator for StackGroupsAccumulator {
         opt_filter: Option<&BooleanArray>,
         total_num_groups: usize,
     ) -> Result<()> {
-        let Some((array, ordering)) = values.split_first() else {
-            return internal_err!("{}: no argument", self.name);
-        };
-        if ordering.len() != self.sort.len() {
-            return internal_err!("{}: ORDER BY values missing", self.name);
-        }
+        let (array, ordering) = split_ordering(self.name, self.sort.len(), values)?;
         if group_indices.iter().any(|&g| g >= total_num_groups) {
             return internal_err!("{}: a group index past the groups", self.name);
         }
@@ -399,20 +389,12 @@ impl GroupsAccumulator for StackGroupsAccumulator {
         group_indices: &[usize],
         total_num_groups: usize,
     ) -> Result<()> {
-        let name = self.name;
-        let bad = || DataFusionError::Internal(format!("{name}: bad stack state"));
-        let [values, shapes, orderings @ ..] = values else {
-            return Err(bad());
-        };
-        let values = values.as_list_opt::<i32>().ok_or_else(bad)?;
-        let shapes = shapes.as_list_opt::<i32>().ok_or_else(bad)?;
-        let orderings: Vec<&ListArray> = orderings
-            .iter()
-            .map(|o| o.as_list_opt::<i32>().ok_or_else(bad))
-            .collect::<Result<_>>()?;
+        let bad = || bad_state(self.name);
+        let lists = state_lists(self.name, values)?;
+        let (values, orderings) = (lists.values, &lists.orderings);
         if orderings.len() != self.sort.len()
             || values.len() != group_indices.len()
-            || shapes.len() != group_indices.len()
+            || lists.shapes.len() != group_indices.len()
             || group_indices.iter().any(|&g| g >= total_num_groups)
         {
             return Err(bad());
@@ -431,16 +413,14 @@ impl GroupsAccumulator for StackGroupsAccumulator {
         let value_offsets = values.value_offsets();
         let mut added = Ok(());
         for (i, &group) in group_indices.iter().enumerate() {
-            if shapes.is_null(i) || values.is_null(i) {
-                continue;
-            }
-            let shape = shapes.value(i);
-            let shape = shape.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
-            let Some((&rows, dims)) = shape.values().split_first() else {
-                return Err(bad());
+            let (rows, dims) = match state_shape(self.name, &lists, i) {
+                Ok(Some(shape)) => shape,
+                Ok(None) => continue,
+                Err(e) => {
+                    added = Err(e);
+                    break;
+                }
             };
-            let rows = rows as usize;
-            let dims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
             let size: usize = dims.iter().product();
             let start = value_offsets[i] as usize;
             let ordering_start = ordering_offsets.map_or(0, |o| o[i] as usize);
@@ -485,15 +465,11 @@ impl GroupsAccumulator for StackGroupsAccumulator {
         values: &[ArrayRef],
         opt_filter: Option<&BooleanArray>,
     ) -> Result<Vec<ArrayRef>> {
-        let Some((array, ordering)) = values.split_first() else {
-            return internal_err!("{}: no argument", self.name);
-        };
-        if ordering.len() != self.sort.len() {
-            return internal_err!("{}: ORDER BY values missing", self.name);
-        }
+        let (array, ordering) = split_ordering(self.name, self.sort.len(), values)?;
         // Each row its own group: a stack of one row, or a NULL state.
         self.columns.with_input(array, opt_filter, |input| {
             let rows = input.len();
+            let valid: Vec<bool> = (0..rows).map(|row| input.is_valid(row)).collect();
             let data = input.values().to_data();
             let mut out = MutableArrayData::new(vec![&data], false, input.values().len());
             let (mut lengths, mut dim_counts, mut dims) = (
@@ -502,8 +478,8 @@ impl GroupsAccumulator for StackGroupsAccumulator {
                 Vec::new(),
             );
             let mut shape = Vec::new();
-            for row in 0..rows {
-                if !input.is_valid(row) {
+            for (row, &valid) in valid.iter().enumerate() {
+                if !valid {
                     lengths.push(0);
                     dim_counts.push(0);
                     continue;
@@ -515,7 +491,7 @@ impl GroupsAccumulator for StackGroupsAccumulator {
                 dims.push(1);
                 dims.extend(shape.iter().map(|&d| d as u64));
             }
-            let nulls: NullBuffer = (0..rows).map(|row| input.is_valid(row)).collect();
+            let nulls = NullBuffer::from(valid.clone());
             let mut state = vec![
                 list_of(make_array(out.freeze()), &lengths, Some(nulls.clone()))?,
                 list_of(
@@ -524,12 +500,8 @@ impl GroupsAccumulator for StackGroupsAccumulator {
                     Some(nulls.clone()),
                 )?,
             ];
-            let ones: Vec<usize> = (0..rows)
-                .map(|row| usize::from(input.is_valid(row)))
-                .collect();
-            let kept = arrow::array::BooleanArray::from(
-                (0..rows).map(|row| input.is_valid(row)).collect::<Vec<_>>(),
-            );
+            let ones: Vec<usize> = valid.iter().map(|&v| usize::from(v)).collect();
+            let kept = BooleanArray::from(valid);
             for column in ordering {
                 let values = arrow::compute::filter(column.as_ref(), &kept)?;
                 state.push(list_of(values, &ones, Some(nulls.clone()))?);
@@ -556,7 +528,7 @@ impl GroupsAccumulator for StackGroupsAccumulator {
 #[cfg(test)]
 mod tests {
     use arrow::array::{Int64Array, ListArray, StringArray};
-    use arrow::datatypes::Int64Type;
+    use arrow::datatypes::{Field, Int64Type, UInt64Type};
 
     use super::*;
     use crate::display::format_tensors;
