@@ -9,7 +9,7 @@ on a tensor query and on plain DataFusion work (GROUP BY, join, sort) over 10M r
 Each interpreter has one build of the package installed. Writes (pyarrow, snappy) into
 target/compare/: wheel_facts_<rows>.parquet (k: int64 in [0, 100000), g: int64 in [0, 1000),
 v: float64) and wheel_dims.parquet (k, w: 100,000 rows); the tensor query reads
-math_f32_1000000.parquet (benches/compare/math.py writes it). Each query runs in its own
+math_f32_1000000.parquet (benches/compare/tensor_math.py writes it). Each query runs in its own
 process per build: `ctx.sql(q).collect()`, best of --repeat after one warm-up run.
 """
 
@@ -64,7 +64,7 @@ def generate(rows):
         pq.write_table(pa.table({"k": np.arange(100_000), "w": rng.random(100_000)}), dims)
     tensors = OUT / "math_f32_1000000.parquet"
     if not tensors.exists():
-        sys.exit(f"{tensors} is missing: run benches/compare/math.py first")
+        sys.exit(f"{tensors} is missing: run benches/compare/tensor_math.py first")
     return {"facts": facts, "dims": dims, "tensors": tensors}
 
 

@@ -2,7 +2,7 @@
 """Tensor math over Parquet (issue 29): this project's CLI side by side with its own plain scan,
 pyarrow + numpy, DuckDB and Polars, in one run.
 
-    python3 benches/compare/math.py [--rows 1000000] [--u8-rows 500000] [--repeat 3]
+    python3 benches/compare/tensor_math.py [--rows 1000000] [--u8-rows 500000] [--repeat 3]
                                     [--bin PATH] [--only NAME] [--no-duckdb] [--no-polars]
 
 Writes with pyarrow (FixedShapeTensor columns, snappy, row groups of 65,536 rows):
