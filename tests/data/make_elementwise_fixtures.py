@@ -293,6 +293,51 @@ def main():
                         expected.append(fmt(OPS[name](x, y)))
             w.table_case(f"{name}(tensor(a, [2, 3]), b)", rows, expected, None, f"({arrow})")
 
+    w.comment("Chained operators over columns: an operator's result is the next one's operand "
+              "(its buffer, held by nothing else, takes the next result; a column's is shared).")
+    chains = [
+        ("A * {two} + B", lambda x, y, two: x * two + y),
+        ("B - A * {two}", lambda x, y, two: y - x * two),
+        ("3 - A * {two}", lambda x, y, two: 3 - x * two),
+        ("(A + B) * {two}", lambda x, y, two: (x + y) * two),
+        ("(A * B) - (A + B)", lambda x, y, two: (x * y) - (x + y)),
+        ("(A - B) / {two}", lambda x, y, two: (x - y) / two),
+        ("B / (A + 1.0)", lambda x, y, two: y / (x + 1.0)),
+        ("(A + B) > {two}", lambda x, y, two: (x + y) > two),
+        ("(A + B) + tensor_transpose(tensor(b, [3, 2]))", lambda x, y, two: (x + y) + y.reshape(3, 2).T),
+    ]
+    for t, arrow in [(np.float32, "Float32"), (np.float64, "Float64"), (np.float16, "Float16"),
+                     (np.int16, "Int16"), (np.uint8, "UInt8")]:
+        xs = [sample(t, (2, 3), "x"), None, sample(t, (2, 3), "y")]
+        ys = [sample(t, (2, 3), "y"), sample(t, (2, 3), "x"), sample(t, (2, 3), "x")]
+        rows = []
+        for x, y in zip(xs, ys):
+            cells = []
+            for v in (x, y):
+                if v is None:
+                    cells.append("NULL")
+                    continue
+                # Floats as float literals (float16's shortest text writes -0.0 as "-0", which
+                # SQL reads as the integer 0).
+                elements = [sql_value(e, t) if not np.issubdtype(t, np.floating) or np.isnan(e)
+                            else repr(float(e)) for e in v.reshape(-1)]
+                cells.append(f"arrow_cast([{', '.join(elements)}], 'List({arrow})')")
+            rows.append(", ".join(cells))
+        floating = np.issubdtype(t, np.floating)
+        two_sql, two = ("2.0", 2.0) if floating else ("2", 2)
+        for template, fn in chains:
+            if "/" in template and not floating:
+                continue
+            expected = []
+            for x, y in zip(xs, ys):
+                if x is None or y is None:
+                    expected.append("NULL")
+                    continue
+                with np.errstate(all="ignore"):
+                    expected.append(fmt(fn(x, y, two)))
+            call = template.format(two=two_sql).replace("A", "tensor(a, [2, 3])").replace("B", "tensor(b, [2, 3])")
+            w.table_case(call, rows, expected, None, f"({arrow}, {template.format(two=two_sql)})")
+
     w.comment("Empty tensors (a 0 dimension) broadcast to empty results.")
     for t in [np.float32, np.int8, np.bool_]:
         for sa, sb in [((0, 3), (3,)), ((2, 0), (2, 1)), ((0,), ())]:

@@ -2,6 +2,7 @@
 //! function live here, none in `udf/`). They never see DataFusion: errors are Arrow's or the
 //! crate's [`TensorError`](crate::TensorError), which the UDF turns into DataFusion's.
 //!
+//! - [`bits`]: booleans packed into bitmaps (the comparisons' results);
 //! - [`gather`]: the one gather (a [`crate::index::GatherPlan`] applied to a batch), filled
 //!   where an index was dropped;
 //! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
@@ -20,6 +21,7 @@
 
 pub mod aggregate;
 pub mod along_axis;
+pub mod bits;
 pub mod broadcast;
 pub mod cast;
 pub mod choose;

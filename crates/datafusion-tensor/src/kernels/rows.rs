@@ -171,6 +171,16 @@ impl<'a> RowTensor<'a> {
         }
     }
 
+    /// How far apart consecutive rows start when they are evenly spaced (a fixed-shape
+    /// column; 0 for one value serving every row); `None` for variable-shape rows.
+    pub fn row_step(&self) -> Option<usize> {
+        match &self.starts {
+            Starts::Every(n) => Some(*n),
+            Starts::Repeated(_) => Some(0),
+            Starts::Offsets(_) => None,
+        }
+    }
+
     /// Where `row` starts in [`Self::values`], and how many values it holds there.
     pub fn span(&self, row: usize) -> (usize, usize) {
         match &self.starts {

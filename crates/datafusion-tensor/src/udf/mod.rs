@@ -212,6 +212,17 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue>;
+    /// [`TensorFunction::invoke`] with the argument values owned, so that a function may
+    /// write its result over an argument's buffer where nothing else holds it (an operator's
+    /// intermediate result, `(x * 2.0) + y`). By default, `invoke`.
+    fn invoke_owned(
+        &self,
+        plan: &Self::Plan,
+        args: Vec<ColumnarValue>,
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        self.invoke(plan, &args, number_rows)
+    }
     /// What this instance holds beyond the registered one's (the CLI's summarised display of
     /// `tensor_to_string`), as numbers, for a plan sent to another process
     /// ([`call_state`]); empty for a registered instance.
@@ -571,14 +582,13 @@ fn list_column_field(field: &Field, item: DataType, length: usize) -> FieldRef {
 /// arguments' fields as written). A list column's rows (or a list value standing for a
 /// column, such as a scalar subquery's) must hold the planned length or one value (which
 /// broadcasts); another length fails naming the row.
-pub(crate) fn with_list_tensors<'a, F: TensorFunction>(
+pub(crate) fn with_list_tensors<F: TensorFunction>(
     function: &F,
     planned: &Planned<F::Plan>,
     fields: &[FieldRef],
-    args: &'a [ColumnarValue],
-) -> Result<std::borrow::Cow<'a, [ColumnarValue]>> {
+    mut args: Vec<ColumnarValue>,
+) -> Result<Vec<ColumnarValue>> {
     let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
-    let mut args = std::borrow::Cow::Borrowed(args);
     for i in function.tensor_arguments(&types) {
         let (Some(field), Some(expected)) = (fields.get(i), planned.arg_types.get(i)) else {
             continue;
@@ -610,7 +620,7 @@ pub(crate) fn with_list_tensors<'a, F: TensorFunction>(
             }
             _ => continue,
         };
-        args.to_mut()[i] = converted;
+        args[i] = converted;
     }
     // The kernels index tensors by the planned sizes: a tensor argument of another size (an
     // argument that changed between planning and running) is an error, never an
@@ -687,7 +697,7 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let limits = crate::limits::Limits::of(&args.config_options);
-        crate::limits::sync_scope(limits, || self.invoke_planned(&args))
+        crate::limits::sync_scope(limits, || self.invoke_planned(args))
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -697,22 +707,18 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
 
 impl<F: TensorFunction> TensorUdf<F> {
     /// Runs a call over one batch (with the session's limits in force).
-    fn invoke_planned(&self, args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke_planned(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         check_batch_bytes(
             self.function.name(),
             args.return_field.data_type(),
             args.number_rows,
         )?;
         if let Some(planned) = &self.plan {
-            let values = with_list_tensors(
-                self.function.as_ref(),
-                planned,
-                &args.arg_fields,
-                &args.args,
-            )?;
+            let values =
+                with_list_tensors(self.function.as_ref(), planned, &args.arg_fields, args.args)?;
             return self
                 .function
-                .invoke(&planned.plan, &values, args.number_rows);
+                .invoke_owned(&planned.plan, values, args.number_rows);
         }
         // Not simplified (an embedder that builds physical expressions directly): plan from
         // the argument fields once for this batch.
@@ -729,10 +735,10 @@ impl<F: TensorFunction> TensorUdf<F> {
             self.function.as_ref(),
             &planned,
             &args.arg_fields,
-            &args.args,
+            args.args,
         )?;
         self.function
-            .invoke(&planned.plan, &values, args.number_rows)
+            .invoke_owned(&planned.plan, values, args.number_rows)
     }
 }
 

@@ -267,8 +267,9 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
                 }
             }
             let plan = plan?;
-            let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, &values)?;
-            self.function.invoke(&plan.plan, &values, args.number_rows)
+            let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, values)?;
+            self.function
+                .invoke_owned(&plan.plan, values, args.number_rows)
         })
     }
 

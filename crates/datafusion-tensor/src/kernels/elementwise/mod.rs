@@ -3,10 +3,10 @@
 //! Operands arrive in the type the operation computes in (the caller promoted and cast them);
 //! each is a values buffer and the number of values one row holds (0: a literal serving every
 //! row). Where both operands are laid out as the result (same shape, row-major, or a literal
-//! number) and arrow's kernels give numpy's result (wrapping `+ - *`, float `/`, integer
-//! comparisons), those kernels run on the whole buffers; everything else runs through the
-//! compiled [`Runs`] with numpy's element semantics ([`ops`]). Element NULLs propagate; row
-//! NULLs are the caller's.
+//! number), arithmetic runs on the whole buffers through arrow's kernels where they give
+//! numpy's result (wrapping `+ - *`, float `/`), and comparisons through one packing pass
+//! ([`super::bits`]); everything else runs through the compiled [`Runs`] with numpy's element
+//! semantics ([`ops`]). Element NULLs propagate; row NULLs are the caller's.
 //!
 //! [`runs`]: the broadcast plan and its loops; [`ops`]: numpy's arithmetic per element type.
 
@@ -24,7 +24,7 @@ use arrow::error::ArrowError;
 use self::ops::NumpyElement;
 use self::runs::{Operand, map2, map3};
 pub use self::runs::{Runs, broadcast_operands};
-use super::{storage_type, to_storage, with_primitive_type};
+use super::{bits, storage_type, to_storage, with_primitive_type};
 use crate::error::TensorError;
 
 /// A binary ufunc.
@@ -135,7 +135,7 @@ pub fn binary(
     if let Some(out) = arrow_kernel(op, runs, rows, a, b)? {
         return Ok(out);
     }
-    if let Some(out) = flat_float_comparison(op, runs, rows, a, b) {
+    if let Some(out) = flat_comparison(op, runs, rows, a, b) {
         return with_validity(out, validity.as_ref());
     }
     let (sa, sb) = (to_storage(&a.values)?, to_storage(&b.values)?);
@@ -155,6 +155,107 @@ pub fn binary(
         super::from_storage(out, &compute)?
     };
     with_validity(out, validity.as_ref())
+}
+
+/// `op` of operand `k` and `other`, written over operand `k`'s values (`owned`, laid out as
+/// the result) where nothing else holds their buffer: an operator's intermediate result
+/// (`x * 2.0` in `x * 2.0 + y`) takes the next operator's result without another allocation.
+/// Only where [`binary`] would run arrow's arithmetic (the same values: numpy's wrapping
+/// `+ - *` and float `/`, element NULLs where either operand's are) and `other` is read in
+/// the result's layout or is a number; `Err(owned)`, unchanged, anywhere else.
+pub fn binary_in_place(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    k: usize,
+    owned: ArrayRef,
+    other: &Input,
+) -> Result<ArrayRef, ArrayRef> {
+    let data_type = owned.data_type();
+    let arithmetic = match op {
+        BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply => true,
+        BinaryOp::Divide => data_type.is_floating(),
+        _ => false,
+    };
+    let laid_out = runs.out_len > 0
+        && runs.is_identity(k)
+        && owned.len() == rows * runs.out_len
+        && other.values.data_type() == data_type
+        && flat(runs, rows, 1 - k, other).is_some();
+    let scalar = other.row_len == 0 && other.values.len() == 1;
+    if !arithmetic
+        || !laid_out
+        || (scalar && other.values.null_count() > 0)
+        || (!scalar && other.values.len() != owned.len())
+    {
+        return Err(owned);
+    }
+    with_primitive_type!(data_type, P => {
+        overwrite::<P>(op, k, owned, &other.values, scalar)
+    }, _ => Err(owned))
+}
+
+fn overwrite<P>(
+    op: BinaryOp,
+    k: usize,
+    owned: ArrayRef,
+    other: &ArrayRef,
+    scalar: bool,
+) -> Result<ArrayRef, ArrayRef>
+where
+    P: ArrowPrimitiveType,
+    P::Native: NumpyElement,
+{
+    let (Some(mine), Some(theirs)) = (
+        owned.as_primitive_opt::<P>().cloned(),
+        other.as_primitive_opt::<P>(),
+    ) else {
+        return Err(owned);
+    };
+    // `mine` shares the buffer with `owned`'s holders: with `owned` gone, the buffer is
+    // unique exactly when it was `owned`'s alone.
+    drop(owned);
+    let mut builder = match mine.into_builder() {
+        Ok(builder) => builder,
+        Err(mine) => return Err(Arc::new(mine)),
+    };
+    let values = builder.values_slice_mut();
+    let theirs_values = theirs.values();
+    match op {
+        BinaryOp::Add => write(values, theirs_values, scalar, k, NumpyElement::np_add),
+        BinaryOp::Subtract => write(values, theirs_values, scalar, k, NumpyElement::np_sub),
+        BinaryOp::Multiply => write(values, theirs_values, scalar, k, NumpyElement::np_mul),
+        _ => write(values, theirs_values, scalar, k, NumpyElement::np_div),
+    }
+    let written = builder.finish();
+    let nulls = if scalar {
+        written.nulls().cloned()
+    } else {
+        NullBuffer::union(written.nulls(), theirs.nulls())
+    };
+    // The lengths agree (checked by the caller), which is all `new` asks.
+    Ok(Arc::new(PrimitiveArray::<P>::new(
+        written.values().clone(),
+        nulls,
+    )))
+}
+
+/// `values[i] = f(values[i], theirs[i])` (operand `k` = 1: `f(theirs[i], values[i])`), or
+/// with `theirs[0]` for every element where `scalar`; one loop per case, each vectorised.
+fn write<T: Copy>(values: &mut [T], theirs: &[T], scalar: bool, k: usize, f: impl Fn(T, T) -> T) {
+    match (scalar, k, theirs.first()) {
+        (true, 0, Some(&s)) => values.iter_mut().for_each(|v| *v = f(*v, s)),
+        (true, _, Some(&s)) => values.iter_mut().for_each(|v| *v = f(s, *v)),
+        (false, 0, _) => values
+            .iter_mut()
+            .zip(theirs)
+            .for_each(|(v, &t)| *v = f(*v, t)),
+        (false, _, _) => values
+            .iter_mut()
+            .zip(theirs)
+            .for_each(|(v, &t)| *v = f(t, *v)),
+        (true, _, None) => {}
+    }
 }
 
 /// numpy's `where(cond, x, y)` of three operands broadcast by `runs`: `x` and `y` in the
@@ -221,10 +322,7 @@ fn operand<T>(values: &[T], row_len: usize) -> Operand<'_, T> {
 
 fn bools(bytes: &[u8]) -> BooleanArray {
     // Packed 64 at a time (collecting bools one by one costs more than the comparison).
-    BooleanArray::new(
-        BooleanBuffer::collect_bool(bytes.len(), |i| bytes[i] != 0),
-        None,
-    )
+    BooleanArray::new(bits::pack_bytes(bytes), None)
 }
 
 /// 1 where an element is valid, 0 where NULL.
@@ -300,12 +398,12 @@ fn arrow_kernel(
 ) -> Result<Option<ArrayRef>, TensorError> {
     let compute = a.values.data_type();
     let float = compute.is_floating();
-    let integer = compute.is_integer() || *compute == DataType::Boolean;
     let exact = match op {
         BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply => *compute != DataType::Boolean,
         BinaryOp::Divide => float,
-        // arrow orders floats totally (NaN equal to itself, -0.0 below 0.0); numpy is IEEE.
-        op if op.is_comparison() => integer,
+        // Booleans only: arrow orders floats totally (NaN equal to itself, -0.0 below 0.0)
+        // where numpy is IEEE, and numbers compare faster through `flat_comparison`.
+        op if op.is_comparison() => *compute == DataType::Boolean,
         _ => false,
     };
     if !exact || runs.out_len == 0 {
@@ -344,29 +442,28 @@ fn arrow_kernel(
     Ok(Some(out))
 }
 
-/// `op` on operands of arrow type `P` (booleans as bytes) through the runs.
-/// A comparison of floats between operands read in the result's layout (a column, or a
-/// number), packed straight into bits: one pass, where the runs write a byte per element and
-/// then pack them (numpy's IEEE order, which arrow's total order of floats is not). Measured
-/// on `x > 0.5` over 1,000,000 float32 [16, 16] rows (`benches/compare/math.py`): the byte
-/// pass was most of the query's time over its scan.
-fn flat_float_comparison(
+/// A comparison of numbers between operands read in the result's layout (a column, or a
+/// number), packed straight into bits ([`bits`]): one pass, where the runs write a byte per
+/// element and then pack them, and where arrow's kernels pack through a slower loop (and
+/// order floats totally, not by IEEE as numpy does). Measured on `x > 0.5` over 1,000,000
+/// float32 [16, 16] rows (`benches/compare/tensor_math.py`): the byte pass was most of the
+/// query's time over its scan.
+fn flat_comparison(
     op: BinaryOp,
     runs: &Runs,
     rows: usize,
     a: &Input,
     b: &Input,
 ) -> Option<ArrayRef> {
-    if !op.is_comparison() || !a.values.data_type().is_floating() || runs.out_len == 0 {
+    if !op.is_comparison() || runs.out_len == 0 {
         return None;
     }
     let scalars = (flat(runs, rows, 0, a)?, flat(runs, rows, 1, b)?);
-    match a.values.data_type() {
-        DataType::Float16 => compare_flat::<arrow::datatypes::Float16Type>(op, a, b, scalars),
-        DataType::Float32 => compare_flat::<arrow::datatypes::Float32Type>(op, a, b, scalars),
-        DataType::Float64 => compare_flat::<arrow::datatypes::Float64Type>(op, a, b, scalars),
-        _ => None,
+    let data_type = a.values.data_type();
+    if *data_type == DataType::Boolean {
+        return None;
     }
+    with_primitive_type!(data_type, P => compare_flat::<P>(op, a, b, scalars), _ => None)
 }
 
 fn compare_flat<P: ArrowPrimitiveType>(
@@ -402,19 +499,18 @@ fn pack<T: Copy>(
     match scalars {
         (true, false) => {
             let s = *x.first()?;
-            Some(BooleanBuffer::collect_bool(y.len(), |i| f(s, y[i])))
+            Some(bits::pack_map(y, |q| f(s, q)))
         }
         (false, true) => {
             let s = *y.first()?;
-            Some(BooleanBuffer::collect_bool(x.len(), |i| f(x[i], s)))
+            Some(bits::pack_map(x, |p| f(p, s)))
         }
-        (false, false) if x.len() == y.len() => {
-            Some(BooleanBuffer::collect_bool(x.len(), |i| f(x[i], y[i])))
-        }
+        (false, false) if x.len() == y.len() => Some(bits::pack_zip(x, y, f)),
         _ => None,
     }
 }
 
+/// `op` on operands of arrow type `P` (booleans as bytes) through the runs.
 fn typed<P>(
     op: BinaryOp,
     runs: &Runs,
@@ -494,5 +590,81 @@ fn negative_power<T: NumpyElement>(
     match first {
         Some((p, _)) => Err(TensorError::NegativePower { row: p / out_len }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow::array::{Float32Array, UInt8Array};
+
+    use super::*;
+
+    fn input(values: ArrayRef, row_len: usize) -> Input {
+        Input { values, row_len }
+    }
+
+    /// Two rows of [3] against another operand of [3] rows or a number.
+    fn runs(other_row_len: usize) -> Runs {
+        let other = if other_row_len == 0 { vec![] } else { vec![3] };
+        let strides = if other_row_len == 0 { vec![] } else { vec![1] };
+        Runs::new(&[3], &[(vec![3], vec![1]), (other, strides)])
+    }
+
+    #[test]
+    fn writes_over_a_buffer_nothing_else_holds() {
+        let x: ArrayRef = Arc::new(Float32Array::from(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]));
+        let y = input(
+            Arc::new(Float32Array::from(vec![0.5, 0.5, 0.5, 1.0, 1.0, 1.0])),
+            3,
+        );
+        let address = x
+            .as_primitive::<arrow::datatypes::Float32Type>()
+            .values()
+            .as_ptr();
+        // Operand 1 owned: y - x, not x - y.
+        let out = binary_in_place(BinaryOp::Subtract, &runs(3), 2, 1, x, &y).unwrap();
+        let values = out.as_primitive::<arrow::datatypes::Float32Type>();
+        assert_eq!(values.values().as_ptr(), address, "the same buffer");
+        assert_eq!(
+            values.values().as_ref(),
+            &[-0.5, -1.5, -2.5, -3.0, -4.0, -5.0]
+        );
+        // The kernel's own result for the same call, allocated.
+        let again = Arc::new(Float32Array::from(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])) as ArrayRef;
+        let expected = binary(BinaryOp::Subtract, &runs(3), 2, &y, &input(again, 3), None).unwrap();
+        assert_eq!(&out, &expected);
+    }
+
+    #[test]
+    fn wraps_integers_against_a_number() {
+        let x: ArrayRef = Arc::new(UInt8Array::from(vec![250, 3, 7]));
+        let two = input(Arc::new(UInt8Array::from(vec![10])), 0);
+        let out = binary_in_place(BinaryOp::Add, &runs(0), 1, 0, x, &two).unwrap();
+        assert_eq!(
+            out.as_primitive::<arrow::datatypes::UInt8Type>()
+                .values()
+                .as_ref(),
+            &[4, 13, 17]
+        );
+    }
+
+    #[test]
+    fn leaves_a_shared_buffer_and_other_calls_alone() {
+        let x: ArrayRef = Arc::new(Float32Array::from(vec![1.0, 2.0, 3.0]));
+        let held = Arc::clone(&x);
+        let two = input(Arc::new(Float32Array::from(vec![2.0])), 0);
+        let back = binary_in_place(BinaryOp::Multiply, &runs(0), 1, 0, x, &two).unwrap_err();
+        assert_eq!(&back, &held, "unchanged");
+        drop(held);
+        // Comparisons and integer division allocate their results.
+        let back = binary_in_place(BinaryOp::Less, &runs(0), 1, 0, back, &two).unwrap_err();
+        let n: ArrayRef = Arc::new(UInt8Array::from(vec![4, 6, 8]));
+        let by = input(Arc::new(UInt8Array::from(vec![2])), 0);
+        assert!(binary_in_place(BinaryOp::Divide, &runs(0), 1, 0, n, &by).is_err());
+        // A buffer shared through a slice's parent.
+        let parent: ArrayRef = Arc::new(Float32Array::from(vec![1.0, 2.0, 3.0, 4.0]));
+        let slice = parent.slice(1, 3);
+        assert!(binary_in_place(BinaryOp::Add, &runs(0), 1, 0, slice, &two).is_err());
+        drop(back);
     }
 }

@@ -175,6 +175,34 @@ impl Contraction {
         self.offsets.len()
     }
 
+    /// Appends the results of `rows` rows, row-major, to `out` where this is a matrix product
+    /// worked by the tight loop ([`Gemm::run_loop_rows`]): operand `k` of row `r` starts at
+    /// `bases[k] + r * steps[k]`. `false`, with nothing appended, for any other contraction
+    /// (worked row by row by [`Contraction::run`]).
+    ///
+    /// # Errors
+    /// An internal error when an operand's values end before the last row does.
+    pub fn run_rows<T: Element>(
+        &self,
+        inputs: &[&[T]],
+        bases: &[usize],
+        steps: &[usize],
+        rows: usize,
+        out: &mut Vec<T>,
+    ) -> Result<bool> {
+        let (Some(product), [a, b], [base_a, base_b], [step_a, step_b]) =
+            (&self.product, inputs, bases, steps)
+        else {
+            return Ok(false);
+        };
+        // Products past the gemm threshold stay row by row (the call outweighs the checks).
+        if product.blas() || !product.has_loop() || self.output_len() == 0 {
+            return Ok(false);
+        }
+        product.run_loop_rows([a, b], [*base_a, *base_b], [*step_a, *step_b], rows, out)?;
+        Ok(true)
+    }
+
     /// Appends one row's result, row-major, to `out`: operand `k` of the row starts at
     /// `bases[k]` in `inputs[k]`.
     ///

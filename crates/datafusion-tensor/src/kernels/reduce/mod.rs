@@ -342,8 +342,10 @@ fn mean(element: &DataType, storage: &ArrayRef, rows: Rows<'_>, scalar: bool) ->
             )?;
             finish::<f64, Float64Type>(&sums, rows, |q| q)
         }
+        // Each integer widened as it is added (the same sums as widening the batch first,
+        // without a float64 copy of it: eight bytes per uint8 element).
         data_type => with_primitive_type!(data_type, P => {
-            let sums = fold_rows(FloatSum::<f64>::default(), &to_f64(storage.as_primitive::<P>().values()), rows)?;
+            let sums = fold_rows(FloatSum::<f64>::default(), storage.as_primitive::<P>().values(), rows)?;
             finish::<f64, Float64Type>(&sums, rows, |q| q)
         }, _ => return unsupported(element)),
     })

@@ -481,6 +481,12 @@ fn contract_rows<T: Element + PartialEq>(
     let mut bases = vec![0usize; readers.len()];
     if let Some((product, _)) = &plan.fixed {
         let len = product.contraction.output_len();
+        if product
+            .run_rows(inputs, readers, nulls, rows, &mut out)
+            .map_err(|e| e.in_function(name))?
+        {
+            return Ok((out, None));
+        }
         out.reserve(len.saturating_mul(rows));
         for row in 0..rows {
             if nulls.is_some_and(|n| n.is_null(row)) {
@@ -563,6 +569,44 @@ impl Product {
             shape,
             zeroed_by,
         })
+    }
+
+    /// Appends every row's result to `out` at once where the rows are evenly spaced and the
+    /// contraction is a small matrix product ([`Contraction::run_rows`]); NULL rows are
+    /// zeros, as [`Product::run`] leaves them. `false`, with nothing appended, otherwise.
+    fn run_rows<T: Element + PartialEq>(
+        &self,
+        inputs: &[&[T]],
+        readers: &[RowTensor<'_>],
+        nulls: Option<&NullBuffer>,
+        rows: usize,
+        out: &mut Vec<T>,
+    ) -> crate::error::Result<bool> {
+        let Some(steps) = readers
+            .iter()
+            .map(RowTensor::row_step)
+            .collect::<Option<Vec<usize>>>()
+        else {
+            return Ok(false);
+        };
+        let bases: Vec<usize> = readers.iter().map(|reader| reader.span(0).0).collect();
+        let start = out.len();
+        if !self
+            .contraction
+            .run_rows(inputs, &bases, &steps, rows, out)?
+        {
+            return Ok(false);
+        }
+        let len = self.contraction.output_len();
+        for (r, row) in out[start..].chunks_exact_mut(len.max(1)).enumerate() {
+            let zeroed = self
+                .zeroed_by
+                .is_some_and(|k| inputs[k].get(bases[k] + r * steps[k]) == Some(&T::default()));
+            if zeroed || nulls.is_some_and(|n| n.is_null(r)) {
+                row.fill(T::default());
+            }
+        }
+        Ok(true)
     }
 
     /// Appends one row's result to `out` ([`Contraction::run`]).

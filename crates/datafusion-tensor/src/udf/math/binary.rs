@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::new_null_array;
+use arrow::array::{ArrayRef, AsArray, FixedSizeListArray, new_null_array};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
@@ -21,7 +21,7 @@ use crate::kernels::layout::output_rows;
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
 use crate::variable_shape::VariableShapeType;
-use datafusion::common::exec_err;
+use datafusion::common::{ScalarValue, exec_err};
 
 /// Every binary operation, in the order they are registered.
 pub const BINARY_OPS: [BinaryOp; 18] = [
@@ -276,6 +276,73 @@ impl TensorFunction for TensorBinary {
     ) -> Result<ColumnarValue> {
         invoke_binary(self.name(), plan, args, number_rows)
     }
+
+    fn invoke_owned(
+        &self,
+        plan: &BinaryPlan,
+        mut args: Vec<ColumnarValue>,
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        if let Some(out) = in_place(self.name(), plan, &mut args, number_rows)? {
+            return Ok(ColumnarValue::Array(out));
+        }
+        invoke_binary(self.name(), plan, &args, number_rows)
+    }
+}
+
+/// The call's result written over a tensor column operand's values where nothing else holds
+/// them (another operator's result) and the kernel can ([`elementwise::binary_in_place`]);
+/// `None` otherwise, with `args` as they were.
+fn in_place(
+    name: &str,
+    plan: &BinaryPlan,
+    args: &mut [ColumnarValue],
+    rows: usize,
+) -> Result<Option<ArrayRef>> {
+    let Some(compute) = plan.compute.as_ref() else {
+        return Ok(None);
+    };
+    if plan.variable.is_some() || *compute != plan.element || all_scalar(&args[..2]) {
+        return Ok(None);
+    }
+    for k in 0..2 {
+        let (Operand::Tensor(_), ColumnarValue::Array(array)) = (&plan.operands[k], &args[k])
+        else {
+            continue;
+        };
+        // A column of the batch is held by the batch too: only a result nothing else holds.
+        let Some(list) = array.as_fixed_size_list_opt().cloned() else {
+            continue;
+        };
+        if Arc::strong_count(array) != 1 || list.values().data_type() != compute {
+            continue;
+        }
+        args[k] = ColumnarValue::Scalar(ScalarValue::Null);
+        let (field, size, values, row_nulls) = list.into_parts();
+        let (other, other_nulls) = batch_input(
+            name,
+            &plan.operands[1 - k],
+            &args[1 - k],
+            rows,
+            Some(compute),
+        )?;
+        match elementwise::binary_in_place(plan.op, &plan.runs, rows, k, values, &other) {
+            Ok(values) => {
+                let nulls = NullBuffer::union(row_nulls.as_ref(), other_nulls.as_ref());
+                return Ok(Some(output_rows(
+                    plan.output.as_ref(),
+                    values,
+                    nulls,
+                    rows,
+                )?));
+            }
+            Err(values) => {
+                let list = FixedSizeListArray::try_new(field, size, values, row_nulls)?;
+                args[k] = ColumnarValue::Array(Arc::new(list));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// `SHOW FUNCTIONS` documentation of `op`'s function.
