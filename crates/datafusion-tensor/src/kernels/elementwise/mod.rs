@@ -180,14 +180,12 @@ pub fn binary_in_place(
     let laid_out = runs.out_len > 0
         && runs.is_identity(k)
         && owned.len() == rows * runs.out_len
-        && other.values.data_type() == data_type
-        && flat(runs, rows, 1 - k, other).is_some();
-    let scalar = other.row_len == 0 && other.values.len() == 1;
-    if !arithmetic
-        || !laid_out
-        || (scalar && other.values.null_count() > 0)
-        || (!scalar && other.values.len() != owned.len())
-    {
+        && other.values.data_type() == data_type;
+    // `Some(true)`: a number; `Some(false)`: laid out as the result.
+    let Some(scalar) = flat(runs, rows, 1 - k, other).filter(|_| arithmetic && laid_out) else {
+        return Err(owned);
+    };
+    if (scalar && other.values.null_count() > 0) || (!scalar && other.values.len() != owned.len()) {
         return Err(owned);
     }
     with_primitive_type!(data_type, P => {

@@ -260,25 +260,20 @@ impl Gemm {
         let Some(last) = rows.checked_sub(1) else {
             return Ok(());
         };
-        let lasts: Vec<usize> = (0..2)
-            .filter_map(|k| last.checked_mul(steps[k])?.checked_add(bases[k]))
-            .collect();
-        let [last_a, last_b] = lasts[..] else {
-            return Err(TensorError::Internal(
-                "a matrix product's rows overflow".to_string(),
-            ));
+        let overflow = || TensorError::Internal("a matrix product's rows overflow".to_string());
+        let [Some(last_a), Some(last_b)] =
+            [0, 1].map(|k| last.checked_mul(steps[k])?.checked_add(bases[k]))
+        else {
+            return Err(overflow());
         };
-        let len = self.extents[2];
-        let total = rows
-            .checked_mul(len)
-            .ok_or_else(|| TensorError::Internal("a matrix product's rows overflow".to_string()))?;
-        if self.narrow_batch([a, b], bases, steps, rows, [last_a, last_b], out)? {
+        // Every row's operands end before the last row's do.
+        self.check_operands([a.len(), b.len()], [last_a, last_b])?;
+        if self.narrow_batch([a, b], bases, steps, rows, out)? {
             return Ok(());
         }
-        // `result` checks the last row's operands and appends its values; the other rows'
-        // go before them.
-        let appended = self.result(a.len(), b.len(), [last_a, last_b], out)?.len();
-        let start = out.len() - appended;
+        let len = self.extents[2];
+        let total = rows.checked_mul(len).ok_or_else(overflow)?;
+        let start = out.len();
         out.resize(start + total, T::default());
         let c = &mut out[start..];
         for (r, row) in c.chunks_exact_mut(len.max(1)).take(rows).enumerate() {
@@ -295,41 +290,29 @@ impl Gemm {
     }
 
     /// [`Gemm::run_loop_rows`] for one matrix per row with 2 to 4 contiguous columns and a
-    /// row-major result: each product's rows appended to `out` straight from the registers
-    /// ([`NarrowBatch`]), no zeroed result first and no call per matrix through the loops.
-    /// `false`, with nothing appended, for any other product.
+    /// row-major result (the operands already checked to hold every row): each product's rows
+    /// appended to `out` straight from the registers ([`NarrowBatch`]), no zeroed result
+    /// first and no call per matrix through the loops. `false`, with nothing appended, for
+    /// any other product.
     fn narrow_batch<T: Element>(
         &self,
         [a, b]: [&[T]; 2],
         bases: [usize; 2],
         steps: [usize; 2],
         rows: usize,
-        lasts: [usize; 2],
         out: &mut Vec<T>,
     ) -> Result<bool> {
         let ([rsa, csa], [rsb, csb]) = (self.a, self.b);
         let (rows_a, depth, cols) = (self.m, self.k, self.n);
         let row_major = self.c == [cols, 1] && self.extents[2] == rows_a * cols;
-        if !self.outer.is_empty() || !row_major || csa != 1 || csb != 1 || rows_a == 0 || depth == 0
-        {
+        if !self.outer.is_empty() || !row_major || csa != 1 || csb != 1 {
             return Ok(false);
-        }
-        let extents = [(rows_a - 1) * rsa + depth, (depth - 1) * rsb + cols];
-        let fits = (0..2).all(|i| {
-            lasts[i]
-                .checked_add(extents[i])
-                .is_some_and(|end| end <= [a.len(), b.len()][i])
-        });
-        if !fits {
-            return Err(TensorError::Internal(
-                "a matrix product read past its operand".to_string(),
-            ));
         }
         let batch = NarrowBatch {
             bases,
             steps,
             rows,
-            extents,
+            extents: [self.extents[0], self.extents[1]],
             shape: [rows_a, depth],
             strides: [rsa, rsb],
         };
@@ -418,16 +401,9 @@ impl Gemm {
         Ok(())
     }
 
-    /// The row's result values, appended to `out` (zeros), once the operands are checked to
-    /// hold the row.
-    fn result<'a, T: Copy + Default>(
-        &self,
-        a: usize,
-        b: usize,
-        bases: [usize; 2],
-        out: &'a mut Vec<T>,
-    ) -> Result<&'a mut [T]> {
-        for (k, values) in [a, b].into_iter().enumerate() {
+    /// Checks that operands of `lens` values hold a row whose operands start at `bases`.
+    fn check_operands(&self, lens: [usize; 2], bases: [usize; 2]) -> Result<()> {
+        for (k, values) in lens.into_iter().enumerate() {
             if bases[k]
                 .checked_add(self.extents[k])
                 .is_none_or(|end| end > values)
@@ -438,6 +414,19 @@ impl Gemm {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// The row's result values, appended to `out` (zeros), once the operands are checked to
+    /// hold the row.
+    fn result<'a, T: Copy + Default>(
+        &self,
+        a: usize,
+        b: usize,
+        bases: [usize; 2],
+        out: &'a mut Vec<T>,
+    ) -> Result<&'a mut [T]> {
+        self.check_operands([a, b], bases)?;
         let start = out.len();
         out.resize(start + self.extents[2], T::default());
         Ok(&mut out[start..])
@@ -521,7 +510,8 @@ fn narrow_rows<T: Element, const N: usize>(
 }
 
 /// The rows of [`Gemm::narrow_batch`]: row `r`'s operands at `bases[k] + r * steps[k]`,
-/// `extents[k]` values long; each an `m` by `k` matrix times a `k` by `N` one.
+/// `extents[k]` values long ([`Gemm`]'s own); each an `m` by `k` matrix times a `k` by `N`
+/// one.
 struct NarrowBatch {
     bases: [usize; 2],
     steps: [usize; 2],
@@ -533,7 +523,7 @@ struct NarrowBatch {
 
 impl NarrowBatch {
     /// Every row's product appended to `out`; `None` where an operand ends early (never,
-    /// once [`Gemm::narrow_batch`] has checked the last row).
+    /// once [`Gemm::run_loop_rows`] has checked the last row).
     fn push<T: Element, const N: usize>(&self, [a, b]: [&[T]; 2], out: &mut Vec<T>) -> Option<()> {
         let [m, k] = self.shape;
         out.reserve(self.rows.checked_mul(m * N)?);

@@ -311,12 +311,16 @@ fn in_place(
             continue;
         };
         // A column of the batch is held by the batch too: only a result nothing else holds.
-        let Some(list) = array.as_fixed_size_list_opt().cloned() else {
-            continue;
-        };
-        if Arc::strong_count(array) != 1 || list.values().data_type() != compute {
+        if Arc::strong_count(array) != 1 {
             continue;
         }
+        let Some(list) = array.as_fixed_size_list_opt() else {
+            continue;
+        };
+        if list.values().data_type() != compute {
+            continue;
+        }
+        let list = list.clone();
         args[k] = ColumnarValue::Scalar(ScalarValue::Null);
         let (field, size, values, row_nulls) = list.into_parts();
         let (other, other_nulls) = batch_input(
