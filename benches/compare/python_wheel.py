@@ -4,12 +4,16 @@
 on a tensor query and on plain DataFusion work (GROUP BY, join, sort) over 10M rows.
 
     python3 benches/compare/python_wheel.py --wheel-python VENV_A/bin/python \\
-        --dev-python VENV_B/bin/python [--rows 10000000] [--repeat 3]
+        --dev-python VENV_B/bin/python [--rows 10000000] [--repeat 3] [--rounds 1]
+    python3 benches/compare/python_wheel.py --build release=VENV_A/bin/python \\
+        --build dist=VENV_C/bin/python ...
 
-Each interpreter has one build of the package installed. Writes (pyarrow, snappy) into
-target/compare/: wheel_facts_<rows>.parquet (k: int64 in [0, 100000), g: int64 in [0, 1000),
-v: float64) and wheel_dims.parquet (k, w: 100,000 rows); the tensor query reads
-math_f32_1000000.parquet (benches/compare/tensor_math.py writes it). Each query runs in its own
+Each interpreter has one build of the package installed; the first build is the baseline of
+the ratios. With --rounds N the builds take turns N times and each figure is the best of all.
+Writes (pyarrow, snappy) into target/compare/: wheel_facts_<rows>.parquet (k: int64 in [0, 100000), g: int64 in [0, 1000),
+v: float64) and wheel_dims.parquet (k, w: 100,000 rows); the tensor queries read
+math_f32_1000000.parquet (benches/compare/tensor_math.py writes it) and linalg_mm4_1000000.parquet
+(benches/compare/linalg.py --only matmul4). Each query runs in its own
 process per build: `ctx.sql(q).collect()`, best of --repeat after one warm-up run.
 """
 
@@ -27,6 +31,14 @@ QUERIES = {
         "SELECT count(x * 2.0 + y) FROM '{tensors}'",
     "tensor: tensor_mean(x, axis => 0), 1M float32 [16, 16]":
         "SELECT count(tensor_mean(x, axis => 0)) FROM '{tensors}'",
+    "tensor: count(x > 0.5), 1M float32 [16, 16]":
+        "SELECT count(x > 0.5) FROM '{tensors}'",
+    "tensor: tensor_get(x, '1:3, ::2'), 1M float32 [16, 16]":
+        "SELECT count(tensor_get(x, '1:3, ::2')) FROM '{tensors}'",
+    "tensor: tensor_matmul(a, b), 1M float32 [4, 4]":
+        "SELECT count(tensor_matmul(a, b)) FROM '{matmul}'",
+    "scan: sum(v), 10M float64":
+        "SELECT sum(v) FROM '{facts}'",
     "GROUP BY g (1,000 groups): count, sum, avg":
         "SELECT g, count(*), sum(v), avg(v) FROM '{facts}' GROUP BY g",
     "join on k (100,000 keys): sum(v * w)":
@@ -65,27 +77,46 @@ def generate(rows):
     tensors = OUT / "math_f32_1000000.parquet"
     if not tensors.exists():
         sys.exit(f"{tensors} is missing: run benches/compare/tensor_math.py first")
-    return {"facts": facts, "dims": dims, "tensors": tensors}
+    matmul = OUT / "linalg_mm4_1000000.parquet"
+    if not matmul.exists():
+        sys.exit(f"{matmul} is missing: run benches/compare/linalg.py --only matmul4 first")
+    return {"facts": facts, "dims": dims, "tensors": tensors, "matmul": matmul}
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--wheel-python", required=True)
-    parser.add_argument("--dev-python", required=True)
+    parser.add_argument("--build", action="append", default=[], metavar="LABEL=PYTHON",
+                        help="a build of the package and the interpreter it is installed in; "
+                             "the first is the baseline of the ratios (repeat the flag)")
+    parser.add_argument("--wheel-python", help="shorthand for --build 'release wheel=PYTHON'")
+    parser.add_argument("--dev-python", help="shorthand for --build 'dev build=PYTHON'")
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run every build this many times, alternating; best of all")
     args = parser.parse_args()
+    builds = [tuple(b.split("=", 1)) for b in args.build]
+    if args.wheel_python:
+        builds.append(("release wheel", args.wheel_python))
+    if args.dev_python:
+        builds.append(("dev build", args.dev_python))
+    if len(builds) < 2:
+        parser.error("give two builds or more (--build LABEL=PYTHON)")
     files = generate(args.rows)
-    print("| query | release wheel | dev build | dev / wheel |")
-    print("| --- | --- | --- | --- |")
+    labels = [label for label, _ in builds]
+    ratios = [f"{label} / {labels[0]}" for label in labels[1:]]
+    print("| query | " + " | ".join(labels + ratios) + " |")
+    print("| --- " * (1 + len(labels) + len(ratios)) + "|")
     for name, sql in QUERIES.items():
         query = sql.format(**{k: str(v) for k, v in files.items()})
-        times = []
-        for python in (args.wheel_python, args.dev_python):
-            out = subprocess.run([python, "-c", CHILD, query, str(args.repeat)],
-                                 capture_output=True, text=True, check=True)
-            times.append(json.loads(out.stdout.strip().splitlines()[-1]))
-        print(f"| {name} | {times[0]:.3f} s | {times[1]:.3f} s | {times[1] / times[0]:.2f}x |")
+        times = [float("inf")] * len(builds)
+        for _ in range(args.rounds):
+            for i, (_, python) in enumerate(builds):
+                out = subprocess.run([python, "-c", CHILD, query, str(args.repeat)],
+                                     capture_output=True, text=True, check=True)
+                times[i] = min(times[i], json.loads(out.stdout.strip().splitlines()[-1]))
+        cells = [f"{t:.3f} s" for t in times] + [f"{t / times[0]:.2f}x" for t in times[1:]]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
