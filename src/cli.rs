@@ -237,7 +237,20 @@ impl CliSessionContext for TensorCliContext {
     }
 
     async fn execute_logical_plan(&self, plan: LogicalPlan) -> Result<DataFrame> {
-        let df = self.ctx.execute_logical_plan(plan).await?;
+        // One tensor type per UNION column (`rules::union`), before the plan's schema is read
+        // for display: for statements planned here and by datafusion-cli alike.
+        let plan = datafusion_tensor::rules::reconcile_union_layouts(plan)?.data;
+        let df = match &plan {
+            // Tensor columns by their tensor types, not their storage alone.
+            LogicalPlan::DescribeTable(describe) => {
+                self.ctx
+                    .read_batch(datafusion_tensor::display::describe_batch(
+                        &describe.schema,
+                        Arc::clone(describe.output_schema.inner()),
+                    )?)?
+            }
+            _ => self.ctx.execute_logical_plan(plan).await?,
+        };
         display_tensor_columns(df, self.display)
     }
 }
@@ -245,7 +258,13 @@ impl CliSessionContext for TensorCliContext {
 /// Runs the CLI; the process exit code.
 pub async fn main() -> ExitCode {
     if let Err(e) = main_inner().await {
-        println!("Error: {e}");
+        match &e {
+            // The statements' own errors went to stderr as they failed: the count goes there.
+            DataFusionError::External(inner) if inner.is::<ScriptFailed>() => {
+                eprintln!("Error: {inner}");
+            }
+            _ => println!("Error: {e}"),
+        }
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
@@ -358,6 +377,7 @@ async fn main_inner() -> Result<()> {
 
     if repl_mode {
         if !rc.is_empty() {
+            // A failing statement of the rc files is reported; the REPL starts all the same.
             exec_from_files(&ctx, rc, &print_options).await?;
         }
         return exec_from_repl(&ctx, &mut print_options)
@@ -365,12 +385,36 @@ async fn main_inner() -> Result<()> {
             .map_err(|e| DataFusionError::External(Box::new(e)));
     }
     if !files.is_empty() {
-        exec_from_files(&ctx, files, &print_options).await?;
+        // Every statement runs (as psql and sqlite3 run a script), and the run fails when one
+        // did (as sqlite3 and DuckDB exit 1), so that scripts and CI jobs see it.
+        let run = exec_from_files(&ctx, files, &print_options).await?;
+        if run.failed > 0 {
+            return Err(ScriptFailed(run).into());
+        }
     }
     for command in commands {
         ctx.exec_and_print(&print_options, &command).await?;
     }
     Ok(())
+}
+
+/// The error of a `-f` run in which statements failed (each was reported as it failed).
+#[derive(Debug)]
+struct ScriptFailed(FileRun);
+
+impl std::fmt::Display for ScriptFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let FileRun { statements, failed } = self.0;
+        write!(f, "{failed} of {statements} statements failed")
+    }
+}
+
+impl std::error::Error for ScriptFailed {}
+
+impl From<ScriptFailed> for DataFusionError {
+    fn from(err: ScriptFailed) -> Self {
+        DataFusionError::External(Box::new(err))
+    }
 }
 
 /// With `--remote`: `ctx` turned into a context on that cluster, or on a scheduler and two
@@ -418,9 +462,13 @@ impl TensorCliContext {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
         };
         let mut rewrite = false;
+        let state = self.ctx.state();
         for statement in &mut statements {
             rewrite |= show_functions_filter(statement).is_some();
             rewrite |= rewrite_statement(statement)?;
+            datafusion_tensor::rewrite::lambdas::refuse_in_statement(statement, &|name| {
+                state.aggregate_functions().contains_key(name)
+            })?;
         }
         if !rewrite {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;
@@ -490,13 +538,22 @@ impl TensorCliContext {
     }
 }
 
+/// How many statements of the files a run read, and how many of them failed.
+#[derive(Debug, Default, Clone, Copy)]
+struct FileRun {
+    statements: usize,
+    failed: usize,
+}
+
 /// datafusion-cli's `exec_from_files`: each file's statements, split at a `;` that ends a line,
-/// `--` and `#!` lines skipped; a failing statement is reported and the next one runs.
+/// `--` and `#!` lines skipped; a failing statement is reported on stderr and the next one
+/// runs. The caller turns failures into the exit code (`FileRun`).
 async fn exec_from_files(
     ctx: &TensorCliContext,
     files: Vec<String>,
     print_options: &PrintOptions,
-) -> Result<()> {
+) -> Result<FileRun> {
+    let mut run = FileRun::default();
     for file in files {
         let text = std::fs::read_to_string(&file)
             .map_err(|e| DataFusionError::Execution(format!("Error opening {file:?} {e}")))?;
@@ -508,7 +565,9 @@ async fn exec_from_files(
             let line = line.trim_end();
             query.push_str(line);
             if line.ends_with(';') {
+                run.statements += 1;
                 if let Err(err) = ctx.exec_and_print(print_options, &query).await {
+                    run.failed += 1;
                     eprintln!("{err}");
                 }
                 query.clear();
@@ -518,10 +577,14 @@ async fn exec_from_files(
         }
         // The last statement may lack its `;`.
         if query.contains(|c| c != '\n') {
-            ctx.exec_and_print(print_options, &query).await?;
+            run.statements += 1;
+            if let Err(err) = ctx.exec_and_print(print_options, &query).await {
+                run.failed += 1;
+                eprintln!("{err}");
+            }
         }
     }
-    Ok(())
+    Ok(run)
 }
 
 /// datafusion-cli's REPL, with this crate's keyword rewrite and `\h name` for every registered

@@ -140,6 +140,68 @@ fn runs_a_file() {
     );
 }
 
+/// `-f` runs every statement, as psql and sqlite3 run a script, and exits non-zero when one
+/// failed, with the count on stderr (as sqlite3 and `DuckDB`'s CLI exit 1), so that a script or
+/// a CI job sees the failure.
+#[test]
+fn a_file_with_a_failing_statement_fails_after_running_every_statement() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("q.sql");
+    std::fs::write(
+        &script,
+        "SELECT 1 AS first;\n\
+         SELECT tensor([1, 2, 3], [2, 2]);\n\
+         SELECT no_such_column;\n\
+         SELECT 2 AS last\n",
+    )
+    .unwrap();
+    let output = cli()
+        .args(["-q", "--format", "csv", "-f", script.to_str().unwrap()])
+        .output()
+        .expect("the CLI runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    // Every statement ran: the last one's result printed.
+    assert!(stdout.contains("first\n1\n"), "{stdout}");
+    assert!(stdout.contains("last\n2\n"), "{stdout}");
+    assert!(
+        stderr.contains("row 0 of its batch holds 3 values, but shape (2, 2) needs 4"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no_such_column"), "{stderr}");
+    assert!(stderr.contains("2 of 4 statements failed"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Nothing failed: exit 0.
+    std::fs::write(&script, "SELECT 1 AS first;\n").unwrap();
+    let (ok, stdout, stderr) = run(&["-q", "-f", script.to_str().unwrap()]);
+    assert!(ok, "{stdout}{stderr}");
+}
+
+/// `DESCRIBE` shows a tensor column's type in full, not its storage alone.
+#[test]
+fn describe_shows_tensor_types() {
+    let (ok, stdout, stderr) = run(&[
+        "-q",
+        "--format",
+        "csv",
+        "-c",
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION 'tests/data/union_layouts.parquet'",
+        "-c",
+        "DESCRIBE t",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("x,\"arrow.fixed_shape_tensor<Float32, [2, 3]>\",YES"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("p,\"arrow.fixed_shape_tensor<Float32, [3, 2], permutation [1, 0]>\",YES"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("id,Int64,YES"), "{stdout}");
+}
+
 /// The CLI's output for `sql` run through `-c`, `-f` and the REPL (stdin), as CSV.
 fn run_every_way(sql: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();

@@ -160,6 +160,10 @@ macro_rules! each_suite {
             varshape_along_axis,
             varshape_choose,
             varshape_along_generated,
+            // UNIONs of one logical tensor in different layouts (pyarrow's files, transposes,
+            // permuted, dim-named, variable-shape): numpy's values, and the errors.
+            tensor_union,
+            tensor_union_generated,
             // Across functions: Parquet files, resource limits, cases found by fuzzing.
             files,
             parquet,

@@ -20,7 +20,8 @@ use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner,
-    RefuseDistinctAggregates, TensorOperatorPlanner, TensorOperators, WeakLambdaLiterals,
+    RefuseDistinctAggregates, TensorOperatorPlanner, TensorOperators, TensorUnionLayouts,
+    TensorUnionRelations, WeakLambdaLiterals,
 };
 use crate::tensor_type::has_tensor_extension;
 use crate::udf::{
@@ -128,6 +129,18 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .rules
         .iter()
         .any(|rule| rule.name() == distinct.name());
+    // One tensor type per UNION column (`rules::union`): after the operators, before type
+    // coercion; and a relation planner for unions in FROM clauses.
+    let unions = TensorUnionLayouts;
+    let unions_missing = !state
+        .analyzer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == unions.name());
+    let relations_missing = !state
+        .relation_planners()
+        .iter()
+        .any(|planner| format!("{planner:?}") == format!("{TensorUnionRelations:?}"));
     let filters_first = FilterBeforeComputedProjection;
     let filters_first_missing = !state
         .physical_optimizers()
@@ -138,12 +151,35 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         || filters_first_missing
         || operators_missing
         || distinct_missing
+        || unions_missing
+        || relations_missing
     {
         let mut builder = SessionStateBuilder::new_from_existing(state.clone());
-        if operators_missing {
-            let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> = vec![Arc::new(operators)];
-            rules.extend(state.analyzer().rules.iter().cloned());
+        if operators_missing || unions_missing {
+            let mut rules: Vec<Arc<dyn AnalyzerRule + Send + Sync>> = Vec::new();
+            if operators_missing {
+                rules.push(Arc::new(operators));
+            }
+            let existing = state.analyzer().rules.iter().cloned();
+            if unions_missing {
+                // Right after the operators rule, wherever it is.
+                let mut existing: Vec<_> = existing.collect();
+                let after = existing
+                    .iter()
+                    .position(|rule| rule.name() == TensorOperators::default().name())
+                    .map_or(0, |i| i + 1);
+                existing.insert(after, Arc::new(unions));
+                rules.extend(existing);
+            } else {
+                rules.extend(existing);
+            }
             builder = builder.with_analyzer_rules(rules);
+        }
+        if relations_missing {
+            let mut planners: Vec<Arc<dyn datafusion::logical_expr::planner::RelationPlanner>> =
+                vec![Arc::new(TensorUnionRelations)];
+            planners.extend(state.relation_planners().iter().cloned());
+            builder = builder.with_relation_planners(planners);
         }
         if planner_missing {
             let mut planners: Vec<Arc<dyn ExprPlanner>> = vec![

@@ -294,3 +294,36 @@ impl DisplayIndex for NestedTensorDisplay<'_> {
         self.write_row(idx, f)
     }
 }
+
+/// What `DESCRIBE` returns for a table of `schema` (DataFusion's three columns,
+/// `output_schema`), with each tensor column's `data_type` its type in full
+/// (`arrow.fixed_shape_tensor<Float32, [2, 3]>`, as `tensor_type` names it) instead of its
+/// storage alone. This crate's SQL entry points (`TensorSql::tensor_sql`, the CLI) answer
+/// `DESCRIBE` with it.
+///
+/// # Errors
+/// When the batch cannot be built for `output_schema` (DataFusion's `DESCRIBE` schema builds).
+pub fn describe_batch(
+    schema: &arrow::datatypes::Schema,
+    output_schema: arrow::datatypes::SchemaRef,
+) -> Result<arrow::record_batch::RecordBatch> {
+    let mut names = StringBuilder::new();
+    let mut types = StringBuilder::new();
+    let mut nullables = StringBuilder::new();
+    for field in schema.fields() {
+        names.append_value(field.name());
+        types.append_value(match crate::udf::type_name_of(field) {
+            Ok(name) => name,
+            Err(err) => format!("{} (invalid tensor metadata: {err})", field.data_type()),
+        });
+        nullables.append_value(if field.is_nullable() { "YES" } else { "NO" });
+    }
+    Ok(arrow::record_batch::RecordBatch::try_new(
+        output_schema,
+        vec![
+            Arc::new(names.finish()),
+            Arc::new(types.finish()),
+            Arc::new(nullables.finish()),
+        ],
+    )?)
+}

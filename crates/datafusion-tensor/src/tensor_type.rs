@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use arrow::datatypes::{DataType, Field, FieldRef};
@@ -251,6 +252,25 @@ impl TensorType {
         out
     }
 
+    /// The type as `tensor_type`, `DESCRIBE` and error messages name it, its metadata in
+    /// full: `arrow.fixed_shape_tensor<Float32, [3, 2], permutation [1, 0], dim_names ["H",
+    /// "W"]>`. The shape is the stored one, as in the metadata (the logical shape is
+    /// `tensor_shape`'s).
+    pub fn type_name(&self) -> String {
+        let mut out = format!(
+            "{EXTENSION_NAME}<{}, {}",
+            self.element,
+            bracketed(&self.shape)
+        );
+        if let Some(perm) = &self.permutation {
+            out.push_str(", permutation ");
+            out.push_str(&bracketed(perm));
+        }
+        push_dim_names(&mut out, self.dim_names.as_deref());
+        out.push('>');
+        out
+    }
+
     /// The field metadata that marks a field as this tensor type.
     pub fn field_metadata(&self) -> HashMap<String, String> {
         HashMap::from([
@@ -368,6 +388,28 @@ fn check_permutation(perm: &[usize], ndim: usize) -> Result<(), TensorError> {
             "permutation {perm:?} is not a permutation of the {ndim} dimensions 0..{ndim}"
         )))
     }
+}
+
+/// `, dim_names ["H", "W"]` after `out`, when there are names.
+pub(crate) fn push_dim_names(out: &mut String, names: Option<&[String]>) {
+    if let Some(names) = names {
+        // Writing to a String cannot fail.
+        let _ = write!(out, ", dim_names {names:?}");
+    }
+}
+
+/// `[3, 2]`.
+pub(crate) fn bracketed(values: &[usize]) -> String {
+    let mut out = String::new();
+    out.push('[');
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&v.to_string());
+    }
+    out.push(']');
+    out
 }
 
 pub(crate) fn push_json_usizes(out: &mut String, values: &[usize]) {

@@ -316,6 +316,34 @@ impl VariableShapeType {
     }
 }
 
+impl VariableShapeType {
+    /// The type as `tensor_type` and `DESCRIBE` name it, its metadata in full:
+    /// `arrow.variable_shape_tensor<UInt8, ndim 3, uniform_shape [3, null, null]>`, with the
+    /// permutation and dim names when present (physical, as stored).
+    pub fn type_name(&self) -> String {
+        let mut out = format!(
+            "{VARIABLE_EXTENSION_NAME}<{}, ndim {}",
+            self.element, self.ndim
+        );
+        if let Some(uniform) = &self.uniform_shape {
+            let dims: Vec<String> = uniform
+                .iter()
+                .map(|d| d.map_or_else(|| "null".to_string(), |d| d.to_string()))
+                .collect();
+            out.push_str(", uniform_shape [");
+            out.push_str(&dims.join(", "));
+            out.push(']');
+        }
+        if let Some(perm) = &self.permutation {
+            out.push_str(", permutation ");
+            out.push_str(&crate::tensor_type::bracketed(perm));
+        }
+        crate::tensor_type::push_dim_names(&mut out, self.dim_names.as_deref());
+        out.push('>');
+        out
+    }
+}
+
 impl fmt::Display for VariableShapeType {
     /// `VariableShapeTensor<UInt8, (3, ?, ?)>`: the logical shape with `?` where rows differ,
     /// and the permutation and dim names when present.
@@ -482,6 +510,14 @@ impl AnyTensorType {
         match self {
             Self::Fixed(tensor) => tensor.metadata_json(),
             Self::Variable(tensor) => tensor.metadata_json(),
+        }
+    }
+
+    /// The type's full name ([`TensorType::type_name`], [`VariableShapeType::type_name`]).
+    pub fn type_name(&self) -> String {
+        match self {
+            Self::Fixed(tensor) => tensor.type_name(),
+            Self::Variable(tensor) => tensor.type_name(),
         }
     }
 

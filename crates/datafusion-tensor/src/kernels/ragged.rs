@@ -279,6 +279,31 @@ pub fn fixed_to_variable(
     variable_shape_array(tensor, data, shapes, nulls)
 }
 
+/// The rows of `view` written out in logical row-major order, as tensors of `output` (the
+/// view's type made row-major: numpy's `ascontiguousarray` of each row). NULL rows stay NULL
+/// and hold no values.
+pub fn to_row_major(
+    view: &VariableShapeArray<'_>,
+    output: &VariableShapeType,
+) -> Result<StructArray> {
+    let values = row_major_values(view)?;
+    let ndim = output.ndim();
+    let mut offsets = Vec::with_capacity(view.len() + 1);
+    let mut shapes = Vec::with_capacity(view.len() * ndim);
+    let mut end = 0;
+    offsets.push(0);
+    for row in 0..view.len() {
+        if view.is_null(row) {
+            shapes.extend(std::iter::repeat_n(0, ndim));
+        } else {
+            end += view.value_range(row).len();
+            shapes.extend(view.logical_shape(row).map(|d| d as i64));
+        }
+        offsets.push(end);
+    }
+    from_values_and_shapes(output, &values, &offsets, view.nulls(), &shapes, None)
+}
+
 /// The rows of `view` as fixed-shape tensors of physical shape `physical`: their stored values,
 /// `prod(physical)` per row (NULL rows padded with NULLs); an error naming the first
 /// non-NULL row of another shape, in the logical terms the user sees.

@@ -201,6 +201,9 @@ impl ShapeOp {
             }
         }
         let out_shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
+        // The result's size against the element limit before its offsets are allocated (a
+        // broadcast to [100000, 100000] would otherwise ask for 80 GB here).
+        crate::shape::checked_size(&out_shape).map_err(|err| err.to_string())?;
         let offsets = signed_offsets(&dims, base);
         let identity = offsets.iter().enumerate().all(|(i, &o)| i == o);
         Ok(ShapeLayout {

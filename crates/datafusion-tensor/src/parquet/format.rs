@@ -329,8 +329,9 @@ impl fmt::Display for ColumnKind {
 }
 
 /// Refuses a tensor column with invalid metadata (naming file and column) and files that
-/// disagree about a tensor column; gives every file the first file's metadata text for a
-/// tensor type they agree on, so that the merge compares types, not JSON spelling.
+/// disagree about a tensor column; gives every file's tensor columns their metadata text as
+/// this crate writes it, so that the merge (and every later comparison of field metadata)
+/// compares types, not JSON spelling.
 fn check_tensor_columns(
     schemas: Vec<(Path, SchemaRef)>,
     quoted: &dyn Fn(&Path) -> String,
@@ -362,12 +363,22 @@ fn check_tensor_columns(
                 }
             };
             let text = field.metadata().get(EXTENSION_TYPE_METADATA_KEY).cloned();
+            // Normalised on read: the metadata text as this crate writes it, so that one
+            // tensor type is one text everywhere DataFusion compares field metadata byte for
+            // byte (a UNION keeps only the metadata its branches agree on). pyarrow writes the
+            // identity permutation, `{"shape":[2,3],"permutation":[0,1]}`; computed tensors
+            // carry none: both read as `{"shape":[2,3]}`.
+            let canonical = match &kind {
+                ColumnKind::Tensor(tensor) => Some(tensor.metadata_json()),
+                ColumnKind::Variable(tensor) => Some(tensor.metadata_json()),
+                ColumnKind::Plain(_) => None,
+            };
             match seen.entry(field.name().clone()) {
                 Entry::Vacant(entry) => {
-                    entry.insert((path.clone(), kind, text));
+                    entry.insert((path.clone(), kind, text.clone()));
                 }
                 Entry::Occupied(entry) => {
-                    let (first_file, first_kind, first_text) = entry.get();
+                    let (first_file, first_kind, _) = entry.get();
                     if *first_kind != kind {
                         return Err(DataFusionError::Plan(format!(
                             "column '{}' is {first_kind} in Parquet file {} but {kind} in Parquet file {}: every file of a table must give a tensor column the same element type, shape, dim_names and permutation",
@@ -376,19 +387,16 @@ fn check_tensor_columns(
                             quoted(&path),
                         )));
                     }
-                    if *first_text != text {
-                        let fields = rewritten
-                            .get_or_insert_with(|| schema.fields().iter().cloned().collect());
-                        let mut metadata = field.metadata().clone();
-                        if let Some(first_text) = first_text {
-                            metadata.insert(
-                                EXTENSION_TYPE_METADATA_KEY.to_string(),
-                                first_text.clone(),
-                            );
-                        }
-                        fields[i] = Arc::new(field.as_ref().clone().with_metadata(metadata));
-                    }
                 }
+            }
+            if let Some(canonical) = canonical
+                && text.as_ref() != Some(&canonical)
+            {
+                let fields =
+                    rewritten.get_or_insert_with(|| schema.fields().iter().cloned().collect());
+                let mut metadata = field.metadata().clone();
+                metadata.insert(EXTENSION_TYPE_METADATA_KEY.to_string(), canonical);
+                fields[i] = Arc::new(field.as_ref().clone().with_metadata(metadata));
             }
         }
         let schema = match rewritten {
@@ -460,6 +468,22 @@ mod tests {
         let merged = merge(&schemas, &name).unwrap();
         assert_eq!(
             merged.field(0).metadata()[EXTENSION_TYPE_METADATA_KEY],
+            r#"{"shape":[2,2]}"#
+        );
+    }
+
+    #[test]
+    fn pyarrow_identity_permutation_reads_as_no_permutation() {
+        let schemas = check_tensor_columns(
+            vec![file(
+                "a",
+                vec![tensor_field(r#"{"shape":[2,2],"permutation":[0,1]}"#, 4)],
+            )],
+            &name,
+        )
+        .unwrap();
+        assert_eq!(
+            schemas[0].1.field(0).metadata()[EXTENSION_TYPE_METADATA_KEY],
             r#"{"shape":[2,2]}"#
         );
     }

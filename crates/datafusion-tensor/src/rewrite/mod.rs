@@ -10,6 +10,10 @@
 //!   example argument types that their signatures do not have), and
 //!   `information_schema.routines` lists the higher-order ones (`tensor_choose`,
 //!   `tensor_at_apply`), which DataFusion's leaves out;
+//! - [`lambdas`]: a window or aggregate function inside a lambda is refused (it has no rows to
+//!   run over);
+//! - [`unions`]: a `WITH` query that is a `UNION` is read through a `FROM` clause, where its
+//!   tensor columns get one type ([`crate::rules::union`]);
 //! - [`settings`]: `SET`, `SHOW` and `RESET` of this crate's settings also by the names
 //!   `datafusion.tensor.*`, and `RESET tensor.*`, which DataFusion 55 does not do.
 //!
@@ -19,9 +23,13 @@
 //! arguments only as a prefix of the signature; CASE and COALESCE give plain lists).
 
 pub mod keywords;
+pub mod lambdas;
 pub mod settings;
 pub mod show;
 pub mod tensor_types;
+pub mod unions;
+
+use std::sync::Arc;
 
 use datafusion::common::config::Dialect;
 use datafusion::dataframe::DataFrame;
@@ -58,7 +66,8 @@ fn rewrite_ast<V: VisitMut>(node: &mut V) -> Result<bool> {
     let keywords = keywords::rewrite_keywords(node)?;
     let types = tensor_types::keep_tensor_types(node);
     let routines = show::list_higher_order_routines(node);
-    Ok(keywords || types || routines)
+    let unions = unions::read_with_unions_from(node);
+    Ok(keywords || types || routines || unions)
 }
 
 /// `sql` rewritten ([`rewrite_statement`]) and printed back as SQL in `dialect` (a DataFusion
@@ -131,9 +140,22 @@ impl TensorSql for SessionContext {
             return show::show_functions(self, pattern.as_deref()).await;
         }
         rewrite_statement(&mut statement)?;
+        lambdas::refuse_in_statement(&statement, &|name| {
+            state.aggregate_functions().contains_key(name)
+        })?;
         let limits = crate::limits::Limits::of(state.config().options());
         let plan = crate::limits::scope(limits, state.statement_to_plan(statement)).await?;
+        // One tensor type per UNION column, before the DataFrame takes the plan's schema.
+        let plan = crate::rules::reconcile_union_layouts(plan)?.data;
         options.verify_plan(&plan)?;
+        if let datafusion::logical_expr::LogicalPlan::DescribeTable(describe) = &plan {
+            // Tensor columns by their tensor types, not their storage alone.
+            let batch = crate::display::describe_batch(
+                &describe.schema,
+                Arc::clone(describe.output_schema.inner()),
+            )?;
+            return self.read_batch(batch);
+        }
         self.execute_logical_plan(plan).await
     }
 }

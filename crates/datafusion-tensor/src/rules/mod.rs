@@ -13,13 +13,17 @@
 //! - [`distinct`]: [`RefuseDistinctAggregates`], an analyzer rule that refuses the tensor
 //!   aggregates with DISTINCT before DataFusion's optimizer rewrites such a query;
 //! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
-//!   a `WHERE` clause in front of the functions whose rows it drops.
+//!   a `WHERE` clause in front of the functions whose rows it drops;
+//! - [`union`]: [`TensorUnionRelations`] (an SQL relation planner) and [`TensorUnionLayouts`]
+//!   (an analyzer rule), one tensor type per `UNION` column whatever layouts its branches
+//!   store ([`reconcile_union_layouts`]).
 
 pub mod distinct;
 pub mod filter_order;
 pub mod freeze;
 pub mod operators;
 pub mod planner;
+pub mod union;
 pub mod weak;
 
 pub use distinct::RefuseDistinctAggregates;
@@ -27,4 +31,5 @@ pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
 pub use operators::{TensorOperatorPlanner, TensorOperators};
 pub use planner::LiteralListPlanner;
+pub use union::{TensorUnionLayouts, TensorUnionRelations, reconcile_union_layouts};
 pub use weak::WeakLambdaLiterals;

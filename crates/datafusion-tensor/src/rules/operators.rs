@@ -113,6 +113,12 @@ impl OperatorFunctions {
 
 /// Whether `expr` is a tensor column or value (its field carries a tensor extension type).
 fn is_tensor(expr: &Expr, schema: &dyn ExprSchema) -> bool {
+    // SQL's own operators and plain literals never carry field metadata, so never a tensor
+    // type: answered without typing them. Typing a chain `1 + 1 + ...` names and types its
+    // whole subtree, at every one of its operators: cubic in its length (1,000 terms took 49 s).
+    if matches!(expr, Expr::BinaryExpr(_) | Expr::Literal(_, None)) {
+        return false;
+    }
     expr.to_field(schema).is_ok_and(|(_, field)| {
         has_tensor_extension(&field) || has_variable_shape_extension(&field)
     })

@@ -258,3 +258,99 @@ impl TensorFunction for TensorToFixed {
         })
     }
 }
+
+/// `tensor_ascontiguousarray(t)`.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns each tensor written out in its logical row-major order, as numpy's ascontiguousarray: the same values, shape and element type, stored without a permutation (dim names follow their dimensions). A tensor already stored row-major is returned as it is (no copy). Works on fixed- and variable-shape tensors; NULL for a NULL tensor. A UNION of tensors stored in different layouts applies it to the branches for you.",
+    syntax_example = "tensor_ascontiguousarray(t)",
+    sql_example = r"```sql
+> SELECT tensor_type(tensor_ascontiguousarray(tensor_transpose(tensor([1, 2, 3, 4, 5, 6], [2, 3])))) AS t;
++---------------------------------------------+
+| t                                           |
++---------------------------------------------+
+| arrow.fixed_shape_tensor<Int64, shape [3, 2]> |
++---------------------------------------------+
+```",
+    argument(
+        name = "t",
+        description = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression."
+    )
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorAscontiguousarray {}
+
+registered_function!(TensorAscontiguousarray);
+
+/// How `tensor_ascontiguousarray` makes its output.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum ContiguousPlan {
+    /// A row-major input, returned as it is.
+    Unchanged(AnyTensorType),
+    /// A permuted fixed-shape input and its row-major type.
+    Fixed(TensorType, TensorType),
+    /// A permuted variable-shape input and its row-major type.
+    Variable(VariableShapeType, VariableShapeType),
+}
+
+impl TensorFunction for TensorAscontiguousarray {
+    type Plan = ContiguousPlan;
+
+    function_metadata!("tensor_ascontiguousarray", ["t"], required = 1);
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<ContiguousPlan> {
+        Ok(match args.any_tensor(0, "t")? {
+            AnyTensorType::Fixed(tensor) if tensor.is_permuted() => {
+                let output = tensor.to_row_major();
+                ContiguousPlan::Fixed(tensor, output)
+            }
+            AnyTensorType::Variable(tensor) if tensor.is_permuted() => {
+                let output = tensor.to_row_major();
+                ContiguousPlan::Variable(tensor, output)
+            }
+            tensor => ContiguousPlan::Unchanged(tensor),
+        })
+    }
+
+    fn return_field(&self, plan: &ContiguousPlan) -> FieldRef {
+        Arc::new(match plan {
+            ContiguousPlan::Unchanged(tensor) => tensor.to_field(self.name()),
+            ContiguousPlan::Fixed(_, output) => output.to_field(self.name()),
+            ContiguousPlan::Variable(_, output) => output.to_field(self.name()),
+        })
+    }
+
+    fn invoke(
+        &self,
+        plan: &ContiguousPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        let name = self.name();
+        match plan {
+            ContiguousPlan::Unchanged(_) => Ok(args[0].clone()),
+            ContiguousPlan::Fixed(input, output) => map_arrays(args, &[0], number_rows, |arrays| {
+                let list = tensor_array(name, &arrays[0])?;
+                let values = layout::row_major_values(input, list)?;
+                let out = layout::tensor_array(output, values, list.nulls().cloned(), list.len())?;
+                Ok(Arc::new(out) as ArrayRef)
+            }),
+            ContiguousPlan::Variable(input, output) => {
+                map_arrays(args, &[0], number_rows, |arrays| {
+                    let view = variable_array(name, input, &arrays[0])?;
+                    let out =
+                        ragged::to_row_major(&view, output).map_err(|e| e.in_function(name))?;
+                    Ok(Arc::new(out) as ArrayRef)
+                })
+            }
+        }
+    }
+}

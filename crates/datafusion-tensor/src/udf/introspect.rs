@@ -222,3 +222,77 @@ introspection_function!(TensorNdim, "tensor_ndim", Property::Ndim);
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorSize(Introspect);
 introspection_function!(TensorSize, "tensor_size", Property::Size);
+
+/// `tensor_type(t)`: the column's type with its tensor metadata in full.
+#[user_doc(
+    doc_section(label = "Tensor Functions"),
+    description = "Returns the type of an expression as a string, with its tensor metadata in full, for every row (NULL ones too): arrow.fixed_shape_tensor<Float32, [3, 2], permutation [1, 0], dim_names [\"H\", \"W\"]> (the stored shape, as in the metadata; tensor_shape gives the logical one), arrow.variable_shape_tensor<UInt8, ndim 3, uniform_shape [3, null, null]>. Any other expression gives its Arrow type, as arrow_typeof does (a FixedSizeList without tensor metadata, which the tensor functions read as a 1-d tensor, among them). arrow_typeof and DESCRIBE show only a tensor's storage.",
+    syntax_example = "tensor_type(t)",
+    sql_example = r"```sql
+> SELECT tensor_type(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS t;
++------------------------------------------+
+| t                                        |
++------------------------------------------+
+| arrow.fixed_shape_tensor<Int64, [2, 3]>  |
++------------------------------------------+
+```",
+    argument(name = "t", description = "Any expression.")
+)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorTypeName {}
+
+registered_function!(TensorTypeName);
+
+/// The name of the type a field holds: its tensor type's in full, or its Arrow type's.
+///
+/// # Errors
+/// When the field claims a tensor extension type whose metadata is invalid or missing.
+pub fn type_name_of(field: &Field) -> Result<String, crate::error::TensorError> {
+    Ok(match AnyTensorType::from_field(field)? {
+        Some(tensor)
+            if crate::tensor_type::has_tensor_extension(field)
+                || crate::variable_shape::has_variable_shape_extension(field) =>
+        {
+            tensor.type_name()
+        }
+        _ => field.data_type().to_string(),
+    })
+}
+
+impl TensorFunction for TensorTypeName {
+    type Plan = String;
+
+    function_metadata!("tensor_type", ["t"], required = 1);
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<String> {
+        let Some(field) = args.fields.first() else {
+            return datafusion::common::plan_err!("{}: argument t is missing", self.name());
+        };
+        type_name_of(field).map_err(|err| {
+            datafusion::error::DataFusionError::Plan(format!(
+                "{}: argument '{}': {err}",
+                self.name(),
+                field.name()
+            ))
+        })
+    }
+
+    fn return_field(&self, _plan: &String) -> FieldRef {
+        Arc::new(Field::new(self.name(), DataType::Utf8, false))
+    }
+
+    fn invoke(
+        &self,
+        plan: &String,
+        _args: &[ColumnarValue],
+        _number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        Ok(ColumnarValue::Scalar(
+            datafusion::common::ScalarValue::Utf8(Some(plan.clone())),
+        ))
+    }
+}

@@ -293,11 +293,13 @@ fn declare() -> Registry {
     r.scalar(TensorShape::new());
     r.scalar(TensorNdim::new());
     r.scalar(TensorSize::new());
+    r.scalar(super::TensorTypeName::new());
     r.scalar(TensorToList::new());
     r.scalar(TensorReshape::new());
     r.scalar(TensorToString::new());
     r.scalar(TensorToVariable::new());
     r.scalar(TensorToFixed::new());
+    r.scalar(super::TensorAscontiguousarray::new());
     r.scalar(TensorGet::new());
     r.scalar(TensorTakeAlongAxis::new());
     r.scalar(TensorPutAlongAxis::new());

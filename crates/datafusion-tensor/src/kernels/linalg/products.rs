@@ -55,7 +55,11 @@ pub fn matmul(a: &[usize], b: &[usize]) -> Result<Labelling> {
     }
     let rows = (a_core == 2).then(|| a[a.len() - 2]);
     let cols = (b_core == 2).then(|| b[b.len() - 1]);
-    let batch = broadcast_shapes(&[a_batch, b_batch]).map_err(|_| {
+    let batch = broadcast_shapes(&[a_batch, b_batch]).map_err(|err| {
+        // Batch dimensions that do broadcast, to more elements than the limit: that error.
+        if matches!(err, crate::error::TensorError::Limit(_)) {
+            return err;
+        }
         let remapped = |shape: &[usize], batch: &[usize], core: usize| {
             let mut dims: Vec<String> = batch.iter().map(ToString::to_string).collect();
             dims.extend(std::iter::repeat_n("newaxis".to_string(), core));
@@ -202,7 +206,11 @@ pub enum TensordotAxes {
 /// numpy's messages: "shape-mismatch for sum", "tuple index out of range".
 pub fn tensordot(a: &[usize], b: &[usize], axes: &TensordotAxes) -> Result<Labelling> {
     let (a_axes, b_axes): (Vec<i64>, Vec<i64>) = match axes {
-        // numpy: axes_a = range(-n, 0), axes_b = range(0, n).
+        // numpy indexes both shapes with axes_a = range(-n, 0), axes_b = range(0, n): an n
+        // past either operand's dimensions fails there, before any list of n axes is made.
+        TensordotAxes::Count(n) if usize::try_from(*n).is_ok_and(|n| n > a.len().min(b.len())) => {
+            return Err(shape_error("tuple index out of range".to_string()));
+        }
         TensordotAxes::Count(n) => ((-*n..0).collect(), (0..*n).collect()),
         TensordotAxes::Pairs(x, y) => (x.clone(), y.clone()),
     };

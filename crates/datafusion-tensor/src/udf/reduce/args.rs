@@ -15,6 +15,9 @@ use crate::udf::{PlanArgs, literal_int_list};
 pub struct Options {
     /// The axes as written (`None`: every axis, numpy's `axis=None`).
     pub axes: Option<Vec<i64>>,
+    /// Whether `axes` was written as one integer, not a list (numpy treats the two apart on a
+    /// 0-d array).
+    pub scalar_axis: bool,
     /// numpy's `keepdims`.
     pub keepdims: bool,
     /// numpy's `ddof` (`var` and `std`).
@@ -43,6 +46,7 @@ fn literal_integer(value: &ScalarValue) -> Option<i64> {
 /// Reads the options of a call of `function`.
 pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options> {
     let name = args.name;
+    let scalar_axis = args.literal(1).and_then(literal_integer).is_some();
     let axes = if is_default(args, 1) {
         None
     } else {
@@ -86,6 +90,7 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     };
     Ok(Options {
         axes,
+        scalar_axis,
         keepdims,
         ddof,
     })

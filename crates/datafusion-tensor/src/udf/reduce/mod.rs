@@ -260,17 +260,55 @@ fn plan_op(
     ndim: usize,
     options: &Options,
 ) -> Result<ReduceOp> {
-    let reduced = reduced_axes(name, options.axes.as_deref(), ndim)?;
+    let axes = zero_d_axes(function, name, ndim, options)?;
+    let reduced = reduced_axes(name, axes, ndim)?;
     Ok(match function.reduction(options.ddof) {
         Some(reduction) => ReduceOp::Reduce { reduction, reduced },
         None => ReduceOp::Cumulate {
             product: function == ReduceFunction::CumProd,
-            axis: options
-                .axes
-                .as_ref()
-                .and_then(|_| reduced.iter().position(|&r| r)),
+            axis: axes.and_then(|_| reduced.iter().position(|&r| r)),
         },
     })
+}
+
+/// The axes a call reduces, with numpy's rules for a 0-d input: the ufunc reductions (`sum`,
+/// `prod`, `min`, `max`, `any`, `all`) take an integer axis 0 or -1 as every axis (none);
+/// `argmin`, `argmax`, `cumsum` and `cumprod` read a 0-d array as a 1-d one of one element
+/// (so axis 0 or -1 is the flattened row, and another axis is out of bounds "for array of
+/// dimension 1"); `mean`, `var` and `std` refuse any axis.
+fn zero_d_axes<'a>(
+    function: ReduceFunction,
+    name: &str,
+    ndim: usize,
+    options: &'a Options,
+) -> Result<Option<&'a [i64]>> {
+    let axes = options.axes.as_deref();
+    let (0, true, Some(&[axis])) = (ndim, options.scalar_axis, axes) else {
+        return Ok(axes);
+    };
+    match function {
+        ReduceFunction::Sum
+        | ReduceFunction::Prod
+        | ReduceFunction::Min
+        | ReduceFunction::Max
+        | ReduceFunction::Any
+        | ReduceFunction::All
+        | ReduceFunction::ArgMin
+        | ReduceFunction::ArgMax
+        | ReduceFunction::CumSum
+        | ReduceFunction::CumProd
+            if axis == 0 || axis == -1 =>
+        {
+            Ok(None)
+        }
+        ReduceFunction::ArgMin
+        | ReduceFunction::ArgMax
+        | ReduceFunction::CumSum
+        | ReduceFunction::CumProd => {
+            plan_err!("{name}: axis {axis} is out of bounds for array of dimension 1")
+        }
+        _ => Ok(axes),
+    }
 }
 
 /// The element type of a call's result.

@@ -168,9 +168,13 @@ impl TensorFunction for TensorShapeOp {
                 return relabel(input, &axes);
             }
             ShapeFunction::Squeeze => {
-                let removed = match axis_arg(args, 1, "axis", true)?.as_list() {
-                    Some(axes) => axis_mask(name, &axes, ndim, "duplicate value in 'axis'")?,
-                    None => squeezable(name, &known)?,
+                let removed = match axis_arg(args, 1, "axis", true)? {
+                    // numpy squeezes a 0-d array along an integer axis 0 or -1 (to itself).
+                    AxisArg::One(0 | -1) if ndim == 0 => vec![],
+                    axis => match axis.as_list() {
+                        Some(axes) => axis_mask(name, &axes, ndim, "duplicate value in 'axis'")?,
+                        None => squeezable(name, &known)?,
+                    },
                 };
                 // A dimension known to differ from 1 in every row fails for every row.
                 if known
