@@ -494,3 +494,48 @@ async fn invalid_metadata_in_memory_names_function_and_argument() {
         );
     }
 }
+
+/// Plain `SessionContext::sql` (no SQL rewrite): a union of layouts in a `FROM` clause is
+/// planned with one type (the relation planner), and a top-level union runs with one (the
+/// analyzer rule): every row as written (numpy: `a` and `a.T` for a = [[1, 2], [3, 4]]).
+#[tokio::test]
+async fn unions_of_layouts_through_plain_sql() {
+    let ctx = context();
+    let batches = collect(
+        &ctx,
+        "SELECT r, tensor_to_list(v) AS l FROM (SELECT 1 AS r, tensor([1, 2, 3, 4], [2, 2]) AS v \
+         UNION ALL SELECT 2, tensor_transpose(tensor([1, 2, 3, 4], [2, 2]))) AS w ORDER BY r",
+    )
+    .await;
+    let text = arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string();
+    assert!(text.contains("| 1 | [[1, 2], [3, 4]] |"), "{text}");
+    assert!(text.contains("| 2 | [[1, 3], [2, 4]] |"), "{text}");
+
+    let batches = collect(
+        &ctx,
+        "SELECT tensor([1, 2, 3, 4], [2, 2]) AS v \
+         UNION ALL SELECT tensor_transpose(tensor([1, 2, 3, 4], [2, 2]))",
+    )
+    .await;
+    let mut rows = Vec::new();
+    for batch in &batches {
+        let field = batch.schema().field(0).clone();
+        let tensor = TensorType::from_field(&field).unwrap().unwrap();
+        assert_eq!(tensor.physical_shape(), &[2, 2]);
+        assert!(!tensor.is_permuted(), "{tensor}");
+        let list = batch.column(0).as_fixed_size_list();
+        for row in 0..list.len() {
+            let values = cast(&list.value(row), &DataType::Int64).unwrap();
+            rows.push(
+                values
+                    .as_primitive::<arrow::datatypes::Int64Type>()
+                    .values()
+                    .to_vec(),
+            );
+        }
+    }
+    rows.sort();
+    assert_eq!(rows, vec![vec![1, 2, 3, 4], vec![1, 3, 2, 4]]);
+}
