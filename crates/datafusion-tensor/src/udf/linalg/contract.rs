@@ -33,7 +33,7 @@ use crate::kernels::reduce::sum_type;
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::kernels::with_primitive_type;
 use crate::tensor_type::TensorType;
-use crate::udf::{Parameters, PlanArgs, TensorFunction};
+use crate::udf::{Parameters, PlanArgs, ResultBudget, TensorFunction};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// The functions of this family, in the order they are registered.
@@ -507,6 +507,11 @@ fn contract_rows<T: Element + PartialEq>(
     // Rows of one combination of shapes share one product.
     let tensors: Vec<&RowTensor<'_>> = readers.iter().collect();
     let mut plans: RowPlans<Product> = RowPlans::default();
+    let element = plan
+        .variable
+        .as_ref()
+        .map_or(DataType::Float64, |t| t.element_type().clone());
+    let mut budget = ResultBudget::new(name, &element);
     for row in 0..rows {
         if nulls.is_some_and(|n| n.is_null(row)) {
             shapes.extend(std::iter::repeat_n(0, ndim));
@@ -527,6 +532,7 @@ fn contract_rows<T: Element + PartialEq>(
                 Product::new(&plan.recipe, &plan.compute, &labelling, &layouts, shape)
             })
             .map_err(|e| e.in_function(name))?;
+        budget.add(product.shape.iter().product(), row)?;
         shapes.extend_from_slice(&product.shape);
         for (base, reader) in bases.iter_mut().zip(readers) {
             *base = reader.span(row).0;

@@ -425,6 +425,11 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
         lengths.push(o * runs.iter().sum::<usize>());
         out_shapes.extend(shape.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)));
     }
+    if let AnyTensorType::Variable(t) = &plan.output {
+        // A variable-shape result's size is known only now (a fixed one's was checked).
+        crate::udf::ResultBudget::new(name, t.element_type())
+            .add(lengths.iter().sum(), rows.saturating_sub(1))?;
+    }
     let values: Vec<ArrayRef> = inputs
         .iter()
         .map(|input| match input {
