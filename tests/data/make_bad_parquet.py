@@ -25,6 +25,10 @@ bytes cut or overwritten. Outputs (committed; the suites need no Python):
 - mixed_size/{a,b}.parquet: `x` [2, 2] in a and [3] in b (different storage sizes).
 - mixed_lost/{a,b}.parquet: `x` [2, 2] in a, a plain FixedSizeList of 4 in b.
 - same_meta/{a,b}.parquet: `x` [2, 2] in both (the control: reads as one table of 6 rows).
+- small_tensors.parquet: `id` (0..24), `x` float32 [2, 2] and `u` uint8 [3] tensors, pages of
+  8 rows (dictionaries, statistics, no compression): the file whose every byte
+  tests/integration/fast_scan/hostile.rs flips, comparing the fast reader with DataFusion's
+  under a `WHERE`.
 """
 
 import shutil
@@ -112,6 +116,21 @@ def main():
     write_plain(OUT / "mixed_lost" / "b.parquet", 4)
     write_tensor(OUT / "same_meta" / "a.parquet", [2, 2])
     write_tensor(OUT / "same_meta" / "b.parquet", [2, 2], offset=3)
+
+    rows = 24
+    x = tensor_column([2, 2], rows)
+    u_type = pa.fixed_shape_tensor(pa.uint8(), [3])
+    u_values = pa.array((np.arange(rows * 3) * 7 % 11).astype(np.uint8))
+    u = pa.ExtensionArray.from_storage(u_type, pa.FixedSizeListArray.from_arrays(u_values, 3))
+    ids = pa.array(np.arange(rows, dtype=np.int32))
+    pq.write_table(
+        pa.table({"id": ids, "x": x, "u": u}),
+        OUT / "small_tensors.parquet",
+        compression="NONE",
+        data_page_size=1,
+        write_batch_size=8,
+        write_page_index=True,
+    )
 
     # The damaged files really are unreadable to pyarrow too.
     for name in ["truncated", "truncated_tail", "bad_magic", "corrupt_footer", "corrupt_page"]:

@@ -28,6 +28,8 @@ use datafusion_tensor::{
 };
 use futures::FutureExt;
 
+mod hostile;
+
 const ROWS: usize = 3500;
 const GROUP_ROWS: usize = 1000;
 

@@ -41,12 +41,13 @@ use datafusion::datasource::physical_plan::{FileScanConfig, FileSinkConfig, File
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::object_store::path::Path;
-use datafusion::object_store::{ObjectMeta, ObjectStore};
+use datafusion::object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 use datafusion::physical_expr::LexOrdering;
 use datafusion::physical_expr_common::sort_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
 use futures::{FutureExt, StreamExt, TryStreamExt};
 
+use super::bounded::BoundedStore;
 use crate::tensor_type::{
     EXTENSION_NAME, EXTENSION_TYPE_METADATA_KEY, TensorType, has_tensor_extension,
 };
@@ -130,6 +131,33 @@ fn quoted(store: &dyn ObjectStore, path: &Path) -> String {
     }
 }
 
+/// An error when the last 8 bytes of Parquet file `object` give its footer's metadata a
+/// length past the file's start (0xfffffff0 in a file of 3 KB; `PAR1`, text, `PAR1`): parquet
+/// 59's metadata decoder subtracts past zero on it and panics (caught, but its message
+/// printed), so it is checked first. One read of 8 bytes; a file too short to have a footer,
+/// or without the magic, is left to DataFusion's reader, which words it.
+async fn check_footer_length(store: &dyn ObjectStore, object: &ObjectMeta) -> Result<()> {
+    const FOOTER: u64 = 8;
+    let size = object.size;
+    if size < FOOTER + 4 {
+        return Ok(());
+    }
+    let tail = store
+        .get_range(&object.location, size - FOOTER..size)
+        .await?;
+    let (Some(length), Some(b"PAR1")) = (tail.get(..4), tail.get(4..8)) else {
+        return Ok(());
+    };
+    let length = u64::from(u32::from_le_bytes(length.try_into().unwrap_or_default()));
+    // The metadata, the footer and the leading magic.
+    if length + FOOTER + 4 > size {
+        return Err(DataFusionError::Execution(format!(
+            "corrupt Parquet footer: it gives the metadata {length} bytes, more than the file's {size} bytes hold"
+        )));
+    }
+    Ok(())
+}
+
 /// `future`'s result, with a panic inside the Parquet reader as its error: some malformed
 /// footers make parquet 59 panic while decoding them (a 36-byte file of `PAR1` and text
 /// subtracts past zero in its metadata decoder), and reading a footer must not take the
@@ -173,11 +201,16 @@ impl FileFormat for TensorParquetFormat {
             .get();
         let mut schemas: Vec<(Path, SchemaRef)> = futures::stream::iter(objects)
             .map(|object| async move {
-                let schema = unpanicked(self.inner.infer_schema(
-                    state,
-                    store,
-                    std::slice::from_ref(object),
-                ))
+                let schema = async {
+                    check_footer_length(store.as_ref(), object).await?;
+                    let bounded = BoundedStore::wrap(Arc::clone(store), [object]);
+                    unpanicked(self.inner.infer_schema(
+                        state,
+                        &bounded,
+                        std::slice::from_ref(object),
+                    ))
+                    .await
+                }
                 .await
                 .map_err(|err| {
                     err.context(format!(
@@ -205,9 +238,10 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<Statistics> {
+        let bounded = BoundedStore::wrap(Arc::clone(store), [object]);
         unpanicked(
             self.inner
-                .infer_stats(state, store, Arc::clone(&table_schema), object),
+                .infer_stats(state, &bounded, Arc::clone(&table_schema), object),
         )
         .await
         .map(|statistics| without_exact_float_bounds(statistics, &table_schema))
@@ -221,9 +255,10 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<Option<LexOrdering>> {
+        let bounded = BoundedStore::wrap(Arc::clone(store), [object]);
         unpanicked(
             self.inner
-                .infer_ordering(state, store, table_schema, object),
+                .infer_ordering(state, &bounded, table_schema, object),
         )
         .await
         .map_err(|err| in_file(err, store.as_ref(), &object.location))
@@ -236,9 +271,10 @@ impl FileFormat for TensorParquetFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<FileMeta> {
+        let bounded = BoundedStore::wrap(Arc::clone(store), [object]);
         let mut meta = unpanicked(self.inner.infer_stats_and_ordering(
             state,
-            store,
+            &bounded,
             Arc::clone(&table_schema),
             object,
         ))

@@ -46,6 +46,7 @@ use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselize
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
 
+use super::bounded::BoundedStore;
 use crate::config::TensorOptions;
 
 /// `plan` with its file scan's errors naming their file, and the fast tensor reader in front
@@ -146,6 +147,16 @@ impl FileSource for NamingSource {
         base_config: &FileScanConfig,
         partition: usize,
     ) -> Result<Box<dyn Morselizer>> {
+        // Reads of the scan's files past their ends (a corrupt footer's offsets) fail at once,
+        // in DataFusion's reader and the fast one alike (`super::bounded`).
+        let object_store = BoundedStore::wrap(
+            object_store,
+            base_config
+                .file_groups
+                .iter()
+                .flat_map(datafusion_datasource::file_groups::FileGroup::iter)
+                .map(|file| &file.object_meta),
+        );
         let inner =
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;

@@ -4,7 +4,8 @@ use datafusion::common::Result;
 use datafusion::parquet::basic::Encoding;
 
 use super::chunk::{Chunk, FullTensorPages, NextPage, not_full};
-use super::levels::hybrid_values;
+use super::fetched::corrupt;
+use super::levels::{hybrid_values, overlong_run_header};
 use super::pending::{Decode, Pending};
 
 /// The Boolean values of a tensor column chunk, a page at a time (arrow-rs's column reader
@@ -31,7 +32,7 @@ impl Decode<bool> for BooleanPages {
         let (buf, n, encoding) = match self.pages.next_page()? {
             NextPage::Data(buf, values, encoding) => (buf, values, encoding),
             NextPage::End => return Ok(false),
-            NextPage::Dictionary(_) => return Err(not_full().into()),
+            NextPage::Dictionary(..) => return Err(not_full().into()),
         };
         self.page.clear();
         match encoding {
@@ -41,10 +42,17 @@ impl Decode<bool> for BooleanPages {
             // The values after their 4-byte length, as 1-bit RLE/bit-packed runs.
             Encoding::RLE => {
                 self.runs.clear();
-                if !buf
-                    .get(4..)
-                    .is_some_and(|data| hybrid_values(data, n, 1, 2, &mut self.runs))
-                {
+                let data = buf.get(4..).unwrap_or_default();
+                if !hybrid_values(data, n, 1, 2, &mut self.runs) {
+                    // A run header longer than a varint can be: arrow-rs's decoder in
+                    // DataFusion's reader panics on it, so the file is refused here.
+                    if overlong_run_header(data, n, 1) {
+                        return Err(corrupt(format!(
+                            "column '{}': a boolean run header longer than 10 bytes",
+                            self.pages.column
+                        ))
+                        .into());
+                    }
                     return Err(not_full().into());
                 }
                 self.page.extend(self.runs.iter().map(|&bit| bit == 1));

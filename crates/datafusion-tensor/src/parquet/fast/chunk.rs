@@ -7,16 +7,17 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use datafusion::common::Result;
-use datafusion::parquet::basic::Encoding;
+use datafusion::parquet::basic::{Encoding, Type as PhysicalType};
 use datafusion::parquet::column::page::{Page, PageMetadata, PageReader};
 use datafusion::parquet::errors::ParquetError;
 use datafusion::parquet::file::metadata::RowGroupMetaData;
 use datafusion::parquet::file::page_index::offset_index::PageLocation;
 use datafusion::parquet::file::serialized_reader::SerializedPageReader;
+use datafusion::parquet::schema::types::ColumnDescriptor;
 
-use super::levels::{full_tensor_levels, list_starts};
+use super::levels::{full_tensor_levels, list_starts, overlong_run_header, short_levels};
 
-use super::fetched::Fetched;
+use super::fetched::{Fetched, corrupt};
 use super::plan::Selection;
 
 /// One tensor column chunk of a fetched row group, to read.
@@ -45,19 +46,22 @@ impl Chunk<'_> {
     /// error when the footer says it holds anything else.
     pub(super) fn pages(&self) -> Result<FullTensorPages> {
         let chunk = self.group.column(self.leaf);
-        let num_values = usize::try_from(chunk.num_values()).ok();
-        let lists = match &self.lists {
+        let num_values = u64::try_from(chunk.num_values()).ok();
+        let (lists, total) = match &self.lists {
             // The lists of a variable-shape tensor: found as the pages are read, no more of
-            // them than the row group's rows.
-            Some(lists) => Some((Arc::clone(lists), self.rows)),
+            // them than the row group's rows, no more levels than the footer's count.
+            Some(lists) => (
+                Some((Arc::clone(lists), self.rows)),
+                num_values.ok_or_else(not_full)?,
+            ),
             // A chunk of full tensors holds a level for each element of each row; anything
             // else (or a footer that says so) is not read here.
             None => {
-                let total = self.rows.checked_mul(self.size);
-                if total.is_none() || num_values != total {
-                    return Err(not_full().into());
+                let total = (self.rows as u64).checked_mul(self.size as u64);
+                match total {
+                    Some(total) if num_values == Some(total) => (None, total),
+                    _ => return Err(not_full().into()),
                 }
-                None
             }
         };
         Ok(FullTensorPages {
@@ -70,6 +74,11 @@ impl Chunk<'_> {
             size: self.size as u64,
             max_def: chunk.column_descr().max_def_level(),
             level: 0,
+            total,
+            dictionary: false,
+            check_value_runs: false,
+            value_width: value_width(chunk.column_descr()),
+            column: chunk.column_path().string(),
             located: self.locations.is_some(),
             lists,
         })
@@ -136,6 +145,17 @@ pub(super) struct FullTensorPages {
     pub(super) max_def: i16,
     /// Levels checked so far in the chunk (counting those of pages passed over as full).
     pub(super) level: u64,
+    /// Levels the chunk holds: no page may claim more than are left (see [`Self::claim`]).
+    pub(super) total: u64,
+    /// Whether the chunk's dictionary page has been read.
+    pub(super) dictionary: bool,
+    /// Whether the run headers of dictionary-encoded values are checked before the page is
+    /// handed on (to arrow-rs's column reader, which panics on one too long).
+    pub(super) check_value_runs: bool,
+    /// Bytes of a value of the column's physical type (`None` for booleans).
+    pub(super) value_width: Option<usize>,
+    /// The column's path, for errors.
+    pub(super) column: String,
     /// Whether the offset index locates the pages.
     pub(super) located: bool,
     /// For a variable-shape tensor's `data` chunk (`size` unused): the lists found, and how
@@ -145,8 +165,8 @@ pub(super) struct FullTensorPages {
 
 /// A chunk's next page, as the decoders here take it.
 pub(super) enum NextPage {
-    /// Its dictionary page's values.
-    Dictionary(Bytes),
+    /// Its dictionary page's values, and how many its header says.
+    Dictionary(Bytes, usize),
     /// A data page's values (its levels checked and gone), how many, and their encoding.
     Data(Bytes, usize, Encoding),
     /// The chunk's end.
@@ -157,7 +177,9 @@ impl FullTensorPages {
     /// The chunk's next page; an error for a page of another kind.
     pub(super) fn next_page(&mut self) -> Result<NextPage> {
         Ok(match self.get_next_page()? {
-            Some(Page::DictionaryPage { buf, .. }) => NextPage::Dictionary(buf),
+            Some(Page::DictionaryPage {
+                buf, num_values, ..
+            }) => NextPage::Dictionary(buf, num_values as usize),
             Some(Page::DataPage {
                 buf,
                 num_values,
@@ -170,8 +192,112 @@ impl FullTensorPages {
     }
 }
 
+/// Bytes of a value of `descr`'s physical type as stored plain (`None` for booleans, bits,
+/// and byte arrays, of their own lengths).
+fn value_width(descr: &ColumnDescriptor) -> Option<usize> {
+    match descr.physical_type() {
+        PhysicalType::BOOLEAN | PhysicalType::BYTE_ARRAY => None,
+        PhysicalType::INT32 | PhysicalType::FLOAT => Some(4),
+        PhysicalType::INT64 | PhysicalType::DOUBLE => Some(8),
+        PhysicalType::INT96 => Some(12),
+        PhysicalType::FIXED_LEN_BYTE_ARRAY => usize::try_from(descr.type_length()).ok(),
+    }
+}
+
 pub(super) fn not_full() -> ParquetError {
     ParquetError::General("not a column of full tensors".to_string())
+}
+
+impl FullTensorPages {
+    /// Checks a data page's header before anything of it is decoded (once a page, not per
+    /// value). It may hold no more levels than the chunk has left: a header claiming
+    /// 2^31 - 1 values in a chunk of 8 tensors made the decoders reserve and fill gigabytes
+    /// for it, and DataFusion's reader, given the row group, either fails on the page or reads
+    /// its 2^31 records (one RLE run of levels and values can say so in a few bytes), so the
+    /// file is refused here. A dictionary-encoded page must follow the chunk's dictionary
+    /// page: arrow-rs's column reader panics on one that does not.
+    fn claim(&self, num_values: u32, encoding: Encoding) -> Result<(), ParquetError> {
+        let left = self.total.saturating_sub(self.level);
+        if u64::from(num_values) > left {
+            return Err(corrupt(format!(
+                "column '{}': a data page claims {num_values} values, more than the {left} left in its column chunk",
+                self.column
+            )));
+        }
+        if !self.dictionary
+            && matches!(
+                encoding,
+                Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY
+            )
+        {
+            return Err(corrupt(format!(
+                "column '{}': a dictionary-encoded data page and no dictionary page before it",
+                self.column
+            )));
+        }
+        Ok(())
+    }
+
+    /// The error for levels that fail the check. Levels that arrow-rs cannot read refuse the
+    /// file: a run header longer than a varint can be (its level decoder panics on it), or
+    /// runs that end before the page's levels (zeroed, cut, a run of no levels: its reader
+    /// fails on them, and its skip of records spins forever on such repetition levels, which
+    /// is how DataFusion's reader would take the row group over from a row past its first).
+    /// Anything else is not full tensors: DataFusion's reader reads the row group.
+    fn levels_error(&self, rep: &[u8], def: &[u8], levels: usize) -> ParquetError {
+        let def_width = (16 - self.max_def.leading_zeros()) as u8;
+        if overlong_run_header(rep, levels, 1) || overlong_run_header(def, levels, def_width) {
+            return corrupt(format!(
+                "column '{}': a level run header longer than 10 bytes",
+                self.column
+            ));
+        }
+        if short_levels(rep, levels, 1) || short_levels(def, levels, def_width) {
+            return corrupt(format!(
+                "column '{}': a data page's levels end before its {levels} values",
+                self.column
+            ));
+        }
+        not_full()
+    }
+
+    /// A page's values checked before anything decodes them. A byte-stream-split page must
+    /// hold a value's bytes for each of its values: arrow-rs's decoder indexes past a shorter
+    /// one and panics (in DataFusion's reader too, so the file is refused here). For arrow-rs's
+    /// column reader ([`Self::check_value_runs`]): a dictionary-encoded page whose index run
+    /// headers are longer than a varint can be is refused.
+    fn check_values(
+        &self,
+        values: &[u8],
+        num_values: u32,
+        encoding: Encoding,
+    ) -> Result<(), ParquetError> {
+        if encoding == Encoding::BYTE_STREAM_SPLIT
+            && let Some(width) = self.value_width
+            && (values.len() as u64) < u64::from(num_values) * width as u64
+        {
+            return Err(corrupt(format!(
+                "column '{}': a byte-stream-split page of {num_values} values holds {} bytes",
+                self.column,
+                values.len()
+            )));
+        }
+        if self.check_value_runs
+            && matches!(
+                encoding,
+                Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY
+            )
+            && let Some((&width, runs)) = values.split_first()
+            && width <= 32
+            && overlong_run_header(runs, num_values as usize, width)
+        {
+            return Err(corrupt(format!(
+                "column '{}': a dictionary index run header longer than 10 bytes",
+                self.column
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl FullTensorPages {
@@ -221,7 +347,7 @@ impl FullTensorPages {
                 &mut found.starts,
                 *max_lists,
             ) {
-                return Err(not_full());
+                return Err(self.levels_error(rep, def, levels));
             }
             self.level += levels as u64;
             found.levels = self.level;
@@ -230,8 +356,11 @@ impl FullTensorPages {
         let located = rows.is_none_or(|rows| {
             self.level.is_multiple_of(self.size) && rows as u64 * self.size == levels as u64
         });
-        if !located || !full_tensor_levels(rep, def, levels, self.level, self.size, self.max_def) {
+        if !located {
             return Err(not_full());
+        }
+        if !full_tensor_levels(rep, def, levels, self.level, self.size, self.max_def) {
+            return Err(self.levels_error(rep, def, levels));
         }
         self.level += levels as u64;
         Ok(())
@@ -265,6 +394,7 @@ impl PageReader for FullTensorPages {
                 rep_level_encoding: Encoding::RLE,
                 ..
             }) => {
+                self.claim(num_values, encoding)?;
                 // Repetition then definition levels, each after its 4-byte length.
                 let section = |at: usize| -> Result<(usize, usize), ParquetError> {
                     let len: [u8; 4] = buf
@@ -285,6 +415,7 @@ impl PageReader for FullTensorPages {
                     num_values as usize,
                     rows,
                 )?;
+                self.check_values(&buf[def.1..], num_values, encoding)?;
                 values_page(buf.slice(def.1..), num_values, encoding)
             }
             Some(Page::DataPageV2 {
@@ -296,6 +427,7 @@ impl PageReader for FullTensorPages {
                 rep_levels_byte_len,
                 ..
             }) => {
+                self.claim(num_values, encoding)?;
                 let rep_end = rep_levels_byte_len as usize;
                 let def_end = rep_end
                     .checked_add(def_levels_byte_len as usize)
@@ -307,9 +439,13 @@ impl PageReader for FullTensorPages {
                     num_values as usize,
                     rows,
                 )?;
+                self.check_values(&buf[def_end..], num_values, encoding)?;
                 values_page(buf.slice(def_end..), num_values, encoding)
             }
-            Some(page @ Page::DictionaryPage { .. }) => page,
+            Some(page @ Page::DictionaryPage { .. }) => {
+                self.dictionary = true;
+                page
+            }
             Some(_) => return Err(not_full()),
             None => return Ok(None),
         };

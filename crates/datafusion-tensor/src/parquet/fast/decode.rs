@@ -37,6 +37,12 @@ pub(super) trait ColumnValues: Send {
     /// Decodes the chunk's next page (or stretch of values), its levels checked; `false` when
     /// the chunk has no more.
     fn decode_more(&mut self) -> Result<bool>;
+
+    /// Once every value of the row group is taken: the chunk's pages after them read, as
+    /// DataFusion's reader reads every page of a chunk; an error when one fails or holds a
+    /// value more (a trailing page of another type, a page beyond the footer's rows), so that
+    /// the row group is DataFusion's reader's, which words it.
+    fn finish(&mut self) -> Result<()>;
 }
 
 /// [`ColumnValues`] of one stored type `S`, made into arrays by `array`.
@@ -67,6 +73,14 @@ impl<S: Clone + Send> ColumnValues for Values<S> {
 
     fn decode_more(&mut self) -> Result<bool> {
         self.decoder.decode(&mut self.pending, usize::MAX)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        while self.decoder.decode(&mut self.pending, usize::MAX)? {}
+        if self.pending.len() > 0 {
+            return Err(not_full().into());
+        }
+        Ok(())
     }
 }
 
@@ -189,6 +203,9 @@ pub(super) struct ColumnReader<P: ParquetDataType> {
     reader: ColumnReaderImpl<P>,
     /// Values of the chunk still to read through (those of the rows read).
     left: usize,
+    /// Whether those are all the chunk's values: once they are read, its pages must hold no
+    /// more ([`ColumnValues::finish`]).
+    whole: bool,
     /// A stretch's values, when only some are wanted.
     stretch: Vec<P::T>,
 }
@@ -199,7 +216,8 @@ impl<P: ParquetDataType> ColumnReader<P> {
         P::T: Clone + Send,
         ColumnReaderImpl<P>: Send,
     {
-        let pages = chunk.pages()?;
+        let mut pages = chunk.pages()?;
+        pages.check_value_runs = true;
         let descr = chunk.group.column(chunk.leaf).column_descr();
         let values_only = Arc::new(ColumnDescriptor::new(
             Arc::new(
@@ -215,6 +233,7 @@ impl<P: ParquetDataType> ColumnReader<P> {
         Ok(Box::new(Self {
             reader: ColumnReaderImpl::<P>::new(values_only, Box::new(pages)),
             left: chunk.elements(),
+            whole: chunk.lists.is_some() || chunk.read_rows == chunk.rows,
             stretch: Vec::new(),
         }))
     }
@@ -232,6 +251,15 @@ where
     /// skip".)
     fn decode(&mut self, pending: &mut Pending<P::T>, want: usize) -> Result<bool> {
         if self.left == 0 {
+            // Every value read: the pages after them hold none (DataFusion's reader reads
+            // every page of the chunk, and fails on one of another type).
+            if self.whole {
+                self.stretch.clear();
+                let (_, read, _) = self.reader.read_records(1, None, None, &mut self.stretch)?;
+                if read > 0 {
+                    return Err(not_full().into());
+                }
+            }
             return Ok(false);
         }
         let n = want.min(self.left).min(1 << 20);

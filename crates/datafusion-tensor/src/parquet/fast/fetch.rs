@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use arrow::array::RecordBatch;
-use datafusion::common::Result;
+use datafusion::common::{DataFusionError, Result};
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::parquet::{ParquetAccessPlan, RowGroupAccess};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
@@ -20,7 +20,7 @@ use datafusion_datasource::morsel::{
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
-use super::fetched::Fetched;
+use super::fetched::{Fetched, corrupt_message};
 use super::open::{FilePlan, read_metadata};
 use super::row_group::RowGroupReader;
 use super::{MAX_DECODED_ROW_GROUP_BYTES, MAX_DECODED_VARIABLE_ROW_GROUP_BYTES, Shared};
@@ -83,22 +83,26 @@ impl RowGroups {
         let row_group = self.queue.pop_front()?;
         Some(MorselPlan::new().with_pending_planner(async move {
             let group = self.file.metadata.metadata().row_group(row_group);
+            // Byte ranges past the file's end (a corrupt footer's offset or size: 6e9 bytes in
+            // a file of 3 KB) are refused before they are fetched: the object store would
+            // allocate the whole range, and so would DataFusion's reader.
             let ranges: Vec<std::ops::Range<u64>> = self
                 .file
                 .fetched_leaves
                 .iter()
-                .map(|&leaf| {
-                    let (start, len) = group.column(leaf).byte_range();
-                    start..start.saturating_add(len)
-                })
-                .collect();
-            // A failed read (a footer whose offsets point past the file) is left to
-            // DataFusion's reader, as a failed decode is; so is a row group whose values late
-            // materialisation would hold whole beyond the limits (the columns the predicate
-            // reads, and variable-shape columns, are read whole first).
-            let held = match &self.shared.scan.late {
-                Some(late) => held_whole(&self.shared, &self.file, group, &late.first),
-                None => 0,
+                .map(|&leaf| chunk_range(group, leaf, row_group, self.file.size))
+                .collect::<Result<_>>()?;
+            // A row group whose footer row count its column chunks do not bear out, or whose
+            // values late materialisation would hold whole beyond the limits (the columns the
+            // predicate reads, and variable-shape columns, are read whole first), is left to
+            // DataFusion's reader unfetched; so is one whose read fails.
+            let held = if rows_match_chunks(&self.shared, &self.file, group) {
+                match &self.shared.scan.late {
+                    Some(late) => held_whole(&self.shared, &self.file, group, &late.first),
+                    None => 0,
+                }
+            } else {
+                u64::MAX
             };
             let limit = if self.file.variable_leaves.iter().any(Option::is_some) {
                 MAX_DECODED_VARIABLE_ROW_GROUP_BYTES
@@ -146,15 +150,77 @@ impl RowGroups {
     }
 }
 
+/// The byte range of column chunk `leaf` of row group `group` (number `row_group`) in a file
+/// of `size` bytes; an error when the footer puts it anywhere but inside the file. Checked
+/// before arrow-rs's `byte_range` (which panics on a negative offset or size) is trusted.
+fn chunk_range(
+    group: &RowGroupMetaData,
+    leaf: usize,
+    row_group: usize,
+    size: u64,
+) -> Result<std::ops::Range<u64>> {
+    let column = group.column(leaf);
+    let start = column
+        .dictionary_page_offset()
+        .unwrap_or_else(|| column.data_page_offset());
+    let range = u64::try_from(start).ok().and_then(|start| {
+        let len = u64::try_from(column.compressed_size()).ok()?;
+        Some(start..start.checked_add(len)?)
+    });
+    match range {
+        Some(range) if range.end <= size => Ok(range),
+        _ => Err(DataFusionError::Execution(format!(
+            "corrupt Parquet footer: the column chunk of column '{}' in row group {row_group} is said to start at byte {start} and hold {} bytes, outside the file's {size} bytes",
+            column.column_path().string(),
+            column.compressed_size(),
+        ))),
+    }
+}
+
+/// Whether the footer's row count of `group` is what its column chunks read by the scan hold:
+/// a value (or level) per row of a column that is not a list, at least one per row of a list,
+/// a tensor's elements per row of a tensor column. A footer that says otherwise (`num_rows` of
+/// 2^40 over 8 rows, or of 1 over 13) is not trusted here: the buffers of a row group's read
+/// are sized by it, and DataFusion's reader reads the rows the pages hold.
+fn rows_match_chunks(shared: &Shared, file: &FilePlan, group: &RowGroupMetaData) -> bool {
+    let Ok(rows) = u64::try_from(group.num_rows()) else {
+        return false;
+    };
+    let values = |leaf: usize| u64::try_from(group.column(leaf).num_values()).ok();
+    let tensors_match = file
+        .leaves
+        .iter()
+        .zip(&shared.scan.columns)
+        .all(|(leaf, column)| match (leaf, &column.tensor) {
+            (Some(leaf), Some(tensor)) => values(*leaf) == rows.checked_mul(tensor.size as u64),
+            _ => true,
+        });
+    tensors_match
+        && file.fetched_leaves.iter().all(|&leaf| {
+            let repeated = group.column(leaf).column_descr().max_rep_level() > 0;
+            values(leaf).is_some_and(|values| {
+                if repeated {
+                    values >= rows
+                } else {
+                    values == rows
+                }
+            })
+        })
+}
+
 /// Bytes of decoded values late materialisation reads whole from row group `group`: the
 /// fixed-shape tensor columns the predicate reads (`first`), and the variable-shape ones (a
-/// level per element, the footer's count, and the shapes).
+/// level per element, the footer's count, and the shapes); and, for every row, a bit of the
+/// predicate's result and 8 bytes a column of the other columns read (an estimate: those
+/// buffers are sized by the footer's row count, bounded here).
 fn held_whole(shared: &Shared, file: &FilePlan, group: &RowGroupMetaData, first: &[usize]) -> u64 {
     let rows = u64::try_from(group.num_rows()).unwrap_or(u64::MAX);
+    let others = (file.other_roots.len() as u64).saturating_mul(8);
+    let per_row = rows.saturating_mul(others).saturating_add(rows.div_ceil(8));
     let columns = shared.scan.columns.iter().enumerate();
     columns
         .zip(&file.variable_leaves)
-        .fold(0u64, |total, ((index, column), leaves)| {
+        .fold(per_row, |total, ((index, column), leaves)| {
             let bytes = match (&column.tensor, &column.variable, leaves) {
                 (Some(tensor), _, _) if first.contains(&index) => {
                     rows.saturating_mul(tensor.size as u64 * tensor.element.width())
@@ -307,18 +373,25 @@ impl RowGroupStream {
                         return Some((Ok(batch), self));
                     }
                     Ok(None) => return None,
+                    // A file found corrupt where DataFusion's reader would panic: the scan's
+                    // error, as it is.
+                    Err(err) if corrupt_message(&err).is_some() => {
+                        return Some((Err(corrupt_error(&err, self.row_group)), self));
+                    }
                     // A page of anything but full tensors, or an error: DataFusion's reader
                     // reads the rest of the row group (and words the error if there is one).
                     Err(_) => {
                         self.tally.fall_back();
-                        let from = match reader.resume_row() {
-                            Ok(from) => from,
+                        let (from, drop) = match reader.resume() {
+                            Ok(resume) => resume,
                             // The rows already made could not be given: no row is dropped
                             // silently.
                             Err(err) => return Some((Err(err), self)),
                         };
                         let (groups, rows) = (self.groups, self.rows);
-                        let rest = self.fallback.row_group(self.row_group, groups, from, rows);
+                        let rest =
+                            self.fallback
+                                .row_group(self.row_group, groups, from, rows, drop);
                         self.progress = Progress::Resuming(reader.take_ready(), rest);
                     }
                 },
@@ -363,11 +436,15 @@ impl Morsel for RowGroupMorsel {
         };
         let progress = match opened {
             Some(Ok(reader)) => Progress::Reading(Box::new(reader)),
+            Some(Err(err)) if corrupt_message(&err).is_some() => {
+                let err = corrupt_error(&err, row_group);
+                return stream::iter([Err(err)]).boxed();
+            }
             // Anything but plain full tensors, or an error: DataFusion's reader reads the row
             // group again (and words the error if there is one).
             None | Some(Err(_)) => {
                 tally.fall_back();
-                Progress::Falling(fallback.row_group(row_group, groups, 0, rows))
+                Progress::Falling(fallback.row_group(row_group, groups, 0, rows, None))
             }
         };
         let state = RowGroupStream {
@@ -383,6 +460,14 @@ impl Morsel for RowGroupMorsel {
     }
 }
 
+/// The scan's error for a [`super::fetched::Corrupt`] file, naming the row group.
+fn corrupt_error(err: &DataFusionError, row_group: usize) -> DataFusionError {
+    let message = corrupt_message(err).unwrap_or_default();
+    DataFusionError::Execution(format!(
+        "corrupt Parquet data in row group {row_group}: {message}"
+    ))
+}
+
 /// DataFusion's own reader, for one row group of a file.
 #[derive(Debug, Clone)]
 pub(super) struct Fallback {
@@ -396,32 +481,60 @@ impl Fallback {
     /// rows. (Not a byte range holding only its first page: a corrupt footer can give two row
     /// groups one offset, which would read a row group twice, or an offset no range can hold,
     /// which would read nothing.)
+    ///
+    /// With `drop` (how many of the rows DataFusion's reader gives for the row group, read
+    /// whole, lie before `from`: [`RowGroupReader::resume`]), the row group is read whole and
+    /// those rows dropped here, not skipped by a row selection: arrow-rs skips records on
+    /// other code than it reads them with, and on a corrupt page the two differ (a definition
+    /// level past the column's maximum gave other values once skipped over, a corrupt page
+    /// header skipped unread gave rows, than DataFusion's reader gives reading the file).
     pub(super) fn row_group(
         &self,
         index: usize,
         count: usize,
         from: usize,
         rows: usize,
+        drop: Option<usize>,
     ) -> BoxStream<'static, Result<RecordBatch>> {
         let mut plan = ParquetAccessPlan::new_none(count);
-        if from == 0 {
+        if from >= rows {
+            return stream::empty().boxed();
+        }
+        let drop = if from == 0 { Some(0) } else { drop };
+        if drop.is_some() {
             plan.scan(index);
-        } else if from < rows {
+        } else {
             let selection = RowSelection::from(vec![
                 RowSelector::skip(from),
                 RowSelector::select(rows - from),
             ]);
             plan.set(index, RowGroupAccess::Selection(selection));
-        } else {
-            return stream::empty().boxed();
         }
         let mut file = self.file.clone();
         file.range = None;
         file.extensions.insert(plan);
-        match self.inner.plan_file(file) {
+        let batches = match self.inner.plan_file(file) {
             Ok(planner) => drive(planner),
-            Err(err) => stream::iter([Err(err)]).boxed(),
-        }
+            Err(err) => return stream::iter([Err(err)]).boxed(),
+        };
+        let drop = match drop {
+            Some(drop) if drop > 0 => drop,
+            _ => return batches,
+        };
+        // The first `drop` rows given dropped.
+        batches
+            .scan(drop, |left, batch| {
+                let batch = batch.map(|batch| {
+                    let drop = (*left).min(batch.num_rows());
+                    *left -= drop;
+                    batch.slice(drop, batch.num_rows() - drop)
+                });
+                futures::future::ready(Some(batch))
+            })
+            .filter(|batch| {
+                futures::future::ready(batch.as_ref().map_or(true, |b| b.num_rows() > 0))
+            })
+            .boxed()
     }
 }
 

@@ -239,6 +239,106 @@ pub(super) fn runs(
     true
 }
 
+/// Whether a run header among the runs of the first `levels` levels of `data` (levels of
+/// `width` bits) is a varint of more than 10 bytes. arrow-rs's RLE decoder (its level reader,
+/// and its reader of dictionary indices) asserts that a header is at most 10 bytes, and
+/// panics on one longer: [`runs`] refuses any header past 35 bits, and this tells such a
+/// page apart from one that merely holds anything but full tensors. Walks the run headers
+/// alone (called once a page, when [`runs`] refused it or before arrow-rs reads it).
+pub(super) fn overlong_run_header(data: &[u8], levels: usize, width: u8) -> bool {
+    let (mut pos, mut at) = (0usize, 0u64);
+    while at < levels as u64 {
+        let mut header = 0u64;
+        let mut length = 0;
+        loop {
+            let Some(&byte) = data.get(pos) else {
+                return false;
+            };
+            pos += 1;
+            length += 1;
+            if length > 10 {
+                return true;
+            }
+            if length <= 9 {
+                header |= u64::from(byte & 0x7f) << (7 * (length - 1));
+            }
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        let (bytes, count) = if header & 1 == 1 {
+            let groups = header >> 1;
+            (
+                groups.saturating_mul(u64::from(width)),
+                groups.saturating_mul(8),
+            )
+        } else if header == 0 {
+            // arrow-rs ends the runs at a header of 0.
+            return false;
+        } else {
+            (u64::from(width).div_ceil(8), header >> 1)
+        };
+        pos = match usize::try_from(bytes).ok().and_then(|b| pos.checked_add(b)) {
+            Some(end) if end <= data.len() => end,
+            _ => return false,
+        };
+        at = at.saturating_add(count);
+    }
+    false
+}
+
+/// Whether `data` holds fewer than `levels` levels of `width` bits as arrow-rs's RLE decoder
+/// reads them: its runs end early (a header of 0 ends them there; so does the data), an RLE
+/// run's value is cut, or a bit-packed run is cut before enough levels. Such a page is corrupt
+/// whatever it was meant to hold: arrow-rs's reader fails on it ("insufficient levels"), and
+/// its skip of records (a row selection: DataFusion's reader taking a row group over from a
+/// row past its first) spins forever on repetition levels that end early. Walks the run
+/// headers alone; called once a page, when [`runs`] refused it.
+pub(super) fn short_levels(data: &[u8], levels: usize, width: u8) -> bool {
+    let (mut pos, mut read) = (0usize, 0u64);
+    let width = u64::from(width);
+    while read < levels as u64 {
+        let mut header = 0u64;
+        let mut length = 0;
+        loop {
+            let Some(&byte) = data.get(pos) else {
+                return true;
+            };
+            pos += 1;
+            length += 1;
+            if length <= 9 {
+                header |= u64::from(byte & 0x7f) << (7 * (length - 1));
+            } else if length > 10 {
+                return true;
+            }
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        if header == 0 {
+            return true;
+        }
+        let left = (data.len() - pos) as u64;
+        if header & 1 == 1 {
+            // arrow-rs counts a bit-packed run's levels in 32 bits, and reads as many of them
+            // as its bytes hold.
+            let count = u64::from((header >> 1).wrapping_mul(8) as u32);
+            let bytes = (header >> 1).saturating_mul(width).min(left);
+            let held = (bytes * 8).checked_div(width).unwrap_or(count);
+            read = read.saturating_add(count.min(held));
+            pos += bytes as usize;
+        } else {
+            let value_bytes = width.div_ceil(8);
+            if value_bytes > left {
+                return true;
+            }
+            read = read.saturating_add(u64::from((header >> 1) as u32));
+            pos += value_bytes as usize;
+        }
+    }
+    false
+}
+
 /// The little-endian word of the first (up to 8) bytes of `bytes`, the missing high bytes 0.
 ///
 /// Assembled by shifts: a copy into a stack word (a memcpy call, then a load the stores cannot
@@ -470,6 +570,29 @@ mod tests {
         ));
         // A header varint that never ends.
         assert!(!full_tensor_levels(&[0xff; 9], &def_full, 8, 0, 4, 3));
+    }
+
+    #[test]
+    fn levels_arrow_rs_cannot_read_are_told_apart() {
+        let full = [rle_run(1, 0, 1), rle_run(3, 1, 1)].concat();
+        assert!(!short_levels(&full, 4, 1));
+        assert!(!overlong_run_header(&full, 4, 1));
+        // Nothing, a header of 0, runs that end early, an RLE value cut, a bit-packed run
+        // cut before the levels (arrow-rs reads what its bytes hold), 2^30 groups.
+        assert!(short_levels(&[], 4, 1));
+        assert!(short_levels(&[0, 0], 4, 1));
+        assert!(short_levels(&full, 5, 1));
+        assert!(short_levels(&[8], 4, 1));
+        assert!(short_levels(&[0x11, 0xee], 64, 1));
+        assert!(!short_levels(&[0x11, 0xee], 8, 1));
+        let huge = [vec![0x81, 0x80, 0x80, 0x80, 0x08], vec![0xee; 8]].concat();
+        assert!(short_levels(&huge, 64, 1));
+        // A header of 11 bytes (arrow-rs asserts at most 10); one of 10 is only short.
+        let long = [vec![0xff; 10], vec![0x01, 0x00]].concat();
+        assert!(overlong_run_header(&long, 4, 1));
+        assert!(short_levels(&long, 4, 1));
+        let ten = [vec![0xff; 9], vec![0x01]].concat();
+        assert!(!overlong_run_header(&ten, 4, 1));
     }
 
     #[test]

@@ -68,7 +68,11 @@ pub(super) async fn read_metadata(
             reader.with_offset_index_policy(PageIndexPolicy::Optional)
         };
         if reader
-            .load_page_index(StoreFetch { store, location })
+            .load_page_index(StoreFetch {
+                store,
+                location,
+                size,
+            })
             .await
             .is_ok()
             && let Ok(indexed) = reader.finish()
@@ -82,15 +86,24 @@ pub(super) async fn read_metadata(
     )?)
 }
 
-/// Ranges of a file, fetched from its store (the offset index's).
+/// Ranges of a file of `size` bytes, fetched from its store (the page index's).
 pub(super) struct StoreFetch<'a> {
     pub(super) store: &'a Arc<dyn ObjectStore>,
     pub(super) location: &'a Path,
+    pub(super) size: u64,
 }
 
 impl MetadataFetch for StoreFetch<'_> {
+    /// A range past the file's end (a corrupt footer's index offset: 2^40 in a file of 3 KB)
+    /// is refused unfetched: the object store would allocate the whole range.
     fn fetch(&mut self, range: std::ops::Range<u64>) -> BoxFuture<'_, Result<Bytes, ParquetError>> {
         async move {
+            if range.start > range.end || range.end > self.size {
+                return Err(ParquetError::General(format!(
+                    "page index at bytes {}..{} outside the file's {} bytes",
+                    range.start, range.end, self.size
+                )));
+            }
             self.store
                 .get_range(self.location, range)
                 .await

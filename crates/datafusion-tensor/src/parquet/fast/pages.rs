@@ -8,6 +8,8 @@ use datafusion::parquet::basic::Encoding;
 
 use super::chunk::{Chunk, FullTensorPages, NextPage, not_full};
 use super::dictionary::{Dictionary, dictionary_values, selected_dictionary_values};
+use super::fetched::corrupt;
+use super::levels::overlong_run_header;
 use super::pending::{Decode, Pending};
 
 /// A number stored in Parquet as its little-endian bytes.
@@ -122,6 +124,23 @@ where
     }
 }
 
+impl<T, F, D> PageDecoder<T, F, D> {
+    /// The error for a dictionary-encoded page (`buf`, `n` values) that failed to decode: an
+    /// index run header longer than a varint can be refuses the file (arrow-rs's decoder in
+    /// DataFusion's reader panics on it); anything else is DataFusion's reader's to word.
+    fn dictionary_error(&self, buf: &[u8], n: usize) -> datafusion::parquet::errors::ParquetError {
+        match buf.split_first() {
+            Some((&width, runs)) if width <= 32 && overlong_run_header(runs, n, width) => {
+                corrupt(format!(
+                    "column '{}': a dictionary index run header longer than 10 bytes",
+                    self.pages.column
+                ))
+            }
+            _ => not_full(),
+        }
+    }
+}
+
 impl<T, F, D> Decode<T> for PageDecoder<T, F, D>
 where
     T: Copy + Default + Send,
@@ -141,8 +160,13 @@ where
             return Ok(true);
         }
         let (buf, n, encoding) = match self.pages.next_page()? {
-            NextPage::Dictionary(buf) => {
-                let entries = (self.plain)(&buf)
+            NextPage::Dictionary(buf, count) => {
+                // The entries its header counts, as arrow-rs reads them: a page holding fewer
+                // is an error, the bytes after them are ignored.
+                let entries = count
+                    .checked_mul(self.plain_width)
+                    .and_then(|len| buf.get(..len))
+                    .and_then(|bytes| (self.plain)(bytes))
                     .and_then(Dictionary::new)
                     .ok_or_else(not_full)?;
                 self.dictionary = Some(entries);
@@ -186,7 +210,7 @@ where
                 })
             });
             if !read || page.len() != wanted.iter().map(ExactSizeIterator::len).sum::<usize>() {
-                return Err(not_full().into());
+                return Err(self.dictionary_error(&buf, n).into());
             }
             pending.push(page);
             return Ok(true);
@@ -200,7 +224,12 @@ where
             (self.decode)(page, &buf, n, encoding)
         };
         if !decoded || page.len() != n {
-            return Err(not_full().into());
+            return Err(if dictionary_encoded {
+                self.dictionary_error(&buf, n)
+            } else {
+                not_full()
+            }
+            .into());
         }
         pending.extend_from_slice(page);
         Ok(true)

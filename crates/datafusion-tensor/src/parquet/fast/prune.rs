@@ -30,6 +30,11 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use super::Shared;
 use super::fetched::Fetched;
 
+/// The most rows of a row group whose page-index selection is kept as a mask (16 MiB of it);
+/// a larger row group (or a footer that says so) is read whole, the predicate evaluated on
+/// every row.
+const MAX_MASK_ROWS: usize = 1 << 27;
+
 /// The row groups among `candidates` that keep rows once pages whose column-index statistics
 /// rule `predicate` out are dropped, and the rows they keep where pages are dropped, as
 /// DataFusion's reader prunes pages (`PagePruningAccessPlanFilter`, its own code); every
@@ -64,15 +69,19 @@ pub(super) fn pruned_by_page_index(
             RowGroupAccess::Scan => kept.push(index),
             RowGroupAccess::Selection(selection) => {
                 let rows = usize::try_from(file.row_group(index).num_rows()).unwrap_or(0);
+                // A selection of other than the row group's rows: read whole (the predicate
+                // is evaluated on every row all the same). Counted before the mask is built:
+                // its rows come from the footer and the offset index, which may lie.
+                let selected = selection.iter().try_fold(0usize, |total, selector| {
+                    total.checked_add(selector.row_count)
+                });
+                if selected != Some(rows) || rows > MAX_MASK_ROWS {
+                    kept.push(index);
+                    continue;
+                }
                 let mut mask = BooleanBufferBuilder::new(rows);
                 for selector in selection.iter() {
                     mask.append_n(selector.row_count, !selector.skip);
-                }
-                // A selection of other than the row group's rows: read whole (the predicate
-                // is evaluated on every row all the same).
-                if mask.len() != rows {
-                    kept.push(index);
-                    continue;
                 }
                 let mask = mask.finish();
                 if mask.count_set_bits() > 0 {

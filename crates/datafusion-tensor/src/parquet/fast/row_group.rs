@@ -197,13 +197,15 @@ impl RowGroupReader {
             ));
         };
         let metadata = self.file.metadata.metadata();
+        let group = metadata.row_group(self.row_group);
         let locations = metadata
             .offset_index()
             .and_then(|index| index.get(self.row_group)?.get(leaf))
-            .map(|index| index.page_locations().as_slice());
+            .map(|index| index.page_locations().as_slice())
+            .filter(|locations| pages_located(locations, group.column(leaf), self.rows));
         Ok(Chunk {
             fetched: chunks,
-            group: metadata.row_group(self.row_group),
+            group,
             rows: self.rows,
             read_rows,
             selection,
@@ -227,7 +229,11 @@ impl RowGroupReader {
         let rows = self.rows;
         let mut others = self.open_others(chunks, rows, rows.max(1))?;
         let other_batch = match &mut others {
-            Some(others) => Some(others.next_batch(rows)?),
+            Some(others) => {
+                let batch = others.next_batch(rows)?;
+                others.finish()?;
+                Some(batch)
+            }
             None => None,
         };
         // The columns read whole (`None`: a tensor column read later).
@@ -236,13 +242,9 @@ impl RowGroupReader {
             let read_now = column.tensor.is_none() || late.first.contains(&index);
             whole.push(if read_now {
                 let mut opened = self.open_column(chunks, index, rows, None)?;
-                Some(read_column(
-                    &mut opened,
-                    column,
-                    other_batch.as_ref(),
-                    rows,
-                    0,
-                )?)
+                let array = read_column(&mut opened, column, other_batch.as_ref(), rows, 0)?;
+                finish_column(&mut opened)?;
+                Some(array)
             } else {
                 None
             });
@@ -320,13 +322,19 @@ impl RowGroupReader {
         }
         let metadata = &self.file.metadata;
         let mask = ProjectionMask::roots(metadata.parquet_schema(), roots.iter().copied());
-        let reader =
+        let builder =
             ParquetRecordBatchReaderBuilder::new_with_metadata(chunks.clone(), metadata.clone())
                 .with_row_groups(vec![self.row_group])
                 .with_projection(mask)
-                .with_batch_size(batch_rows.max(1))
-                .with_limit(read_rows)
-                .build()?;
+                .with_batch_size(batch_rows.max(1));
+        // All rows read: no limit, so that pages holding more than the footer's rows are
+        // read on ([`Others::finish`]), as DataFusion's reader reads them.
+        let builder = if read_rows < self.rows {
+            builder.with_limit(read_rows)
+        } else {
+            builder
+        };
+        let reader = builder.build()?;
         Ok(Some(Others { reader }))
     }
 
@@ -353,6 +361,11 @@ impl RowGroupReader {
             } => {
                 let len = batch_size.min(read_rows - next);
                 if len == 0 {
+                    if read_rows == self.rows
+                        && let Some(others) = &mut self.others
+                    {
+                        others.finish()?;
+                    }
                     if let Rows::Every {
                         coalescer: Some(coalescer),
                         ..
@@ -363,6 +376,9 @@ impl RowGroupReader {
                     return self.drain_coalescer();
                 }
                 let batch = self.read_batch(len, next)?;
+                if next + len == self.rows {
+                    self.finish_columns()?;
+                }
                 let scan = &self.shared.scan;
                 if let (
                     Some(predicate),
@@ -395,6 +411,11 @@ impl RowGroupReader {
                     return Ok(false);
                 }
                 let batch = self.read_batch(len, next)?;
+                // (With a limit, the rows after it are never read: DataFusion's reader stops
+                // there too.)
+                if next + len == count && self.shared.scan.matches_limit.is_none() {
+                    self.finish_columns()?;
+                }
                 let batch = self.project(&batch)?;
                 self.ready.push_back(batch);
                 if let Rows::Selected { next, .. } = &mut self.mode {
@@ -478,6 +499,33 @@ impl RowGroupReader {
         })
     }
 
+    /// Once the last batch is read, before it is given: every tensor column's pages after
+    /// the values taken read ([`ColumnValues::finish`]; an error hands the rows from the
+    /// batch's first on to DataFusion's reader).
+    fn finish_columns(&mut self) -> Result<()> {
+        self.columns.iter_mut().try_for_each(finish_column)
+    }
+
+    /// Where DataFusion's reader takes over after an error ([`Self::resume_row`]), and how
+    /// many of the rows it gives reading the row group whole lie before that row (`None`:
+    /// not known, the rows before it are to be skipped by a row selection). Without
+    /// `pushdown_filters` its reader gives every row, less those on pages the page index
+    /// rules out (the same pages this reader rules out); with it, the rows the predicate
+    /// holds for, which late materialisation has counted (the rows given).
+    pub(super) fn resume(&mut self) -> Result<(usize, Option<usize>)> {
+        let from = self.resume_row()?;
+        let pages = self.file.page_selections.get(&self.row_group);
+        let drop = match (&self.mode, self.shared.scan.skip_unwanted_pages) {
+            (_, false) => Some(match pages {
+                Some(pages) => pages.slice(0, from.min(pages.len())).count_set_bits(),
+                None => from,
+            }),
+            (Rows::Selected { next, .. }, true) => Some(*next),
+            (Rows::Every { .. }, true) => None,
+        };
+        Ok((from, drop))
+    }
+
     /// The batches made and not yet given.
     pub(super) fn take_ready(&mut self) -> VecDeque<RecordBatch> {
         std::mem::take(&mut self.ready)
@@ -501,6 +549,17 @@ impl RowGroupReader {
 }
 
 impl Others {
+    /// Once every row of the row group is read: an error when its pages hold more (a page
+    /// header claiming more values than the footer's rows, read on as DataFusion's reader
+    /// reads on, and fails on), so that the row group is DataFusion's reader's.
+    fn finish(&mut self) -> Result<()> {
+        match self.reader.next() {
+            None => Ok(()),
+            Some(Err(err)) => Err(err.into()),
+            Some(Ok(_)) => Err(not_full().into()),
+        }
+    }
+
     /// The next `len` rows, as arrow-rs's reader gives them (a batch of the batch size).
     fn next_batch(&mut self, len: usize) -> Result<RecordBatch> {
         let batch = match self.reader.next() {
@@ -545,6 +604,48 @@ fn read_column(
             _ => return Err(not_full().into()),
         },
     })
+}
+
+/// Whether an offset index's `locations` of the pages of column chunk `chunk` (of a row group
+/// of `rows` rows) can be trusted: the pages in order inside the chunk, each of some bytes,
+/// their first rows rising from 0 below `rows`. arrow-rs's page reader takes each page's rows
+/// as the difference of two first rows, and panics on an index whose first rows fall (a bit
+/// flipped in it). A chunk whose index fails this is read as its page headers say, as
+/// DataFusion's reader reads a chunk it selects no rows of.
+fn pages_located(
+    locations: &[datafusion::parquet::file::page_index::offset_index::PageLocation],
+    chunk: &datafusion::parquet::file::metadata::ColumnChunkMetaData,
+    rows: usize,
+) -> bool {
+    let start = chunk
+        .dictionary_page_offset()
+        .unwrap_or_else(|| chunk.data_page_offset());
+    let end = start.saturating_add(chunk.compressed_size());
+    let (mut offset, mut row) = (start, -1i64);
+    locations
+        .first()
+        .is_some_and(|first| first.first_row_index == 0)
+        && locations.iter().all(|page| {
+            let page_end = page
+                .offset
+                .saturating_add(i64::from(page.compressed_page_size));
+            let ok = page.offset >= offset
+                && page.compressed_page_size > 0
+                && page_end <= end
+                && page.first_row_index > row
+                && usize::try_from(page.first_row_index).is_ok_and(|first| first < rows);
+            (offset, row) = (page_end, page.first_row_index);
+            ok
+        })
+}
+
+/// A column's pages after the values taken read ([`ColumnValues::finish`]).
+fn finish_column(column: &mut Column) -> Result<()> {
+    match column {
+        Column::Tensor { values, .. } => values.finish(),
+        Column::Variable(reader) => reader.finish(),
+        Column::Other | Column::Whole(_) => Ok(()),
+    }
 }
 
 /// Whether `predicate` holds for each row of `batch`, as a filter (NULL does not hold).

@@ -79,6 +79,13 @@ impl VariableReader {
         })
     }
 
+    /// Once every row is taken: both chunks' pages after their values read
+    /// ([`ColumnValues::finish`]).
+    pub(super) fn finish(&mut self) -> Result<()> {
+        self.shapes.finish()?;
+        self.data.finish()
+    }
+
     /// The next `len` rows; an error when the levels read say anything but non-NULL tensors of
     /// at least one element each, as many as the row group's rows.
     pub(super) fn next_array(&mut self, len: usize) -> Result<ArrayRef> {
