@@ -23,7 +23,7 @@ use datafusion::parquet::file::metadata::{
 use super::*;
 
 /// The longest a query of these tests may take.
-const TIMEOUT: Duration = Duration::from_secs(60);
+const TIMEOUT: Duration = Duration::from_mins(1);
 
 // Thrift compact protocol: just enough to find a page header's fields.
 
@@ -66,7 +66,7 @@ fn encode_varint(mut value: u64) -> Vec<u8> {
 }
 
 fn encode_i32(value: i32) -> Vec<u8> {
-    encode_varint(((value << 1) ^ (value >> 31)) as u32 as u64)
+    encode_varint(u64::from(((value << 1) ^ (value >> 31)) as u32))
 }
 
 /// Skips a value of compact type `kind` at `pos`.
@@ -265,7 +265,7 @@ fn splice(
     let data_end = metadata
         .row_groups()
         .iter()
-        .flat_map(|g| g.columns())
+        .flat_map(datafusion::parquet::file::metadata::RowGroupMetaData::columns)
         .map(|c| {
             let (start, len) = c.byte_range();
             (start + len) as usize
@@ -537,7 +537,7 @@ fn a_page_claiming_more_values_than_its_chunk_holds_is_refused() {
         ),
         (
             "boolean",
-            Arc::new(BooleanArray::from_iter((0..8).map(|v| Some(v % 2 == 0)))),
+            Arc::new((0..8).map(|v| Some(v % 2 == 0)).collect::<BooleanArray>()),
             "SELECT x FROM t",
         ),
         (
@@ -887,7 +887,7 @@ fn every_byte_flipped_reads_as_datafusion_reads_it() {
     let data_end = metadata
         .row_groups()
         .iter()
-        .flat_map(|group| group.columns())
+        .flat_map(datafusion::parquet::file::metadata::RowGroupMetaData::columns)
         .map(|column| {
             let (start, len) = column.byte_range();
             (start + len) as usize
