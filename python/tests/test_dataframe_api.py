@@ -174,6 +174,16 @@ def cases():
                                  lambda d: d["x"])
     out["tensor_to_fixed"] = out["tensor_to_variable"]
     out["tensor_shape"] = (lambda: tf.tensor_shape(col("xp")), lambda d: [[2, 3]] * ROWS)
+    # xp stores x transposed, with permutation [1, 0]: written out row-major, x's values.
+    out["tensor_ascontiguousarray"] = (lambda: tf.tensor_ascontiguousarray(col("xp")),
+                                       lambda d: d["x"])
+    # The type as pyarrow has it: the stored shape and the permutation.
+    stored = tensor_array(np.zeros((1, 2, 3)), permutation=[1, 0]).type
+    out["tensor_type"] = (
+        lambda: tf.tensor_type(col("xp")),
+        lambda d: [f"arrow.fixed_shape_tensor<Float64, {list(stored.shape)}, "
+                   f"permutation {list(stored.permutation)}>"] * ROWS,
+    )
     out["tensor_ndim"] = (lambda: tf.tensor_ndim(X), lambda d: [2] * ROWS)
     out["tensor_size"] = (lambda: tf.tensor_size(X), lambda d: [6] * ROWS)
     out["tensor_to_list"] = (lambda: tf.tensor_to_list(X), lambda d: d["x"].tolist())

@@ -31,6 +31,9 @@ def tensor_ndim(t: ExprLike) -> Expr:
 def tensor_size(t: ExprLike) -> Expr:
     """Returns the number of elements of a tensor (the product of its shape)."""
 
+def tensor_type(t: ExprLike) -> Expr:
+    """Returns the type of an expression as a string, with its tensor metadata in full, for every row (NULL ones too): arrow.fixed_shape_tensor<Float32, [3, 2], permutation [1, 0], dim_names ["H", "W"]> (the stored shape, as in the metadata; tensor_shape gives the logical one), arrow.variable_shape_tensor<UInt8, ndim 3, uniform_shape [3, null, null]>."""
+
 def tensor_to_list(t: ExprLike) -> Expr:
     """Returns a tensor as nested lists in logical order (its permutation applied), as numpy's tolist(): a [2, 3] tensor becomes a list of two lists of three values; a 0-d tensor becomes its value; a variable-shape tensor's rows each in their own shape."""
 
@@ -45,6 +48,9 @@ def tensor_to_variable(t: ExprLike) -> Expr:
 
 def tensor_to_fixed(t: ExprLike, shape: ExprLike = ...) -> Expr:
     """Returns a variable-shape tensor column as an arrow.fixed_shape_tensor of one shape: `shape` (the logical shape), or the shape its type fixes in every row (uniform_shape) when `shape` is not given."""
+
+def tensor_ascontiguousarray(t: ExprLike) -> Expr:
+    """Returns each tensor written out in its logical row-major order, as numpy's ascontiguousarray: the same values, shape and element type, stored without a permutation (dim names follow their dimensions)."""
 
 def tensor_get(*args: ExprLike) -> Expr:
     """numpy indexing and slicing, as copies (MegEngine semantics)."""
