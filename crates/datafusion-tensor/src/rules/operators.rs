@@ -119,6 +119,17 @@ fn is_tensor(expr: &Expr, schema: &dyn ExprSchema) -> bool {
     if matches!(expr, Expr::BinaryExpr(_) | Expr::Literal(_, None)) {
         return false;
     }
+    // An elementwise function with a tensor operand returns a tensor (numpy broadcasting):
+    // answered from its operands, without naming the call (a chain `x + x + ...` of 300
+    // operators spent most of its planning formatting the names of its nested calls).
+    if let Expr::ScalarFunction(call) = expr
+        && (call.func.inner().as_ref() as &dyn std::any::Any)
+            .downcast_ref::<TensorUdf<TensorBinary>>()
+            .is_some()
+        && call.args.iter().any(|arg| is_tensor(arg, schema))
+    {
+        return true;
+    }
     expr.to_field(schema).is_ok_and(|(_, field)| {
         has_tensor_extension(&field) || has_variable_shape_extension(&field)
     })
