@@ -138,3 +138,46 @@ pub fn set_max_tensor_elements(n: usize) {
 pub fn set_max_batch_bytes(n: usize) {
     MAX_BATCH.store(n.min(UNSET - 1), Ordering::Relaxed);
 }
+
+/// The running size of a variable-shape result over one batch, refused past
+/// [`max_batch_bytes`] as its rows' shapes become known, before their values
+/// are computed (`udf::check_batch_bytes` does this at once for fixed-shape results, whose size
+/// the type gives).
+#[derive(Debug)]
+pub(crate) struct ResultBudget<'a> {
+    name: &'a str,
+    element: &'a arrow::datatypes::DataType,
+    width: usize,
+    limit: usize,
+    elements: usize,
+}
+
+impl<'a> ResultBudget<'a> {
+    /// A budget for the result of `name`, of `element`s, under the session's limit.
+    pub(crate) fn new(name: &'a str, element: &'a arrow::datatypes::DataType) -> Self {
+        Self {
+            name,
+            element,
+            width: element.primitive_width().unwrap_or(1),
+            limit: max_batch_bytes(),
+            elements: 0,
+        }
+    }
+
+    /// Counts `elements` more (the result's values up to `row` of the batch).
+    pub(crate) fn add(&mut self, elements: usize, row: usize) -> datafusion::error::Result<()> {
+        self.elements = self.elements.saturating_add(elements);
+        let bytes = self.elements.saturating_mul(self.width);
+        if bytes <= self.limit {
+            return Ok(());
+        }
+        datafusion::common::exec_err!(
+            "{}: the result of this batch would take more than {} bytes ({} {} elements up to row {row} of its batch), more than the limit of {} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes, or DATAFUSION_TENSOR_MAX_BATCH_BYTES",
+            self.name,
+            self.limit,
+            self.elements,
+            self.element,
+            self.limit
+        )
+    }
+}

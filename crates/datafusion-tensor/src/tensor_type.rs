@@ -257,14 +257,10 @@ impl TensorType {
     /// "W"]>`. The shape is the stored one, as in the metadata (the logical shape is
     /// `tensor_shape`'s).
     pub fn type_name(&self) -> String {
-        let mut out = format!(
-            "{EXTENSION_NAME}<{}, {}",
-            self.element,
-            bracketed(&self.shape)
-        );
+        // A slice's Debug form is the `[3, 2]` wanted.
+        let mut out = format!("{EXTENSION_NAME}<{}, {:?}", self.element, self.shape);
         if let Some(perm) = &self.permutation {
-            out.push_str(", permutation ");
-            out.push_str(&bracketed(perm));
+            let _ = write!(out, ", permutation {perm:?}");
         }
         push_dim_names(&mut out, self.dim_names.as_deref());
         out.push('>');
@@ -396,20 +392,6 @@ pub(crate) fn push_dim_names(out: &mut String, names: Option<&[String]>) {
         // Writing to a String cannot fail.
         let _ = write!(out, ", dim_names {names:?}");
     }
-}
-
-/// `[3, 2]`.
-pub(crate) fn bracketed(values: &[usize]) -> String {
-    let mut out = String::new();
-    out.push('[');
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&v.to_string());
-    }
-    out.push(']');
-    out
 }
 
 pub(crate) fn push_json_usizes(out: &mut String, values: &[usize]) {

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use arrow::array::{Array, AsArray, FixedSizeListArray, ListArray, StructArray};
@@ -335,8 +336,7 @@ impl VariableShapeType {
             out.push(']');
         }
         if let Some(perm) = &self.permutation {
-            out.push_str(", permutation ");
-            out.push_str(&crate::tensor_type::bracketed(perm));
+            let _ = write!(out, ", permutation {perm:?}");
         }
         crate::tensor_type::push_dim_names(&mut out, self.dim_names.as_deref());
         out.push('>');

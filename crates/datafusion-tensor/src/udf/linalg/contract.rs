@@ -32,8 +32,9 @@ use crate::kernels::linalg::products::{self, TensordotAxes};
 use crate::kernels::reduce::sum_type;
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::kernels::with_primitive_type;
+use crate::limits::ResultBudget;
 use crate::tensor_type::TensorType;
-use crate::udf::{Parameters, PlanArgs, ResultBudget, TensorFunction};
+use crate::udf::{Parameters, PlanArgs, TensorFunction};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// The functions of this family, in the order they are registered.

@@ -427,7 +427,7 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
     }
     if let AnyTensorType::Variable(t) = &plan.output {
         // A variable-shape result's size is known only now (a fixed one's was checked).
-        crate::udf::ResultBudget::new(name, t.element_type())
+        crate::limits::ResultBudget::new(name, t.element_type())
             .add(lengths.iter().sum(), rows.saturating_sub(1))?;
     }
     let values: Vec<ArrayRef> = inputs
