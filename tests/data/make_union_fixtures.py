@@ -232,6 +232,90 @@ def main():
                   "branch 1 but arrow.fixed_shape_tensor<Float64, [2, 3]> in branch 2 (logical "
                   "shapes (2, 3) and (2, 3))"),
     )
+    # 11. CASE, COALESCE, NVL and NVL2 of one logical tensor in two layouts: the values that
+    #     are not row-major are written out row-major, as in a UNION; dim names that differ are
+    #     dropped.
+    query(
+        "CASE of y and its transpose: numpy's y where id is even, y.T where odd",
+        "ITT",
+        "SELECT id, c, tensor_type(c) FROM (SELECT id, CASE WHEN id % 2 = 0 THEN y "
+        "ELSE tensor_transpose(y) END AS c FROM t) AS w ORDER BY id;",
+        rows([(i, fmt(y[i] if i % 2 == 0 else yt[i]), f32_33) for i in ids]
+             + [(null, None, f32_33)]),
+    )
+    query(
+        "COALESCE of p (stored [3, 2], permutation [1, 0]) with a NULL at id 1, then x",
+        "ITT",
+        "SELECT id, c, tensor_type(c) FROM (SELECT id, COALESCE(CASE WHEN id = 1 THEN NULL "
+        "ELSE p END, x) AS c FROM t) AS w ORDER BY id;",
+        rows([(i, fmt(x[i] if i == 1 else p[i]), f32_23) for i in ids]
+             + [(null, None, f32_23)]),
+    )
+    query(
+        "NVL of the transpose and y, NVL2 of p and x: row-major values",
+        "ITT",
+        "SELECT id, nvl(tensor_transpose(y), y), nvl2(CASE WHEN id = 1 THEN NULL ELSE x END, p, x) "
+        "FROM t ORDER BY id;",
+        rows([(i, fmt(yt[i]), fmt(x[i] if i == 1 else p[i])) for i in ids]
+             + [(null, None, None)]),
+    )
+    query(
+        "CASE of n (dim names h, w) and p: row-major, the dim names dropped (they differ)",
+        "IT",
+        "SELECT DISTINCT tensor_type(CASE WHEN id = 0 THEN n ELSE p END), "
+        "tensor_sum(CASE WHEN id = 0 THEN n ELSE p END, axis => 1) FROM t WHERE id = 2;",
+        rows([(f32_23, fmt(p[2].sum(axis=1)))]),
+    )
+    query(
+        "CASE of variable-shape tensors stored permuted and row-major: numpy's values",
+        "IT",
+        "SELECT id, tensor_to_list(CASE WHEN id % 2 = 0 THEN tensor_to_variable(p) "
+        "ELSE tensor_to_variable(x) END) FROM t ORDER BY id;",
+        rows([(i, fmt(p[i] if i % 2 == 0 else x[i])) for i in ids] + [(null, None)]),
+    )
+    error(
+        "CASE of [2, 3] and its transpose [3, 2]: other logical shapes",
+        "SELECT CASE WHEN id = 0 THEN x ELSE tensor_transpose(x) END FROM t;",
+        re_escape("the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor "
+                  "types, arrow.fixed_shape_tensor<Float32, [2, 3]> and "
+                  "arrow.fixed_shape_tensor<Float32, [2, 3], permutation [1, 0]> (logical "
+                  "shapes (2, 3) and (3, 2))"),
+    )
+    # 12. DataFusion's comparisons of stored values: refused on tensors, naming numpy's way.
+    error(
+        "min of a tensor column orders flat lists: tensor_agg_min is numpy's np.min(x, axis=0)",
+        "SELECT min(x) FROM t;",
+        re_escape("min: argument 1 is a tensor (arrow.fixed_shape_tensor<Float32, [2, 3]>); "
+                  "min orders tensors as flat lists of their stored values, not as numpy does: "
+                  "use tensor_agg_min(x) (numpy's np.min(x, axis=0))"),
+    )
+    error(
+        "max as a window function too",
+        "SELECT max(p) OVER (ORDER BY id) FROM t;",
+        re_escape("max: argument 1 is a tensor (arrow.fixed_shape_tensor<Float32, [3, 2], "
+                  "permutation [1, 0]>)"),
+    )
+    error(
+        "greatest of tensors: tensor_maximum is numpy's np.maximum",
+        "SELECT greatest(x, x + 1) FROM t;",
+        re_escape("greatest: argument 1 is a tensor (arrow.fixed_shape_tensor<Float32, [2, 3]>)"
+                  "; greatest orders tensors as flat lists of their stored values, not as numpy "
+                  "does: use tensor_maximum(a, b) (numpy's np.maximum)"),
+    )
+    error(
+        "nullif of p and its row-major copy would compare stored values in different orders",
+        "SELECT count(*) FROM t WHERE nullif(p, tensor_ascontiguousarray(p)) IS NULL;",
+        re_escape("nullif: its arguments hold one logical tensor type in two layouts, "
+                  "arrow.fixed_shape_tensor<Float32, [3, 2], permutation [1, 0]> and "
+                  "arrow.fixed_shape_tensor<Float32, [2, 3]>"),
+    )
+    query(
+        "nullif of row-major copies compares what they hold: NULL where equal (and the NULL row)",
+        "I",
+        "SELECT count(*) FROM t WHERE nullif(tensor_ascontiguousarray(p), "
+        "tensor_ascontiguousarray(tensor_transpose(tensor_transpose(p)))) IS NULL;",
+        str(ROWS + 1),
+    )
     SLT.write_text("\n".join(out).rstrip("\n") + "\n")
     print(f"wrote {DATA} and {SLT}")
 

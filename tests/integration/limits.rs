@@ -59,3 +59,42 @@ async fn a_batch_past_the_session_byte_limit_is_an_error_and_another_session_run
         .to_string();
     assert!(text.contains("| 1000     |"), "{text}");
 }
+
+/// A window aggregate stacking a growing frame (every row's result a stack of the rows so
+/// far): its results are counted per batch of results against the byte limit in force, and
+/// refused past it instead of growing quadratically.
+#[tokio::test]
+async fn a_window_stack_past_the_byte_limit_is_an_error() {
+    use datafusion_tensor::limits::{Limits, scope};
+
+    let config = datafusion_tensor::session_config().with_target_partitions(1);
+    let ctx = datafusion_tensor::tensor_session_context_with_config(config).unwrap();
+    let limits = Limits {
+        max_tensor_elements: datafusion_tensor::limits::DEFAULT_MAX_TENSOR_ELEMENTS,
+        max_batch_bytes: 1 << 20,
+    };
+    // 400 rows of 64 Float64: the running stacks hold 64 * 400 * 401 / 2 * 8 = 41 MB.
+    let sql = "SELECT tensor_agg_stack(tensor(range(value, value + 64), [8, 8])) \
+               OVER (ORDER BY value) FROM generate_series(1, 400)";
+    let err = scope(limits, error_of(&ctx, sql)).await;
+    assert!(
+        err.contains("tensor_agg_stack: its results would take more than 1048576 bytes"),
+        "{err}"
+    );
+    // Smaller window partitions stay well under it: 100 partitions of 4 rows, whose stacks
+    // hold 1, 2, 3 and 4 rows.
+    let partitioned = "SELECT sum(tensor_size(s)) FROM (SELECT tensor_agg_stack(tensor(range(value, \
+                       value + 64), [8, 8])) OVER (PARTITION BY value % 100 ORDER BY value) AS s \
+                       FROM generate_series(1, 400))";
+    let batches = scope(limits, async {
+        ctx.sql(partitioned).await.unwrap().collect().await.unwrap()
+    })
+    .await;
+    let text = arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains(&format!("| {} ", 64 * (1 + 2 + 3 + 4) * 100)),
+        "{text}"
+    );
+}

@@ -20,8 +20,8 @@ use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner,
-    RefuseDistinctAggregates, TensorOperatorPlanner, TensorOperators, TensorUnionLayouts,
-    TensorUnionRelations, WeakLambdaLiterals,
+    RefuseDistinctAggregates, RefuseStoredComparisons, TensorOperatorPlanner, TensorOperators,
+    TensorUnionLayouts, TensorUnionRelations, WeakLambdaLiterals,
 };
 use crate::tensor_type::has_tensor_extension;
 use crate::udf::{
@@ -110,33 +110,19 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .iter()
         .any(|planner| format!("{planner:?}") == format!("{LiteralListPlanner:?}"));
     let freeze = FreezeLiteralArguments;
-    let freeze_missing = !state
-        .analyzer()
-        .rules
-        .iter()
-        .any(|rule| rule.name() == freeze.name());
+    let freeze_missing = analyzer_missing(&state, freeze.name());
     // Operators on tensors (`x * 2.0`) in plans built without SQL: before DataFusion's type
     // coercion, which refuses them.
     let operators = TensorOperators::default();
-    let operators_missing = !state
-        .analyzer()
-        .rules
-        .iter()
-        .any(|rule| rule.name() == operators.name());
+    let operators_missing = analyzer_missing(&state, operators.name());
     let distinct = RefuseDistinctAggregates;
-    let distinct_missing = !state
-        .analyzer()
-        .rules
-        .iter()
-        .any(|rule| rule.name() == distinct.name());
+    let distinct_missing = analyzer_missing(&state, distinct.name());
+    let stored = RefuseStoredComparisons;
+    let stored_missing = analyzer_missing(&state, stored.name());
     // One tensor type per UNION column (`rules::union`): after the operators, before type
     // coercion; and a relation planner for unions in FROM clauses.
     let unions = TensorUnionLayouts;
-    let unions_missing = !state
-        .analyzer()
-        .rules
-        .iter()
-        .any(|rule| rule.name() == unions.name());
+    let unions_missing = analyzer_missing(&state, unions.name());
     let relations_missing = !state
         .relation_planners()
         .iter()
@@ -151,6 +137,7 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         || filters_first_missing
         || operators_missing
         || distinct_missing
+        || stored_missing
         || unions_missing
         || relations_missing
     {
@@ -196,12 +183,24 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         if distinct_missing {
             builder = builder.with_analyzer_rule(Arc::new(distinct));
         }
+        if stored_missing {
+            builder = builder.with_analyzer_rule(Arc::new(stored));
+        }
         if filters_first_missing {
             builder = builder.with_physical_optimizer_rule(Arc::new(filters_first));
         }
         *state = builder.build();
     }
     Ok(())
+}
+
+/// Whether `state` has no analyzer rule named `name`.
+fn analyzer_missing(state: &datafusion::execution::SessionState, name: &str) -> bool {
+    !state
+        .analyzer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == name)
 }
 
 /// The configuration every context of this crate uses: DataFusion's defaults, plus

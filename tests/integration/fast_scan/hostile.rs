@@ -798,14 +798,10 @@ fn byte_ranges_past_the_file_end_are_not_fetched() {
     }
 }
 
-/// Defect: fields arrow-rs trusts made it panic inside the scan (caught, but a panic message
-/// printed): a negative column chunk offset, a dictionary-encoded page with no dictionary page
-/// before it. They are checked first: the query fails with this crate's error, naming file,
-/// row group and column, and no panic.
-#[test]
-fn fields_arrow_rs_trusts_are_checked_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let clean = std::fs::read(write(&dir, "clean.parquet", &uint8_table(), small(true))).unwrap();
+/// A clean uint8 file (its bytes) and a copy of it, `negative.parquet`, whose second column
+/// chunk claims to start at byte -5 (arrow-rs asserts on it).
+fn negative_offset_file(dir: &tempfile::TempDir) -> (Vec<u8>, String) {
+    let clean = std::fs::read(write(dir, "clean.parquet", &uint8_table(), small(true))).unwrap();
     let file = edit_footer(&clean, |metadata| {
         change_column(metadata, 0, 1, |column| {
             column
@@ -813,7 +809,18 @@ fn fields_arrow_rs_trusts_are_checked_first() {
                 .set_dictionary_page_offset(Some(-5))
         })
     });
-    let path = save(&dir, "negative.parquet", &file);
+    let path = save(dir, "negative.parquet", &file);
+    (clean, path)
+}
+
+/// Defect: fields arrow-rs trusts made it panic inside the scan (caught, but a panic message
+/// printed): a negative column chunk offset, a dictionary-encoded page with no dictionary page
+/// before it. They are checked first: the query fails with this crate's error, naming file,
+/// row group and column, and no panic.
+#[test]
+fn fields_arrow_rs_trusts_are_checked_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let (clean, path) = negative_offset_file(&dir);
     for sql in ["SELECT x FROM t", "SELECT x, label FROM t WHERE label >= 4"] {
         let err = guarded(&path, sql, true).expect_err("negative");
         assert!(
@@ -866,6 +873,38 @@ fn fields_arrow_rs_trusts_are_checked_first() {
             );
         }
     }
+}
+
+/// Defect: a panic inside arrow-rs on DataFusion's reader path (`tensor.fast_parquet =
+/// false`: a negative column chunk offset, which arrow-rs asserts on) was caught but printed
+/// to stderr as a crash. The CLI prints only the query's error, naming the file.
+#[test]
+fn a_panic_in_arrow_rs_is_the_query_error_without_a_panic_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, path) = negative_offset_file(&dir);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_datafusion-tensor"))
+        .args([
+            "-q",
+            "-c",
+            "SET tensor.fast_parquet = false",
+            "-c",
+            &format!("SELECT x FROM '{path}'"),
+        ])
+        .output()
+        .unwrap();
+    // The CLI prints a statement's error to stdout, as datafusion-cli does; stderr holds
+    // what else is printed (a panic message, before this was fixed).
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("negative.parquet")
+            && stdout.contains(
+                "the Parquet reader failed on a malformed file: column start and length should not be negative"
+            ),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// Defect: on corrupt files the two readers gave different rows under a `WHERE` (a bit flip

@@ -27,7 +27,6 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -45,7 +44,7 @@ use datafusion::object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 use datafusion::physical_expr::LexOrdering;
 use datafusion::physical_expr_common::sort_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
-use futures::{FutureExt, StreamExt, TryStreamExt};
+use futures::{StreamExt, TryStreamExt};
 
 use super::bounded::BoundedStore;
 use crate::tensor_type::{
@@ -163,8 +162,7 @@ async fn check_footer_length(store: &dyn ObjectStore, object: &ObjectMeta) -> Re
 /// subtracts past zero in its metadata decoder), and reading a footer must not take the
 /// process down.
 async fn unpanicked<T>(future: impl Future<Output = Result<T>>) -> Result<T> {
-    AssertUnwindSafe(future)
-        .catch_unwind()
+    super::quiet::catch_future(future)
         .await
         .unwrap_or_else(|panic| Err(super::scan::reader_panic(panic.as_ref())))
 }

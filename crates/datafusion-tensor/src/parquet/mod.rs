@@ -15,6 +15,7 @@
 mod bounded;
 pub mod fast;
 pub mod format;
+mod quiet;
 pub mod scan;
 
 pub use format::{TensorParquetFormat, TensorParquetFormatFactory};

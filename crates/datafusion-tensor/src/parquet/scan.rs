@@ -20,7 +20,6 @@
 
 use std::any::Any;
 use std::fmt;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow::array::RecordBatch;
@@ -43,8 +42,8 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::sort_pushdown::SortOrderPushdownResult;
 use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
 use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselizer};
+use futures::StreamExt;
 use futures::stream::BoxStream;
-use futures::{FutureExt, StreamExt};
 
 use super::bounded::BoundedStore;
 use crate::config::TensorOptions;
@@ -356,7 +355,10 @@ impl NamingPlanner {
 impl MorselPlanner for NamingPlanner {
     fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
         let path = self.path;
-        let Some(mut plan) = self.inner.plan().map_err(|err| in_file(err, &path))? else {
+        let inner = self.inner;
+        let planned = super::quiet::catch(move || inner.plan())
+            .unwrap_or_else(|panic| Err(reader_panic(panic.as_ref())));
+        let Some(mut plan) = planned.map_err(|err| in_file(err, &path))? else {
             return Ok(None);
         };
         let morsels = plan
@@ -379,7 +381,7 @@ impl MorselPlanner for NamingPlanner {
             .with_planners(planners);
         if let Some(pending) = plan.take_pending_planner() {
             named.set_pending_planner(async move {
-                match AssertUnwindSafe(pending).catch_unwind().await {
+                match super::quiet::catch_future(pending).await {
                     Ok(Ok(inner)) => Ok(NamingPlanner::wrap(inner, &path)),
                     Ok(Err(err)) => Err(in_file(err, &path)),
                     Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),
@@ -402,8 +404,7 @@ impl Morsel for NamingMorsel {
         // A panic inside the Parquet reader (arrow-rs trusts some footer fields, such as a
         // column chunk's offset and size: apache/arrow-rs#6255) becomes this file's error, and
         // the stream ends there; the reader's state is dropped with it.
-        AssertUnwindSafe(self.inner.into_stream())
-            .catch_unwind()
+        super::quiet::catch_stream(self.inner.into_stream())
             .map(move |batch| match batch {
                 Ok(batch) => batch.map_err(|err| in_file(err, &path)),
                 Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),

@@ -12,6 +12,9 @@
 //!   is planned and in plans built without SQL;
 //! - [`distinct`]: [`RefuseDistinctAggregates`], an analyzer rule that refuses the tensor
 //!   aggregates with DISTINCT before DataFusion's optimizer rewrites such a query;
+//! - [`stored`]: [`RefuseStoredComparisons`], an analyzer rule that refuses DataFusion's `min`,
+//!   `max`, `greatest` and `least` of tensors, and `nullif` of two layouts (comparisons of
+//!   stored values);
 //! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
 //!   a `WHERE` clause in front of the functions whose rows it drops;
 //! - [`union`]: [`TensorUnionRelations`] (an SQL relation planner) and [`TensorUnionLayouts`]
@@ -23,6 +26,7 @@ pub mod filter_order;
 pub mod freeze;
 pub mod operators;
 pub mod planner;
+pub mod stored;
 pub mod union;
 pub mod weak;
 
@@ -31,5 +35,6 @@ pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
 pub use operators::{TensorOperatorPlanner, TensorOperators};
 pub use planner::LiteralListPlanner;
+pub use stored::RefuseStoredComparisons;
 pub use union::{TensorUnionLayouts, TensorUnionRelations, reconcile_union_layouts};
 pub use weak::WeakLambdaLiterals;

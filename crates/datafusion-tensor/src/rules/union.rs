@@ -261,7 +261,7 @@ fn column_target(i: usize, fields: &[&Field]) -> Result<Option<Target>> {
 
 /// Whether `a` and `b` hold the same logical tensors (element type, and logical shape or, for
 /// variable-shape tensors, number of dimensions), whatever their layouts and dim names.
-fn same_logical_type(a: &AnyTensorType, b: &AnyTensorType) -> bool {
+pub(crate) fn same_logical_type(a: &AnyTensorType, b: &AnyTensorType) -> bool {
     match (a, b) {
         (AnyTensorType::Fixed(a), AnyTensorType::Fixed(b)) => {
             a.element_type() == b.element_type() && a.logical_shape() == b.logical_shape()
@@ -276,7 +276,7 @@ fn same_logical_type(a: &AnyTensorType, b: &AnyTensorType) -> bool {
 /// The row-major type a union of `first` and `others` (one logical type, checked) takes: the
 /// first branch's dim names, and for variable-shape tensors the dimensions uniform in every
 /// branch with one length.
-fn row_major_union<'a>(
+pub(crate) fn row_major_union<'a>(
     first: &AnyTensorType,
     others: impl Iterator<Item = &'a AnyTensorType>,
 ) -> Result<AnyTensorType> {
@@ -381,7 +381,7 @@ fn branch(
 
 /// Whether `a` stores its values as `b` does (one physical shape and permutation), so that a
 /// change of metadata alone turns one into the other.
-fn same_layout(a: &AnyTensorType, b: &AnyTensorType) -> bool {
+pub(crate) fn same_layout(a: &AnyTensorType, b: &AnyTensorType) -> bool {
     fn fixed(t: &TensorType) -> (&[usize], Option<&[usize]>) {
         (t.physical_shape(), t.permutation())
     }

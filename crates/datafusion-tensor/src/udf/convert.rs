@@ -285,8 +285,9 @@ registered_function!(TensorAscontiguousarray);
 /// How `tensor_ascontiguousarray` makes its output.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub enum ContiguousPlan {
-    /// A row-major input, returned as it is.
-    Unchanged(AnyTensorType),
+    /// A row-major input, returned as it is (its storage type as it came, list items named
+    /// `element` in a Parquet file's columns).
+    Unchanged(AnyTensorType, DataType),
     /// A permuted fixed-shape input and its row-major type.
     Fixed(TensorType, TensorType),
     /// A permuted variable-shape input and its row-major type.
@@ -316,13 +317,15 @@ impl TensorFunction for TensorAscontiguousarray {
                 let output = tensor.to_row_major();
                 ContiguousPlan::Variable(tensor, output)
             }
-            tensor => ContiguousPlan::Unchanged(tensor),
+            tensor => ContiguousPlan::Unchanged(tensor, args.fields[0].data_type().clone()),
         })
     }
 
     fn return_field(&self, plan: &ContiguousPlan) -> FieldRef {
         Arc::new(match plan {
-            ContiguousPlan::Unchanged(tensor) => tensor.to_field(self.name()),
+            ContiguousPlan::Unchanged(tensor, storage) => {
+                tensor.to_field(self.name()).with_data_type(storage.clone())
+            }
             ContiguousPlan::Fixed(_, output) => output.to_field(self.name()),
             ContiguousPlan::Variable(_, output) => output.to_field(self.name()),
         })
@@ -336,7 +339,7 @@ impl TensorFunction for TensorAscontiguousarray {
     ) -> Result<ColumnarValue> {
         let name = self.name();
         match plan {
-            ContiguousPlan::Unchanged(_) => Ok(args[0].clone()),
+            ContiguousPlan::Unchanged(..) => Ok(args[0].clone()),
             ContiguousPlan::Fixed(input, output) => map_arrays(args, &[0], number_rows, |arrays| {
                 let list = tensor_array(name, &arrays[0])?;
                 let values = layout::row_major_values(input, list)?;

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{ExprSchema, plan_err};
+use datafusion::common::{ExprSchema, ScalarValue, exec_err, plan_err};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
@@ -20,6 +20,9 @@ use datafusion::logical_expr::{
 };
 use datafusion_macros::user_doc;
 
+use super::{TensorAscontiguousarray, TensorUdf};
+use crate::rules::union::{row_major_union, same_layout, same_logical_type};
+use crate::shape::format_shape;
 use crate::tensor_type::has_tensor_extension;
 use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
 
@@ -72,12 +75,17 @@ impl TensorTyped {
     }
 
     /// The tensor type `value` takes: the one `values` share, when its storage is `value`'s.
-    fn tensor_for(&self, value: &Field, values: &[FieldRef]) -> Result<Option<AnyTensorType>> {
+    /// And whether some values must be written out row-major to take it ([`conform`]).
+    fn tensor_for(
+        &self,
+        value: &Field,
+        values: &[FieldRef],
+    ) -> Result<Option<(AnyTensorType, bool)>> {
         let tensor = match &self.resolved {
-            Some(tensor) => Some(tensor.clone()),
+            Some(tensor) => Some((tensor.clone(), false)),
             None => shared_tensor(values)?,
         };
-        Ok(tensor.filter(|t| t.is_stored_as(value.data_type())))
+        Ok(tensor.filter(|(t, _)| t.is_stored_as(value.data_type())))
     }
 }
 
@@ -87,34 +95,144 @@ impl Default for TensorTyped {
     }
 }
 
-/// The tensor type every value with one has; an error naming two that differ. Dim names that
-/// differ are dropped (they do not change the layout); shapes, element types and permutations
-/// must agree, or values of one column would be read with another's layout.
-fn shared_tensor(values: &[FieldRef]) -> Result<Option<AnyTensorType>> {
-    let mut shared: Option<AnyTensorType> = None;
+/// The tensor type the values with one share, and whether some of them must be written out
+/// row-major to take it; an error naming two that differ. Dim names that differ are dropped
+/// (they do not change the layout). Values of one logical shape and element type stored in
+/// different layouts (a tensor and its `tensor_transpose`) share the row-major type, as a
+/// `UNION` of them does ([`crate::rules::union`]): [`conform`] writes the others out. Other
+/// shapes or element types are an error, or values of one column would be read with another's
+/// layout.
+fn shared_tensor(values: &[FieldRef]) -> Result<Option<(AnyTensorType, bool)>> {
+    let mut typed = Vec::new();
     for field in values
         .iter()
         .filter(|f| has_tensor_extension(f) || has_variable_shape_extension(f))
     {
-        let Some(tensor) = AnyTensorType::from_field(field)
+        if let Some(tensor) = AnyTensorType::from_field(field)
             .map_err(|err| DataFusionError::Plan(format!("{TENSOR_TYPED}: {err}")))?
-        else {
-            continue;
-        };
-        shared = Some(match shared {
-            None => tensor,
-            Some(current) if current == tensor => current,
-            Some(current) => match (current.without_dim_names(), tensor.without_dim_names()) {
-                (Ok(a), Ok(b)) if a == b => a,
-                _ => {
-                    return plan_err!(
-                        "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {current} and {tensor}: give them one shape (tensor_reshape) and element type"
-                    );
-                }
-            },
-        });
+        {
+            typed.push(tensor);
+        }
     }
-    Ok(shared)
+    let Some((first, rest)) = typed.split_first() else {
+        return Ok(None);
+    };
+    let plain = |t: &AnyTensorType| {
+        t.without_dim_names()
+            .map_err(|err| DataFusionError::Plan(format!("{TENSOR_TYPED}: {err}")))
+    };
+    if rest.iter().all(|t| t == first) {
+        return Ok(Some((first.clone(), false)));
+    }
+    let first_plain = plain(first)?;
+    if rest
+        .iter()
+        .map(plain)
+        .all(|t| t.is_ok_and(|t| t == first_plain))
+    {
+        return Ok(Some((first_plain, false)));
+    }
+    if let Some(other) = rest.iter().find(|t| !same_logical_type(first, t)) {
+        let shapes = match (first, other) {
+            (AnyTensorType::Fixed(a), AnyTensorType::Fixed(b)) => format!(
+                " (logical shapes {} and {})",
+                format_shape(&a.logical_shape()),
+                format_shape(&b.logical_shape())
+            ),
+            _ => String::new(),
+        };
+        return plan_err!(
+            "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {} and {}{shapes}: give them one logical shape and element type (tensor_reshape, tensor_astype, tensor_to_variable)",
+            first.type_name(),
+            other.type_name()
+        );
+    }
+    let target = row_major_union(first, rest.iter())?;
+    let names = |t: &AnyTensorType| match t {
+        AnyTensorType::Fixed(t) => t.to_row_major().dim_names().map(<[String]>::to_vec),
+        AnyTensorType::Variable(t) => t.to_row_major().dim_names().map(<[String]>::to_vec),
+    };
+    let target = if typed.iter().all(|t| names(t) == names(&target)) {
+        target
+    } else {
+        plain(&target)?
+    };
+    Ok(Some((target, true)))
+}
+
+/// `expr`, one of the values a `tensor_typed` call stands for, delivering `target`: the results
+/// of a `CASE`, the arguments of `COALESCE` and `NULLIF`, the last two of `NVL2`, each written
+/// out row-major ([`TensorAscontiguousarray`]) where its layout is not the target's.
+fn conform(expr: Expr, target: &AnyTensorType, schema: &dyn ExprSchema) -> Result<Expr> {
+    let each = |exprs: Vec<Expr>, skip: usize| {
+        exprs
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                if i < skip {
+                    Ok(e)
+                } else {
+                    conform(e, target, schema)
+                }
+            })
+            .collect::<Result<Vec<_>>>()
+    };
+    Ok(match expr {
+        Expr::Case(mut case) => {
+            for (_, then) in &mut case.when_then_expr {
+                **then = conform(std::mem::take(then.as_mut()), target, schema)?;
+            }
+            if let Some(other) = case.else_expr.as_mut() {
+                **other = conform(std::mem::take(other.as_mut()), target, schema)?;
+            }
+            Expr::Case(case)
+        }
+        Expr::Alias(mut alias) => {
+            *alias.expr = conform(std::mem::take(alias.expr.as_mut()), target, schema)?;
+            Expr::Alias(alias)
+        }
+        // Type coercion casts a value to the storage type of another (list items named
+        // `element` in a Parquet file), dropping its tensor type: the value under the cast is
+        // the one to write out.
+        Expr::Cast(mut cast) if matches!(cast.field.data_type(), DataType::FixedSizeList(..)) => {
+            *cast.expr = conform(std::mem::take(cast.expr.as_mut()), target, schema)?;
+            Expr::Cast(cast)
+        }
+        Expr::ScalarFunction(call) if matches!(call.name(), "coalesce" | "nullif" | "nvl2") => {
+            let skip = usize::from(call.name() == "nvl2");
+            Expr::ScalarFunction(ScalarFunction::new_udf(call.func, each(call.args, skip)?))
+        }
+        other => {
+            let field = other.to_field(schema)?.1;
+            let tensor = AnyTensorType::from_field(&field)
+                .map_err(|err| DataFusionError::Plan(format!("{TENSOR_TYPED}: {err}")))?;
+            match tensor {
+                Some(tensor) if !same_layout(&tensor, target) => {
+                    let contiguous = Expr::ScalarFunction(ScalarFunction::new_udf(
+                        Arc::new(ScalarUDF::new_from_impl(TensorUdf::new(
+                            TensorAscontiguousarray::new(),
+                        ))),
+                        vec![other],
+                    ));
+                    if contiguous.to_field(schema)?.1.data_type() == field.data_type() {
+                        let typed = ScalarUDF::new_from_impl(TensorTyped::with_state(
+                            Some(target.clone()),
+                            None,
+                        ));
+                        Expr::ScalarFunction(ScalarFunction::new_udf(
+                            Arc::new(typed),
+                            vec![contiguous],
+                        ))
+                    } else {
+                        // The storage type the other values were coerced to (list items named
+                        // as in a Parquet file): a rename, typed by the call around them all.
+                        contiguous.cast_to(field.data_type(), schema)?
+                    }
+                }
+                _ => other,
+            }
+        }
+    })
 }
 
 /// The name `e` was written with, when the rewrite gives one: a string literal second argument.
@@ -146,7 +264,7 @@ impl ScalarUDFImpl for TensorTyped {
             return plan_err!("{TENSOR_TYPED} needs at least one argument");
         };
         Ok(match self.tensor_for(value, values)? {
-            Some(tensor) => Arc::new(
+            Some((tensor, _)) => Arc::new(
                 value
                     .as_ref()
                     .clone()
@@ -190,10 +308,15 @@ impl ScalarUDFImpl for TensorTyped {
         args.truncate(1);
         let value = args
             .pop()
-            .unwrap_or_else(|| Expr::Literal(datafusion::common::ScalarValue::Null, None));
+            .unwrap_or_else(|| Expr::Literal(ScalarValue::Null, None));
         Ok(ExprSimplifyResult::Simplified(match tensor {
             None => value,
-            Some(tensor) => {
+            Some((tensor, needs_conform)) => {
+                let value = if needs_conform {
+                    conform(value, &tensor, schema)?
+                } else {
+                    value
+                };
                 let resolved = ScalarUDF::new_from_impl(Self {
                     signature: self.signature.clone(),
                     resolved: Some(tensor),
@@ -205,6 +328,15 @@ impl ScalarUDFImpl for TensorTyped {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        if self.resolved.is_none()
+            && args.arg_fields.len() > 1
+            && shared_tensor(&args.arg_fields[1..])?.is_some_and(|(_, conform)| conform)
+        {
+            // Only the optimizer's simplification writes such values out in one layout.
+            return exec_err!(
+                "{TENSOR_TYPED}: the values of this CASE, COALESCE, NULLIF or NVL hold tensors in different layouts and were not simplified (run the query with the optimizer on)"
+            );
+        }
         match args.args.into_iter().next() {
             Some(value) => Ok(value),
             None => plan_err!("{TENSOR_TYPED} needs at least one argument"),

@@ -137,6 +137,44 @@ pub struct StackAccumulator {
     /// Per chunk, each ORDER BY expression's values of its rows.
     orderings: Vec<Vec<ArrayRef>>,
     rows: usize,
+    /// The bytes of the results evaluated so far, per [`RESULTS_PER_BATCH`] evaluations.
+    emitted: EmittedBytes,
+}
+
+/// How many results of a window function DataFusion puts in one output batch (its default
+/// `datafusion.execution.batch_size`): the span [`EmittedBytes`] counts over.
+const RESULTS_PER_BATCH: usize = 8192;
+
+/// The bytes of an accumulator's results, checked against [`crate::limits::max_batch_bytes`].
+/// A `GROUP BY` evaluates each group once; a window function (`tensor_agg_stack(x) OVER (ORDER
+/// BY t)`) evaluates a growing frame once per row, every result a stack of the rows so far, so
+/// that a few thousand rows ask for gigabytes. The results of every [`RESULTS_PER_BATCH`]
+/// evaluations, about one output batch, must fit the limit.
+#[derive(Debug, Default)]
+struct EmittedBytes {
+    evaluations: usize,
+    bytes: usize,
+}
+
+impl EmittedBytes {
+    /// Counts a result of `elements` values of `element`, or an error past the limit.
+    fn add(&mut self, name: &str, element: &DataType, elements: usize) -> Result<()> {
+        if self.evaluations == RESULTS_PER_BATCH {
+            *self = Self::default();
+        }
+        self.evaluations += 1;
+        let width = element.primitive_width().unwrap_or(1);
+        self.bytes = self.bytes.saturating_add(elements.saturating_mul(width));
+        let limit = crate::limits::max_batch_bytes();
+        if self.bytes <= limit {
+            return Ok(());
+        }
+        exec_err!(
+            "{name}: its results would take more than {limit} bytes ({} bytes over {} results, the last a stack of {elements} {element} elements), more than the limit of {limit} bytes per batch; a window function stacks its whole frame for every row: stack fewer rows (smaller PARTITION BY groups), or raise the limit with DATAFUSION_TENSOR_MAX_BATCH_BYTES",
+            self.bytes,
+            self.evaluations
+        )
+    }
 }
 
 impl StackAccumulator {
@@ -158,6 +196,7 @@ impl StackAccumulator {
             values: Vec::new(),
             orderings: Vec::new(),
             rows: 0,
+            emitted: EmittedBytes::default(),
         })
     }
 
@@ -269,6 +308,12 @@ impl Accumulator for StackAccumulator {
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         let shape = self.stack_shape();
+        // Before the stack is built.
+        self.emitted.add(
+            self.name,
+            self.output.element_type(),
+            self.rows.saturating_mul(self.row_size()),
+        )?;
         let (values, lengths) = match self.ordered_values()? {
             Some(values) => {
                 let len = values.len();
