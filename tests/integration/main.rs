@@ -21,6 +21,7 @@ mod properties_linalg;
 mod properties_math;
 mod slt;
 mod slt_runner;
+mod sort_keys;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 

@@ -164,6 +164,7 @@ macro_rules! each_suite {
             // permuted, dim-named, variable-shape): numpy's values, and the errors.
             tensor_union,
             tensor_union_generated,
+            tensor_sort_keys_generated,
             // Across functions: Parquet files, resource limits, cases found by fuzzing.
             files,
             parquet,

@@ -19,7 +19,7 @@ use crate::config::TensorOptions;
 use crate::display::{tensor_extension_type, variable_shape_extension_type};
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
-    FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner,
+    FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, ProjectSortKeys,
     RefuseDistinctAggregates, RefuseStoredComparisons, TensorOperatorPlanner, TensorOperators,
     TensorUnionLayouts, TensorUnionRelations, WeakLambdaLiterals,
 };
@@ -127,6 +127,13 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .relation_planners()
         .iter()
         .any(|planner| format!("{planner:?}") == format!("{TensorUnionRelations:?}"));
+    // Sort keys computed by tensor functions, once, below the sort (`rules::sort_keys`).
+    let sort_keys = ProjectSortKeys;
+    let sort_keys_missing = !state
+        .optimizer()
+        .rules
+        .iter()
+        .any(|rule| rule.name() == datafusion::optimizer::OptimizerRule::name(&sort_keys));
     let filters_first = FilterBeforeComputedProjection;
     let filters_first_missing = !state
         .physical_optimizers()
@@ -138,6 +145,7 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         || operators_missing
         || distinct_missing
         || stored_missing
+        || sort_keys_missing
         || unions_missing
         || relations_missing
     {
@@ -185,6 +193,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         }
         if stored_missing {
             builder = builder.with_analyzer_rule(Arc::new(stored));
+        }
+        if sort_keys_missing {
+            builder = builder.with_optimizer_rule(Arc::new(sort_keys));
         }
         if filters_first_missing {
             builder = builder.with_physical_optimizer_rule(Arc::new(filters_first));

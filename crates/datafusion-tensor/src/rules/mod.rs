@@ -15,6 +15,9 @@
 //! - [`stored`]: [`RefuseStoredComparisons`], an analyzer rule that refuses DataFusion's `min`,
 //!   `max`, `greatest` and `least` of tensors, and `nullif` of two layouts (comparisons of
 //!   stored values);
+//! - [`sort_keys`]: [`ProjectSortKeys`], an optimizer rule that computes the sort keys a
+//!   tensor function gives once, in a projection below the sort (a `TopK` evaluated them three
+//!   times);
 //! - [`filter_order`]: [`FilterBeforeComputedProjection`], a physical optimizer rule that keeps
 //!   a `WHERE` clause in front of the functions whose rows it drops;
 //! - [`union`]: [`TensorUnionRelations`] (an SQL relation planner) and [`TensorUnionLayouts`]
@@ -26,6 +29,7 @@ pub mod filter_order;
 pub mod freeze;
 pub mod operators;
 pub mod planner;
+pub mod sort_keys;
 pub mod stored;
 pub mod union;
 pub mod weak;
@@ -35,6 +39,7 @@ pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
 pub use operators::{TensorOperatorPlanner, TensorOperators};
 pub use planner::LiteralListPlanner;
+pub use sort_keys::ProjectSortKeys;
 pub use stored::RefuseStoredComparisons;
 pub use union::{TensorUnionLayouts, TensorUnionRelations, reconcile_union_layouts};
 pub use weak::WeakLambdaLiterals;
