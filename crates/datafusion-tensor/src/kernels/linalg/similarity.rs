@@ -3,7 +3,8 @@
 //! planned once ([`VectorPlan`]: once per query for fixed shapes, once per combination of row
 //! shapes for variable ones); the loops run over whole value buffers in float32 (float16
 //! and float32 operands: float16 is converted a batch at a time into a reused buffer) or
-//! float64, with eight partial sums so that the compiler vectorises them: every row of a batch
+//! float64, with eight partial sums so that the compiler vectorises them (with AVX2 where the CPU
+//! has it, chosen at run time: [`Level`]): every row of a batch
 //! ([`measure_rows`]) or one row at a time ([`measure_row`]).
 
 use crate::shape::{broadcast_strides, strided_offsets};
@@ -129,6 +130,31 @@ fn lanes_sum<F: Float>(len: usize, mut term: impl FnMut(usize) -> F) -> F {
     ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
 }
 
+/// Three sums of `terms(i)` over `0..len` in one pass, each in eight partial sums added as
+/// [`lanes_sum`] adds them (the same order: the same results as three passes).
+#[inline(always)]
+fn lanes_sum3<F: Float>(len: usize, mut terms: impl FnMut(usize) -> [F; 3]) -> [F; 3] {
+    let mut acc = [[F::default(); LANES]; 3];
+    let whole = len - len % LANES;
+    let mut i = 0;
+    while i < whole {
+        for lane in 0..LANES {
+            let t = terms(i + lane);
+            for (sum, term) in acc.iter_mut().zip(t) {
+                sum[lane] = sum[lane] + term;
+            }
+        }
+        i += LANES;
+    }
+    for (lane, k) in (whole..len).enumerate() {
+        let t = terms(k);
+        for (sum, term) in acc.iter_mut().zip(t) {
+            sum[lane] = sum[lane] + term;
+        }
+    }
+    acc.map(|a| ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])))
+}
+
 /// The measure of two contiguous vectors.
 #[inline(always)]
 fn contiguous<F: Float>(measure: Measure, a: &[F], b: &[F]) -> F {
@@ -142,9 +168,8 @@ fn contiguous<F: Float>(measure: Measure, a: &[F], b: &[F]) -> F {
         })
         .sqrt(),
         Measure::CosineSimilarity => {
-            let dot = lanes_sum(len, |i| a[i] * b[i]);
-            let aa = lanes_sum(len, |i| a[i] * a[i]);
-            let bb = lanes_sum(len, |i| b[i] * b[i]);
+            // One pass over both vectors, not three (the same sums in the same order).
+            let [dot, aa, bb] = lanes_sum3(len, |i| [a[i] * b[i], a[i] * a[i], b[i] * b[i]]);
             dot / (aa.sqrt() * bb.sqrt())
         }
     }
@@ -179,6 +204,7 @@ fn strided<F: Float>(
 
 /// The measures of one row's vector pairs into `out`: the row's operands start at `a[0]` and
 /// `b[0]`.
+#[inline(always)]
 fn push_row<F: Float>(measure: Measure, plan: &VectorPlan, a: &[F], b: &[F], out: &mut Vec<F>) {
     let contiguous_vectors = plan.strides == [1, 1];
     for &(sa, sb) in &plan.starts {
@@ -206,6 +232,29 @@ pub fn measure_rows<F: Float>(
     rows: usize,
     out: &mut Vec<F>,
 ) -> Result<(), String> {
+    let batch = Batch {
+        measure,
+        plan,
+        values,
+        row_len,
+        rows,
+    };
+    measure_batch(Level::best(), batch, out)
+}
+
+/// [`measure_rows`] with the loops compiled for `level`.
+fn measure_batch<F: Float>(
+    level: Level,
+    batch: Batch<'_, F>,
+    out: &mut Vec<F>,
+) -> Result<(), String> {
+    let Batch {
+        plan,
+        values,
+        row_len,
+        rows,
+        ..
+    } = batch;
     for k in 0..2 {
         let needed = if rows == 0 || plan.extents[k] == 0 {
             0
@@ -220,6 +269,35 @@ pub fn measure_rows<F: Float>(
         }
     }
     out.reserve(rows * plan.output_len());
+    match level {
+        Level::Portable => all_rows(batch, out),
+        // SAFETY: `Avx2` is only chosen where the CPU has AVX2 (`Level::best`, `available`).
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { all_rows_avx2(batch, out) },
+    }
+    Ok(())
+}
+
+/// The rows [`measure_rows`] measures (checked against the plan's extents).
+#[derive(Clone, Copy)]
+struct Batch<'a, F> {
+    measure: Measure,
+    plan: &'a VectorPlan,
+    values: [&'a [F]; 2],
+    row_len: [usize; 2],
+    rows: usize,
+}
+
+/// The loop of [`measure_batch`], inlined into each level's function.
+#[inline(always)]
+fn all_rows<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
+    let Batch {
+        measure,
+        plan,
+        values,
+        row_len,
+        rows,
+    } = batch;
     for row in 0..rows {
         push_row(
             measure,
@@ -229,7 +307,16 @@ pub fn measure_rows<F: Float>(
             out,
         );
     }
-    Ok(())
+}
+
+/// [`all_rows`] compiled with AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn all_rows_avx2<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
+    all_rows(batch, out);
 }
 
 /// The measures of one row into `out`: the row of operand `k` starts at `starts[k]` in
@@ -257,13 +344,107 @@ pub fn measure_row<F: Float>(
             }
         }
     }
+    // One row at a time (variable shapes): too short a loop for the dispatch to pay.
     push_row(measure, plan, rows[0], rows[1], out);
     Ok(())
+}
+
+/// The instruction set the loops are compiled for, chosen at run time: the default build
+/// targets baseline x86-64 (SSE2), where the eight partial sums take two 128-bit registers per
+/// sum; with AVX2 they take one 256-bit register. The same operations in the same order (no
+/// FMA), so every level gives the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The build's own target.
+    Portable,
+    /// x86-64 with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Level {
+    /// The best level this machine runs (detected once; `is_x86_feature_detected!` caches it).
+    pub(crate) fn best() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Self::Avx2;
+        }
+        Self::Portable
+    }
+
+    /// Every level this machine runs (the tests run each).
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Self> {
+        let mut levels = vec![Self::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            levels.push(Self::Avx2);
+        }
+        levels
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every level this machine has, forced one at a time, gives the portable loop's bits
+    /// (the same operations in the same order), for each measure, float32 and float64, vector
+    /// lengths around the eight lanes, contiguous and strided operands.
+    #[test]
+    fn every_level_gives_the_portable_bits() {
+        fn check<F: Float + std::fmt::Debug + PartialEq>(make: impl Fn(u64) -> F) {
+            let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+            let mut next = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                make(seed % 2001)
+            };
+            for len in [0usize, 1, 7, 8, 9, 31, 256, 257] {
+                for (a_strides, target_axis) in [(&[len, 1][..], 1usize), (&[1, 3][..], 1)] {
+                    let rows = 5;
+                    let shape = [3usize, len];
+                    let plan =
+                        VectorPlan::new([(&shape, a_strides), (&[len], &[1])], &shape, target_axis);
+                    let row_len = 3 * len.max(1);
+                    let a: Vec<F> = (0..rows * row_len + 3 * len).map(|_| next()).collect();
+                    let b: Vec<F> = (0..len).map(|_| next()).collect();
+                    for measure in [
+                        Measure::InnerProduct,
+                        Measure::L2Distance,
+                        Measure::CosineSimilarity,
+                    ] {
+                        let run = |level| {
+                            let mut out = Vec::new();
+                            let batch = Batch {
+                                measure,
+                                plan: &plan,
+                                values: [&a, &b],
+                                row_len: [row_len, 0],
+                                rows,
+                            };
+                            measure_batch(level, batch, &mut out).unwrap();
+                            out
+                        };
+                        let portable = run(Level::Portable);
+                        for level in Level::available() {
+                            let got = run(level);
+                            assert!(
+                                got.iter()
+                                    .zip(&portable)
+                                    .all(|(g, p)| { format!("{g:?}") == format!("{p:?}") }),
+                                "{level:?} {measure:?} len {len}: {got:?} vs {portable:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Values in [-1, 1] with a few exact zeros.
+        check(|v| (v as f32 - 1000.0) / 1000.0);
+        check(|v| (v as f64 - 1000.0) / 997.0);
+    }
 
     #[test]
     #[allow(clippy::float_cmp)] // exact: the values are exact in any order
