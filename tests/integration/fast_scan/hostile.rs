@@ -180,15 +180,22 @@ fn pages(file: &[u8], metadata: &ParquetMetaData, group: usize, column: usize) -
     pages
 }
 
-/// A version-1 data page: its header (`num_values`, the values' `encoding`) and `body`.
-fn data_page_v1(num_values: i32, encoding: i32, body: &[u8]) -> Vec<u8> {
+/// A page header's first three fields: the page type `kind` (0 data, 2 dictionary) and
+/// `body`'s length as both its uncompressed and compressed size.
+fn page_header_start(kind: i32, body: &[u8]) -> Vec<u8> {
     let len = encode_i32(body.len() as i32);
     let mut page = vec![0x15];
-    page.extend(encode_i32(0));
+    page.extend(encode_i32(kind));
     page.push(0x15);
     page.extend(&len);
     page.push(0x15);
     page.extend(&len);
+    page
+}
+
+/// A version-1 data page: its header (`num_values`, the values' `encoding`) and `body`.
+fn data_page_v1(num_values: i32, encoding: i32, body: &[u8]) -> Vec<u8> {
+    let mut page = page_header_start(0, body);
     // Field 5, a struct: the data page header.
     page.push(0x2c);
     page.push(0x15);
@@ -208,13 +215,7 @@ fn data_page_v1(num_values: i32, encoding: i32, body: &[u8]) -> Vec<u8> {
 
 /// A dictionary page of `count` plain values `body`.
 fn dictionary_page(count: i32, body: &[u8]) -> Vec<u8> {
-    let len = encode_i32(body.len() as i32);
-    let mut page = vec![0x15];
-    page.extend(encode_i32(2));
-    page.push(0x15);
-    page.extend(&len);
-    page.push(0x15);
-    page.extend(&len);
+    let mut page = page_header_start(2, body);
     // Field 7, a struct: the dictionary page header (its values plain).
     page.push(0x4c);
     page.push(0x15);

@@ -31,10 +31,9 @@ use datafusion::optimizer::AnalyzerRule;
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 
 use crate::kernels::elementwise::BinaryOp;
-use crate::tensor_type::has_tensor_extension;
+use crate::tensor_type::has_any_tensor_extension;
 use crate::udf::math::{BINARY_OPS, TensorAstype, dtype_name};
 use crate::udf::{TensorBinary, TensorUdf};
-use crate::variable_shape::has_variable_shape_extension;
 
 /// The elementwise function of each operator, built once.
 #[derive(Debug)]
@@ -130,9 +129,8 @@ fn is_tensor(expr: &Expr, schema: &dyn ExprSchema) -> bool {
     {
         return true;
     }
-    expr.to_field(schema).is_ok_and(|(_, field)| {
-        has_tensor_extension(&field) || has_variable_shape_extension(&field)
-    })
+    expr.to_field(schema)
+        .is_ok_and(|(_, field)| has_any_tensor_extension(&field))
 }
 
 /// The elementwise operation of an SQL operator.

@@ -202,11 +202,7 @@ fn window_with_projected_keys(window: Window) -> Result<LogicalPlan> {
             .data;
         window_expr.push(rewritten.alias(name));
     }
-    let output: Vec<Expr> = window
-        .schema
-        .iter()
-        .map(|(qualifier, field)| Expr::Column(Column::from((qualifier, field))))
-        .collect();
+    let output = columns_of(&window.schema);
     let below = keys.below(Arc::clone(&input))?;
     let window = LogicalPlan::Window(Window::try_new(window_expr, Arc::new(below))?);
     Ok(LogicalPlan::Projection(Projection::try_new(

@@ -15,6 +15,8 @@
 //!   `COALESCE` and `UNION` of two layouts write them out row-major themselves: they only move
 //!   values, [`crate::udf::TensorTyped`].)
 
+use std::borrow::Cow;
+
 use arrow::datatypes::DataType;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
@@ -24,8 +26,8 @@ use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan};
 use datafusion::optimizer::AnalyzerRule;
 
 use crate::rules::union::{same_layout, same_logical_type};
-use crate::tensor_type::has_tensor_extension;
-use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
+use crate::tensor_type::has_any_tensor_extension;
+use crate::variable_shape::AnyTensorType;
 
 /// The analyzer rule refusing DataFusion's comparisons of tensors by stored values. [`crate::register_all`]
 /// and the crate's contexts install it.
@@ -56,7 +58,7 @@ fn tensor_of(arg: &Expr, schema: &DFSchema) -> Option<AnyTensorType> {
         other => other,
     };
     let (_, field) = arg.to_field(schema).ok()?;
-    if !(has_tensor_extension(&field) || has_variable_shape_extension(&field)) {
+    if !has_any_tensor_extension(&field) {
         return None;
     }
     AnyTensorType::from_field(&field).ok().flatten()
@@ -101,9 +103,9 @@ impl AnalyzerRule for RefuseStoredComparisons {
             let inputs = node.inputs();
             // The schema a node's expressions are typed in: its input's, a join's two.
             let schema = match (node, inputs.as_slice()) {
-                (_, [input]) => input.schema().as_ref().clone(),
+                (_, [input]) => Cow::Borrowed(input.schema().as_ref()),
                 (LogicalPlan::Join(_), [left, right]) => match left.schema().join(right.schema()) {
-                    Ok(schema) => schema,
+                    Ok(schema) => Cow::Owned(schema),
                     Err(_) => return Ok(TreeNodeRecursion::Continue),
                 },
                 _ => return Ok(TreeNodeRecursion::Continue),

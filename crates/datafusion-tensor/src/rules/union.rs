@@ -40,9 +40,11 @@ use datafusion::logical_expr::{Expr, LogicalPlan, Projection, ScalarUDF, Union};
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::sql::sqlparser::ast::{Ident, SetExpr, TableAlias, TableFactor};
 
-use crate::tensor_type::{EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, TensorType};
+use crate::tensor_type::{
+    EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, TensorType, has_any_tensor_extension,
+};
 use crate::udf::{TensorAscontiguousarray, TensorTyped, TensorUdf};
-use crate::variable_shape::{AnyTensorType, VariableShapeType, has_variable_shape_extension};
+use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
 /// Every `UNION` in `plan` (and its subqueries) with one tensor type per column, and the
 /// schemas of the nodes above a changed union derived again (see the module docs).
@@ -195,23 +197,17 @@ fn union_targets(union: &Union) -> Result<Vec<Option<Target>>> {
             Ok(target.filter(|target| {
                 fields
                     .iter()
-                    .any(|field| is_typed(field) && !target.carried_by(field))
+                    .any(|field| has_any_tensor_extension(field) && !target.carried_by(field))
             }))
         })
         .collect()
-}
-
-/// Whether `field` carries a tensor extension type (a plain `FixedSizeList`, a NULL column and
-/// anything else do not: DataFusion's coercion types those).
-fn is_typed(field: &Field) -> bool {
-    crate::tensor_type::has_tensor_extension(field) || has_variable_shape_extension(field)
 }
 
 /// The type column `i` takes in a union of branches whose fields are `fields`.
 fn column_target(i: usize, fields: &[&Field]) -> Result<Option<Target>> {
     let mut typed = Vec::new();
     for (branch, field) in fields.iter().enumerate() {
-        if !is_typed(field) {
+        if !has_any_tensor_extension(field) {
             continue;
         }
         let tensor = AnyTensorType::from_field(field).map_err(|err| {
@@ -242,14 +238,7 @@ fn column_target(i: usize, fields: &[&Field]) -> Result<Option<Target>> {
                 first_branch + 1,
                 tensor.type_name(),
                 branch + 1,
-                match (first, tensor) {
-                    (AnyTensorType::Fixed(a), AnyTensorType::Fixed(b)) => format!(
-                        " (logical shapes {} and {})",
-                        crate::shape::format_shape(&a.logical_shape()),
-                        crate::shape::format_shape(&b.logical_shape())
-                    ),
-                    _ => String::new(),
-                }
+                logical_shapes(first, tensor)
             );
         }
     }
@@ -257,6 +246,19 @@ fn column_target(i: usize, fields: &[&Field]) -> Result<Option<Target>> {
         first,
         rest.iter().map(|(_, t)| t),
     )?)))
+}
+
+/// " (logical shapes (2, 3) and (3, 2))" for two fixed-shape types (the types' names give their
+/// stored shapes), nothing otherwise: for the errors naming two types that do not agree.
+pub(crate) fn logical_shapes(a: &AnyTensorType, b: &AnyTensorType) -> String {
+    match (a, b) {
+        (AnyTensorType::Fixed(a), AnyTensorType::Fixed(b)) => format!(
+            " (logical shapes {} and {})",
+            crate::shape::format_shape(&a.logical_shape()),
+            crate::shape::format_shape(&b.logical_shape())
+        ),
+        _ => String::new(),
+    }
 }
 
 /// Whether `a` and `b` hold the same logical tensors (element type, and logical shape or, for
@@ -343,7 +345,7 @@ fn branch(
             let column = Expr::Column(Column::from((qualifier, field)));
             let Some(target) = target
                 .as_ref()
-                .filter(|t| is_typed(field) && !t.carried_by(field))
+                .filter(|t| has_any_tensor_extension(field) && !t.carried_by(field))
             else {
                 return Ok(column);
             };

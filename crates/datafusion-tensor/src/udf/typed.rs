@@ -21,10 +21,9 @@ use datafusion::logical_expr::{
 use datafusion_macros::user_doc;
 
 use super::{TensorAscontiguousarray, TensorUdf};
-use crate::rules::union::{row_major_union, same_layout, same_logical_type};
-use crate::shape::format_shape;
-use crate::tensor_type::has_tensor_extension;
-use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
+use crate::rules::union::{logical_shapes, row_major_union, same_layout, same_logical_type};
+use crate::tensor_type::has_any_tensor_extension;
+use crate::variable_shape::AnyTensorType;
 
 /// The SQL name of [`TensorTyped`].
 pub const TENSOR_TYPED: &str = "tensor_typed";
@@ -104,10 +103,7 @@ impl Default for TensorTyped {
 /// layout.
 fn shared_tensor(values: &[FieldRef]) -> Result<Option<(AnyTensorType, bool)>> {
     let mut typed = Vec::new();
-    for field in values
-        .iter()
-        .filter(|f| has_tensor_extension(f) || has_variable_shape_extension(f))
-    {
+    for field in values.iter().filter(|f| has_any_tensor_extension(f)) {
         if let Some(tensor) = AnyTensorType::from_field(field)
             .map_err(|err| DataFusionError::Plan(format!("{TENSOR_TYPED}: {err}")))?
         {
@@ -133,18 +129,11 @@ fn shared_tensor(values: &[FieldRef]) -> Result<Option<(AnyTensorType, bool)>> {
         return Ok(Some((first_plain, false)));
     }
     if let Some(other) = rest.iter().find(|t| !same_logical_type(first, t)) {
-        let shapes = match (first, other) {
-            (AnyTensorType::Fixed(a), AnyTensorType::Fixed(b)) => format!(
-                " (logical shapes {} and {})",
-                format_shape(&a.logical_shape()),
-                format_shape(&b.logical_shape())
-            ),
-            _ => String::new(),
-        };
         return plan_err!(
-            "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {} and {}{shapes}: give them one logical shape and element type (tensor_reshape, tensor_astype, tensor_to_variable)",
+            "the values of this CASE, COALESCE, NULLIF, NVL or cast have different tensor types, {} and {}{}: give them one logical shape and element type (tensor_reshape, tensor_astype, tensor_to_variable)",
             first.type_name(),
-            other.type_name()
+            other.type_name(),
+            logical_shapes(first, other)
         );
     }
     let target = row_major_union(first, rest.iter())?;

@@ -115,40 +115,31 @@ const LANES: usize = 8;
 /// The sum of `term(i)` over `0..len`, in eight partial sums added pairwise at the end.
 #[inline(always)]
 fn lanes_sum<F: Float>(len: usize, mut term: impl FnMut(usize) -> F) -> F {
-    let mut acc = [F::default(); LANES];
-    let whole = len - len % LANES;
-    let mut i = 0;
-    while i < whole {
-        for (lane, slot) in acc.iter_mut().enumerate() {
-            *slot = *slot + term(i + lane);
-        }
-        i += LANES;
-    }
-    for (lane, k) in (whole..len).enumerate() {
-        acc[lane] = acc[lane] + term(k);
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    let [sum] = lanes_sums(len, |i| [term(i)]);
+    sum
 }
 
-/// Three sums of `terms(i)` over `0..len` in one pass, each in eight partial sums added as
-/// [`lanes_sum`] adds them (the same order: the same results as three passes).
+/// `N` sums of `terms(i)` over `0..len` in one pass, each in eight partial sums (lane `l`
+/// takes the terms `i` with `i % 8 == l`) added pairwise at the end: each sum is the same
+/// whether it is taken alone ([`lanes_sum`]) or beside others.
 #[inline(always)]
-fn lanes_sum3<F: Float>(len: usize, mut terms: impl FnMut(usize) -> [F; 3]) -> [F; 3] {
-    let mut acc = [[F::default(); LANES]; 3];
+fn lanes_sums<F: Float, const N: usize>(
+    len: usize,
+    mut terms: impl FnMut(usize) -> [F; N],
+) -> [F; N] {
+    let mut acc = [[F::default(); LANES]; N];
     let whole = len - len % LANES;
     let mut i = 0;
     while i < whole {
         for lane in 0..LANES {
-            let t = terms(i + lane);
-            for (sum, term) in acc.iter_mut().zip(t) {
+            for (sum, term) in acc.iter_mut().zip(terms(i + lane)) {
                 sum[lane] = sum[lane] + term;
             }
         }
         i += LANES;
     }
     for (lane, k) in (whole..len).enumerate() {
-        let t = terms(k);
-        for (sum, term) in acc.iter_mut().zip(t) {
+        for (sum, term) in acc.iter_mut().zip(terms(k)) {
             sum[lane] = sum[lane] + term;
         }
     }
@@ -169,7 +160,7 @@ fn contiguous<F: Float>(measure: Measure, a: &[F], b: &[F]) -> F {
         .sqrt(),
         Measure::CosineSimilarity => {
             // One pass over both vectors, not three (the same sums in the same order).
-            let [dot, aa, bb] = lanes_sum3(len, |i| [a[i] * b[i], a[i] * a[i], b[i] * b[i]]);
+            let [dot, aa, bb] = lanes_sums(len, |i| [a[i] * b[i], a[i] * a[i], b[i] * b[i]]);
             dot / (aa.sqrt() * bb.sqrt())
         }
     }

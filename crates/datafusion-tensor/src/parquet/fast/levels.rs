@@ -183,6 +183,25 @@ pub(super) enum Run<'a> {
     },
 }
 
+/// The run header (an unsigned LEB128 varint) at `data[*pos..]`, `*pos` moved past it: its
+/// value, of its first nine bytes as arrow-rs reads them, and its length in bytes, read up to
+/// an eleventh byte (past arrow-rs's limit of ten). `None` when `data` ends inside it.
+#[inline(always)]
+fn run_header(data: &[u8], pos: &mut usize) -> Option<(u64, usize)> {
+    let (mut header, mut length) = (0u64, 0usize);
+    loop {
+        let byte = *data.get(*pos)?;
+        *pos += 1;
+        length += 1;
+        if length <= 9 {
+            header |= u64::from(byte & 0x7f) << (7 * (length - 1));
+        }
+        if byte & 0x80 == 0 || length > 10 {
+            return Some((header, length));
+        }
+    }
+}
+
 /// Whether `check` holds for every run of the first `levels` levels of `data` (levels of
 /// `width` bits), and `data` holds that many levels.
 pub(super) fn runs(
@@ -193,23 +212,11 @@ pub(super) fn runs(
 ) -> bool {
     let (mut pos, mut at) = (0, 0);
     while at < levels {
-        // The run header: an unsigned LEB128 varint.
-        let mut header = 0u64;
-        let mut shift = 0;
-        loop {
-            let Some(&byte) = data.get(pos) else {
-                return false;
-            };
-            pos += 1;
-            header |= u64::from(byte & 0x7f) << shift;
-            shift += 7;
-            if byte & 0x80 == 0 {
-                break;
-            }
-            if shift > 35 {
-                return false;
-            }
-        }
+        // At most six bytes (35 bits of a count, then a byte that ends the header).
+        let header = match run_header(data, &mut pos) {
+            Some((header, length)) if length <= 6 => header,
+            _ => return false,
+        };
         let run = if header & 1 == 1 {
             let groups = (header >> 1) as usize;
             let Some(bytes) = data.get(pos..pos + groups * width as usize) else {
@@ -248,24 +255,11 @@ pub(super) fn runs(
 pub(super) fn overlong_run_header(data: &[u8], levels: usize, width: u8) -> bool {
     let (mut pos, mut at) = (0usize, 0u64);
     while at < levels as u64 {
-        let mut header = 0u64;
-        let mut length = 0;
-        loop {
-            let Some(&byte) = data.get(pos) else {
-                return false;
-            };
-            pos += 1;
-            length += 1;
-            if length > 10 {
-                return true;
-            }
-            if length <= 9 {
-                header |= u64::from(byte & 0x7f) << (7 * (length - 1));
-            }
-            if byte & 0x80 == 0 {
-                break;
-            }
-        }
+        let header = match run_header(data, &mut pos) {
+            None => return false,
+            Some((_, length)) if length > 10 => return true,
+            Some((header, _)) => header,
+        };
         let (bytes, count) = if header & 1 == 1 {
             let groups = header >> 1;
             (
@@ -298,23 +292,10 @@ pub(super) fn short_levels(data: &[u8], levels: usize, width: u8) -> bool {
     let (mut pos, mut read) = (0usize, 0u64);
     let width = u64::from(width);
     while read < levels as u64 {
-        let mut header = 0u64;
-        let mut length = 0;
-        loop {
-            let Some(&byte) = data.get(pos) else {
-                return true;
-            };
-            pos += 1;
-            length += 1;
-            if length <= 9 {
-                header |= u64::from(byte & 0x7f) << (7 * (length - 1));
-            } else if length > 10 {
-                return true;
-            }
-            if byte & 0x80 == 0 {
-                break;
-            }
-        }
+        let header = match run_header(data, &mut pos) {
+            Some((header, length)) if length <= 10 => header,
+            _ => return true,
+        };
         if header == 0 {
             return true;
         }
