@@ -49,10 +49,11 @@ impl MorselPlanner for OpenFile {
                 shared.scan.page_index,
             )
             .await;
-            let Some(mut file_plan) = metadata
-                .ok()
-                .and_then(|metadata| FilePlan::new(&shared, metadata, &file, location))
-            else {
+            let file_plan = match metadata {
+                Ok(metadata) => FilePlan::new(&shared, metadata, &file, location)?,
+                Err(_) => None,
+            };
+            let Some(mut file_plan) = file_plan else {
                 // Not a file this reader serves, or a footer it could not read: DataFusion's
                 // reader reads it all (and words any error as it always does).
                 return inner.plan_file(file);

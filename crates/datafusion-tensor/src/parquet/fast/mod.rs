@@ -115,6 +115,7 @@ mod fetch;
 mod fetched;
 mod float16;
 mod levels;
+mod located;
 mod open;
 mod pages;
 mod pending;

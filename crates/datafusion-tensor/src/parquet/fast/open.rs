@@ -25,6 +25,7 @@ use futures::future::BoxFuture;
 use super::Shared;
 use super::columns::Element;
 use super::fetched::Fetched;
+use super::located;
 use super::plan::PageIndex;
 use super::prune::{
     pruned_by_bloom_filters, pruned_by_page_index, pruned_by_statistics, pruning_predicate,
@@ -32,7 +33,7 @@ use super::prune::{
 
 /// The footer of a file of `size` bytes, with its Arrow schema: one read of its last 64 KiB,
 /// and a second when the metadata is longer; the part of its page index `page_index` asks for,
-/// when it has one (a third read; one that fails is left out).
+/// when it has one (a third read; one that fails is this function's error).
 pub(super) async fn read_metadata(
     store: &Arc<dyn ObjectStore>,
     location: &Path,
@@ -67,18 +68,17 @@ pub(super) async fn read_metadata(
         } else {
             reader.with_offset_index_policy(PageIndexPolicy::Optional)
         };
-        if reader
+        // An index that cannot be read (a bit flipped in it, an offset past the file's end)
+        // leaves the file to DataFusion's reader: it fails on such an index where it reads
+        // one (to prune pages), and reads the file where it does not.
+        reader
             .load_page_index(StoreFetch {
                 store,
                 location,
                 size,
             })
-            .await
-            .is_ok()
-            && let Ok(indexed) = reader.finish()
-        {
-            metadata = indexed;
-        }
+            .await?;
+        metadata = reader.finish()?;
     }
     Ok(ArrowReaderMetadata::try_new(
         Arc::new(metadata),
@@ -158,7 +158,7 @@ impl FilePlan {
         metadata: ArrowReaderMetadata,
         file: &PartitionedFile,
         location: Path,
-    ) -> Option<Self> {
+    ) -> Result<Option<Self>> {
         let arrow_schema = metadata.schema();
         let parquet_schema = metadata.parquet_schema();
         let mut leaves = Vec::new();
@@ -167,9 +167,11 @@ impl FilePlan {
         let mut fetched_leaves = Vec::new();
         for column in &shared.scan.columns {
             // The file's type must be the table's: DataFusion's reader would cast it.
-            let (root, field) = arrow_schema.column_with_name(&column.name)?;
+            let Some((root, field)) = arrow_schema.column_with_name(&column.name) else {
+                return Ok(None);
+            };
             if field.data_type() != &column.data_type {
-                return None;
+                return Ok(None);
             }
             let root_leaves: Vec<usize> = (0..parquet_schema.num_columns())
                 .filter(|&index| parquet_schema.get_column_root_idx(index) == root)
@@ -179,7 +181,7 @@ impl FilePlan {
                 // The struct's two lists, in its field order: each a list of one level of
                 // repetition, of the element type and of Int32 as arrow-rs reads them.
                 let [data, shape] = root_leaves[..] else {
-                    return None;
+                    return Ok(None);
                 };
                 let (data_descr, shape_descr) =
                     (parquet_schema.column(data), parquet_schema.column(shape));
@@ -188,7 +190,7 @@ impl FilePlan {
                     || !variable.element.stored_in(&data_descr)
                     || !Element::Int32.stored_in(&shape_descr)
                 {
-                    return None;
+                    return Ok(None);
                 }
                 leaves.push(None);
                 variable_leaves.push(Some((data, shape)));
@@ -201,11 +203,11 @@ impl FilePlan {
                 continue;
             };
             let [leaf] = root_leaves[..] else {
-                return None;
+                return Ok(None);
             };
             let descr = parquet_schema.column(leaf);
             if descr.max_rep_level() != 1 || !tensor.element.stored_in(&descr) {
-                return None;
+                return Ok(None);
             }
             leaves.push(Some(leaf));
         }
@@ -235,11 +237,27 @@ impl FilePlan {
         };
         let (row_groups, page_selections) = match &shared.scan.predicate {
             Some(predicate) if shared.scan.page_index == PageIndex::Both => {
-                pruned_by_page_index(predicate, &metadata, row_groups)
+                pruned_by_page_index(predicate, &metadata, row_groups)?
             }
             _ => (row_groups, HashMap::new()),
         };
-        Some(Self {
+        let pruned_in_part: Vec<usize> = page_selections
+            .iter()
+            .filter(|(_, rows)| rows.count_set_bits() < rows.len())
+            .map(|(&index, _)| index)
+            .collect();
+        // An offset index arrow-rs would panic on is the query's error before it is used
+        // (`located`): first rows that fall in a row group pruned in part (rows are skipped by
+        // them), a page outside its chunk in any other (the chunk is sliced by it; where rows
+        // are skipped, the pages read are fetched from the file one by one).
+        located::refuse_falling(metadata.metadata(), &fetched_leaves, &pruned_in_part)?;
+        let read_whole: Vec<usize> = row_groups
+            .iter()
+            .copied()
+            .filter(|index| !pruned_in_part.contains(index))
+            .collect();
+        located::refuse_outside(metadata.metadata(), &fetched_leaves, &read_whole)?;
+        Ok(Some(Self {
             location,
             size: file.object_meta.size,
             metadata,
@@ -250,7 +268,7 @@ impl FilePlan {
             row_groups,
             pruning,
             page_selections,
-        })
+        }))
     }
 }
 

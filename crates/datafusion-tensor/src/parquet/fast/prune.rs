@@ -7,8 +7,8 @@ use std::sync::Arc;
 use arrow::array::{ArrayRef, BooleanArray, BooleanBufferBuilder, UInt64Array};
 use arrow::buffer::BooleanBuffer;
 use arrow::datatypes::{Schema, SchemaRef};
-use datafusion::common::ScalarValue;
 use datafusion::common::pruning::PruningStatistics;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::datasource::physical_plan::parquet::{
     BloomFilterStatistics, PagePruningAccessPlanFilter, ParquetAccessPlan, ParquetFileMetrics,
     RowGroupAccess,
@@ -23,12 +23,13 @@ use datafusion::parquet::bloom_filter::Sbbf;
 use datafusion::parquet::file::metadata::{ColumnChunkMetaData, RowGroupMetaData};
 use datafusion::parquet::schema::types::SchemaDescriptor;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_expr::utils::reassign_expr_columns;
+use datafusion::physical_expr::utils::{collect_columns, reassign_expr_columns};
 use datafusion::physical_optimizer::pruning::{PruningPredicate, PruningPredicateBuilder};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 
 use super::Shared;
 use super::fetched::Fetched;
+use super::located;
 
 /// The most rows of a row group whose page-index selection is kept as a mask (16 MiB of it);
 /// a larger row group (or a footer that says so) is read whole, the predicate evaluated on
@@ -43,16 +44,29 @@ pub(super) fn pruned_by_page_index(
     predicate: &Arc<dyn PhysicalExpr>,
     metadata: &ArrowReaderMetadata,
     candidates: Vec<usize>,
-) -> (Vec<usize>, HashMap<usize, BooleanBuffer>) {
+) -> Result<(Vec<usize>, HashMap<usize, BooleanBuffer>)> {
     let file = metadata.metadata();
     let schema = metadata.schema();
     let Some(expr) = reassign_expr_columns(Arc::clone(predicate), schema)
         .ok()
         .filter(|_| file.column_index().is_some() && file.offset_index().is_some())
     else {
-        return (candidates, HashMap::new());
+        return Ok((candidates, HashMap::new()));
     };
     let filter = PagePruningAccessPlanFilter::new(&expr, Arc::clone(schema));
+    if filter.filter_number() > 0 {
+        // The pruning counts the rows of the pages of the predicate's columns by their first
+        // rows (and panics where they fall): checked first.
+        let parquet_schema = metadata.parquet_schema();
+        let roots: HashSet<usize> = collect_columns(&expr)
+            .iter()
+            .map(datafusion::physical_expr::expressions::Column::index)
+            .collect();
+        let leaves: Vec<usize> = (0..parquet_schema.num_columns())
+            .filter(|&leaf| roots.contains(&parquet_schema.get_column_root_idx(leaf)))
+            .collect();
+        located::refuse_falling(file, &leaves, &candidates)?;
+    }
     let mut plan = ParquetAccessPlan::new_none(file.num_row_groups());
     for &index in &candidates {
         plan.scan(index);
@@ -91,7 +105,7 @@ pub(super) fn pruned_by_page_index(
             }
         }
     }
-    (kept, selections)
+    Ok((kept, selections))
 }
 
 /// The row groups among `candidates` that may hold rows the scan's predicate (`pruning`) holds

@@ -32,6 +32,7 @@ use super::chunk::{Chunk, not_full};
 use super::columns::ReadColumn;
 use super::decode::{ColumnValues, open_tensor_values};
 use super::fetched::Fetched;
+use super::located;
 use super::open::FilePlan;
 use super::plan::Selection;
 use super::variable::VariableReader;
@@ -107,6 +108,7 @@ impl RowGroupReader {
                 group.num_rows()
             ))
         })?;
+        located::trusted(&file, row_group, rows)?;
         let mut reader = Self {
             file,
             shared,
@@ -198,11 +200,7 @@ impl RowGroupReader {
         };
         let metadata = self.file.metadata.metadata();
         let group = metadata.row_group(self.row_group);
-        let locations = metadata
-            .offset_index()
-            .and_then(|index| index.get(self.row_group)?.get(leaf))
-            .map(|index| index.page_locations().as_slice())
-            .filter(|locations| pages_located(locations, group.column(leaf), self.rows));
+        let locations = located::locations(metadata, self.row_group, leaf);
         Ok(Chunk {
             fetched: chunks,
             group,
@@ -604,39 +602,6 @@ fn read_column(
             _ => return Err(not_full().into()),
         },
     })
-}
-
-/// Whether an offset index's `locations` of the pages of column chunk `chunk` (of a row group
-/// of `rows` rows) can be trusted: the pages in order inside the chunk, each of some bytes,
-/// their first rows rising from 0 below `rows`. arrow-rs's page reader takes each page's rows
-/// as the difference of two first rows, and panics on an index whose first rows fall (a bit
-/// flipped in it). A chunk whose index fails this is read as its page headers say, as
-/// DataFusion's reader reads a chunk it selects no rows of.
-fn pages_located(
-    locations: &[datafusion::parquet::file::page_index::offset_index::PageLocation],
-    chunk: &datafusion::parquet::file::metadata::ColumnChunkMetaData,
-    rows: usize,
-) -> bool {
-    let start = chunk
-        .dictionary_page_offset()
-        .unwrap_or_else(|| chunk.data_page_offset());
-    let end = start.saturating_add(chunk.compressed_size());
-    let (mut offset, mut row) = (start, -1i64);
-    locations
-        .first()
-        .is_some_and(|first| first.first_row_index == 0)
-        && locations.iter().all(|page| {
-            let page_end = page
-                .offset
-                .saturating_add(i64::from(page.compressed_page_size));
-            let ok = page.offset >= offset
-                && page.compressed_page_size > 0
-                && page_end <= end
-                && page.first_row_index > row
-                && usize::try_from(page.first_row_index).is_ok_and(|first| first < rows);
-            (offset, row) = (page_end, page.first_row_index);
-            ok
-        })
 }
 
 /// A column's pages after the values taken read ([`ColumnValues::finish`]).
