@@ -1,8 +1,10 @@
 //! numpy's linear algebra per row (SPEC §10): products and diagonals as planned contractions
 //! ([`contraction`], labelled by [`products`] and [`einsum`], worked per element type as
-//! [`element`] says), and the vector kernels along an axis ([`similarity`], [`norm`]).
+//! [`element`] says), the vector kernels along an axis ([`similarity`], [`norm`]), and
+//! decompositions ([`decompose`], through `faer`).
 
 pub mod contraction;
+pub mod decompose;
 pub mod einsum;
 pub mod element;
 pub mod gemm;

@@ -3,11 +3,12 @@
 //! in logical order at its strides. Integers and booleans are worked as float64 (numpy's
 //! `x.astype(float)`); float16 is worked in float32 and rounded where numpy's half loops round
 //! (each `x*x` or `|x|**p` of a vector norm, each sum, each square root); float32 and float64
-//! in their own type. The singular values of the `nuc`, 2 and -2 matrix norms come from a
-//! one-sided Jacobi SVD in float64.
+//! in their own type. The singular values of the `nuc`, 2 and -2 matrix norms come from
+//! `faer`'s SVD in float64 ([`super::decompose`]).
 
 use half::f16;
 
+use super::decompose::singular_values;
 use crate::error::{Result, TensorError};
 
 /// A vector norm order (numpy's `ord` with one axis).
@@ -378,62 +379,6 @@ fn matrix<E: NormElement>(
     })
 }
 
-/// The singular values of the `m x n` matrix (`m >= n`) held column by column in `a`, by
-/// one-sided Jacobi rotations (Hestenes) until every pair of columns is orthogonal to working
-/// precision; `a` is overwritten. An infinity gives NaNs, as numpy's LAPACK call does; a NaN
-/// is numpy's "SVD did not converge" (`None`).
-#[allow(clippy::many_single_char_names)] // the textbook's names
-pub fn singular_values(a: &mut [f64], m: usize, n: usize) -> Option<Vec<f64>> {
-    if a.iter().any(|x| x.is_nan()) {
-        return None;
-    }
-    if a.iter().any(|x| x.is_infinite()) {
-        return Some(vec![f64::NAN; n]);
-    }
-    for _sweep in 0..60 {
-        let mut rotated = false;
-        for j in 0..n {
-            for k in j + 1..n {
-                let (mut alpha, mut beta, mut gamma) = (0.0, 0.0, 0.0);
-                for i in 0..m {
-                    let (x, y) = (a[j * m + i], a[k * m + i]);
-                    alpha += x * x;
-                    beta += y * y;
-                    gamma += x * y;
-                }
-                if gamma == 0.0 || gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() {
-                    continue;
-                }
-                rotated = true;
-                let zeta = (beta - alpha) / (2.0 * gamma);
-                let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
-                let t = if zeta == 0.0 { 1.0 } else { t };
-                let c = 1.0 / (1.0 + t * t).sqrt();
-                let s = c * t;
-                for i in 0..m {
-                    let (x, y) = (a[j * m + i], a[k * m + i]);
-                    a[j * m + i] = c * x - s * y;
-                    a[k * m + i] = s * x + c * y;
-                }
-            }
-        }
-        if !rotated {
-            break;
-        }
-    }
-    Some(
-        (0..n)
-            .map(|j| {
-                a[j * m..(j + 1) * m]
-                    .iter()
-                    .map(|x| x * x)
-                    .sum::<f64>()
-                    .sqrt()
-            })
-            .collect(),
-    )
-}
-
 /// Calls `f` at the start of every position of the dimensions other than `skip`, in row-major
 /// order, from `start` at `strides`.
 fn each_position(
@@ -466,24 +411,6 @@ fn each_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn singular_values_of_known_matrices() {
-        // [[3, 0], [4, 5]]: singular values sqrt(45) and sqrt(5).
-        let mut a = vec![3.0, 4.0, 0.0, 5.0];
-        let mut s = singular_values(&mut a, 2, 2).unwrap();
-        s.sort_by(f64::total_cmp);
-        assert!((s[0] - 5f64.sqrt()).abs() < 1e-12 && (s[1] - 45f64.sqrt()).abs() < 1e-12);
-        // A random 5 x 3: the squares sum to the Frobenius norm's square.
-        let original: Vec<f64> = (0..15u64)
-            .map(|i| ((i * 7919) % 23) as f64 - 11.0)
-            .collect();
-        let mut a = original.clone();
-        let s = singular_values(&mut a, 5, 3).unwrap();
-        let fro: f64 = original.iter().map(|x| x * x).sum();
-        let squares: f64 = s.iter().map(|x| x * x).sum();
-        assert!((fro - squares).abs() < 1e-9 * fro);
-    }
 
     #[test]
     fn vector_and_matrix_norms() {
