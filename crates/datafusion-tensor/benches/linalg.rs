@@ -64,7 +64,7 @@ fn similarity(c: &mut Criterion) {
     let mut half_rows = vec![f16::ZERO; rows.len()];
     half_rows.convert_from_f32_slice(&rows);
     let mut buffer = vec![0.0f32; rows.len()];
-    let mut out = Vec::with_capacity(ROWS);
+    let mut out: Vec<f32> = Vec::with_capacity(ROWS);
     for (measure, name) in [
         (Measure::InnerProduct, "inner_product"),
         (Measure::CosineSimilarity, "cosine_similarity"),
@@ -74,14 +74,30 @@ fn similarity(c: &mut Criterion) {
                 // What a batch of float16 costs: the slice conversion, then the float32 loop.
                 half_rows.convert_to_f32_slice(&mut buffer);
                 out.clear();
-                measure_rows(measure, &plan, [&buffer, &query], [DIM, 0], ROWS, &mut out).unwrap();
+                measure_rows(
+                    measure,
+                    &plan,
+                    (&buffer[..], &query[..]),
+                    [DIM, 0],
+                    ROWS,
+                    &mut out,
+                )
+                .unwrap();
                 black_box(&out);
             });
         });
         group.bench_function(BenchmarkId::new(name, "f32x768"), |bench| {
             bench.iter(|| {
                 out.clear();
-                measure_rows(measure, &plan, [&rows, &query], [DIM, 0], ROWS, &mut out).unwrap();
+                measure_rows(
+                    measure,
+                    &plan,
+                    (&rows[..], &query[..]),
+                    [DIM, 0],
+                    ROWS,
+                    &mut out,
+                )
+                .unwrap();
                 black_box(&out);
             });
         });

@@ -110,6 +110,36 @@ impl Float for f64 {
     }
 }
 
+/// An operand's element read in the type `F` a measure is worked in. Exactly: float32 read as
+/// float64 is exact, so a float32 operand measured against a float64 one (an embedding column
+/// against a float64 query literal) gives the bits it would give cast to float64 first,
+/// without the cast's buffer of the whole column.
+pub trait Operand<F>: Copy + Send + Sync + 'static {
+    /// The element in `F`.
+    fn get(self) -> F;
+}
+
+impl Operand<f32> for f32 {
+    #[inline(always)]
+    fn get(self) -> f32 {
+        self
+    }
+}
+
+impl Operand<f64> for f64 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self
+    }
+}
+
+impl Operand<f64> for f32 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        f64::from(self)
+    }
+}
+
 const LANES: usize = 8;
 
 /// The sum of `term(i)` over `0..len`, in eight partial sums added pairwise at the end.
@@ -148,35 +178,40 @@ fn lanes_sums<F: Float, const N: usize>(
 
 /// The measure of two contiguous vectors.
 #[inline(always)]
-fn contiguous<F: Float>(measure: Measure, a: &[F], b: &[F]) -> F {
-    let len = a.len().min(b.len());
-    let (a, b) = (&a[..len], &b[..len]);
+fn contiguous<F: Float, A: Operand<F>, B: Operand<F>>(measure: Measure, lhs: &[A], rhs: &[B]) -> F {
+    let len = lhs.len().min(rhs.len());
+    let (lhs, rhs) = (&lhs[..len], &rhs[..len]);
+    let x = |i: usize| lhs[i].get();
+    let y = |i: usize| rhs[i].get();
     match measure {
-        Measure::InnerProduct => lanes_sum(len, |i| a[i] * b[i]),
+        Measure::InnerProduct => lanes_sum(len, |i| x(i) * y(i)),
         Measure::L2Distance => lanes_sum(len, |i| {
-            let d = a[i] - b[i];
+            let d = x(i) - y(i);
             d * d
         })
         .sqrt(),
         Measure::CosineSimilarity => {
             // One pass over both vectors, not three (the same sums in the same order).
-            let [dot, aa, bb] = lanes_sums(len, |i| [a[i] * b[i], a[i] * a[i], b[i] * b[i]]);
+            let [dot, aa, bb] = lanes_sums(len, |i| {
+                let (x, y) = (x(i), y(i));
+                [x * y, x * x, y * y]
+            });
             dot / (aa.sqrt() * bb.sqrt())
         }
     }
 }
 
 /// The measure of two strided vectors.
-fn strided<F: Float>(
+fn strided<F: Float, A: Operand<F>, B: Operand<F>>(
     measure: Measure,
-    lhs: &[F],
-    rhs: &[F],
+    lhs: &[A],
+    rhs: &[B],
     plan: &VectorPlan,
     at: (usize, usize),
 ) -> F {
     let [lhs_stride, rhs_stride] = plan.strides;
-    let x = |i: usize| lhs[at.0 + i * lhs_stride];
-    let y = |i: usize| rhs[at.1 + i * rhs_stride];
+    let x = |i: usize| lhs[at.0 + i * lhs_stride].get();
+    let y = |i: usize| rhs[at.1 + i * rhs_stride].get();
     match measure {
         Measure::InnerProduct => lanes_sum(plan.len, |i| x(i) * y(i)),
         Measure::L2Distance => lanes_sum(plan.len, |i| {
@@ -196,7 +231,13 @@ fn strided<F: Float>(
 /// The measures of one row's vector pairs into `out`: the row's operands start at `a[0]` and
 /// `b[0]`.
 #[inline(always)]
-fn push_row<F: Float>(measure: Measure, plan: &VectorPlan, a: &[F], b: &[F], out: &mut Vec<F>) {
+fn push_row<F: Float, A: Operand<F>, B: Operand<F>>(
+    measure: Measure,
+    plan: &VectorPlan,
+    a: &[A],
+    b: &[B],
+    out: &mut Vec<F>,
+) {
     let contiguous_vectors = plan.strides == [1, 1];
     for &(sa, sb) in &plan.starts {
         out.push(if contiguous_vectors {
@@ -215,10 +256,23 @@ fn push_row<F: Float>(measure: Measure, plan: &VectorPlan, a: &[F], b: &[F], out
 ///
 /// # Errors
 /// A message when an operand's values end before its rows do (a broken invariant).
-pub fn measure_rows<F: Float>(
+pub fn measure_rows<F: Float, A: Operand<F>, B: Operand<F>>(
     measure: Measure,
     plan: &VectorPlan,
-    values: [&[F]; 2],
+    values: (&[A], &[B]),
+    row_len: [usize; 2],
+    rows: usize,
+    out: &mut Vec<F>,
+) -> Result<(), String> {
+    measure_rows_at(Level::best(), measure, plan, values, row_len, rows, out)
+}
+
+/// [`measure_rows`] with the loops compiled for `level`.
+fn measure_rows_at<F: Float, A: Operand<F>, B: Operand<F>>(
+    level: Level,
+    measure: Measure,
+    plan: &VectorPlan,
+    values: (&[A], &[B]),
     row_len: [usize; 2],
     rows: usize,
     out: &mut Vec<F>,
@@ -230,13 +284,13 @@ pub fn measure_rows<F: Float>(
         row_len,
         rows,
     };
-    measure_batch(Level::best(), batch, out)
+    measure_batch(level, batch, out)
 }
 
 /// [`measure_rows`] with the loops compiled for `level`.
-fn measure_batch<F: Float>(
+fn measure_batch<F: Float, A: Operand<F>, B: Operand<F>>(
     level: Level,
-    batch: Batch<'_, F>,
+    batch: Batch<'_, A, B>,
     out: &mut Vec<F>,
 ) -> Result<(), String> {
     let Batch {
@@ -246,17 +300,14 @@ fn measure_batch<F: Float>(
         rows,
         ..
     } = batch;
-    for k in 0..2 {
+    for (k, held) in [values.0.len(), values.1.len()].into_iter().enumerate() {
         let needed = if rows == 0 || plan.extents[k] == 0 {
             0
         } else {
             (rows - 1) * row_len[k] + plan.extents[k]
         };
-        if needed > values[k].len() {
-            return Err(format!(
-                "operand {k} holds {} values, {needed} needed",
-                values[k].len()
-            ));
+        if needed > held {
+            return Err(format!("operand {k} holds {held} values, {needed} needed"));
         }
     }
     out.reserve(rows * plan.output_len());
@@ -271,17 +322,17 @@ fn measure_batch<F: Float>(
 
 /// The rows [`measure_rows`] measures (checked against the plan's extents).
 #[derive(Clone, Copy)]
-struct Batch<'a, F> {
+struct Batch<'a, A, B> {
     measure: Measure,
     plan: &'a VectorPlan,
-    values: [&'a [F]; 2],
+    values: (&'a [A], &'a [B]),
     row_len: [usize; 2],
     rows: usize,
 }
 
 /// The loop of [`measure_batch`], inlined into each level's function.
 #[inline(always)]
-fn all_rows<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
+fn all_rows<F: Float, A: Operand<F>, B: Operand<F>>(batch: Batch<'_, A, B>, out: &mut Vec<F>) {
     let Batch {
         measure,
         plan,
@@ -293,8 +344,8 @@ fn all_rows<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
         push_row(
             measure,
             plan,
-            values[0].get(row * row_len[0]..).unwrap_or(&[]),
-            values[1].get(row * row_len[1]..).unwrap_or(&[]),
+            values.0.get(row * row_len[0]..).unwrap_or(&[]),
+            values.1.get(row * row_len[1]..).unwrap_or(&[]),
             out,
         );
     }
@@ -306,7 +357,10 @@ fn all_rows<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn all_rows_avx2<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
+unsafe fn all_rows_avx2<F: Float, A: Operand<F>, B: Operand<F>>(
+    batch: Batch<'_, A, B>,
+    out: &mut Vec<F>,
+) {
     all_rows(batch, out);
 }
 
@@ -315,29 +369,34 @@ unsafe fn all_rows_avx2<F: Float>(batch: Batch<'_, F>, out: &mut Vec<F>) {
 ///
 /// # Errors
 /// A message when an operand's values end before the row does (a broken invariant).
-pub fn measure_row<F: Float>(
+pub fn measure_row<F: Float, A: Operand<F>, B: Operand<F>>(
     measure: Measure,
     plan: &VectorPlan,
-    values: [&[F]; 2],
+    values: (&[A], &[B]),
     starts: [usize; 2],
     out: &mut Vec<F>,
 ) -> Result<(), String> {
-    let mut rows: [&[F]; 2] = [&[], &[]];
-    for k in 0..2 {
-        let needed = starts[k].saturating_add(plan.extents[k]);
-        match values[k].get(starts[k]..) {
-            Some(row) if plan.extents[k] == 0 || needed <= values[k].len() => rows[k] = row,
-            _ => {
-                return Err(format!(
-                    "operand {k} holds {} values, {needed} needed",
-                    values[k].len()
-                ));
-            }
-        }
-    }
     // One row at a time (variable shapes): too short a loop for the dispatch to pay.
-    push_row(measure, plan, rows[0], rows[1], out);
+    push_row(
+        measure,
+        plan,
+        row_at(values.0, starts[0], plan.extents[0], 0)?,
+        row_at(values.1, starts[1], plan.extents[1], 1)?,
+        out,
+    );
     Ok(())
+}
+
+/// Operand `k`'s values from `start` on, which must hold its `extent`.
+fn row_at<T>(values: &[T], start: usize, extent: usize, k: usize) -> Result<&[T], String> {
+    let needed = start.saturating_add(extent);
+    match values.get(start..) {
+        Some(row) if extent == 0 || needed <= values.len() => Ok(row),
+        _ => Err(format!(
+            "operand {k} holds {} values, {needed} needed",
+            values.len()
+        )),
+    }
 }
 
 /// The instruction set the loops are compiled for, chosen at run time: the default build
@@ -384,7 +443,7 @@ mod tests {
     /// lengths around the eight lanes, contiguous and strided operands.
     #[test]
     fn every_level_gives_the_portable_bits() {
-        fn check<F: Float + std::fmt::Debug + PartialEq>(make: impl Fn(u64) -> F) {
+        fn check<F: Float + Operand<F> + std::fmt::Debug + PartialEq>(make: impl Fn(u64) -> F) {
             let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
             let mut next = move || {
                 seed ^= seed << 13;
@@ -411,7 +470,7 @@ mod tests {
                             let batch = Batch {
                                 measure,
                                 plan: &plan,
-                                values: [&a, &b],
+                                values: (&a[..], &b[..]),
                                 row_len: [row_len, 0],
                                 rows,
                             };
@@ -437,6 +496,46 @@ mod tests {
         check(|v| (v as f64 - 1000.0) / 997.0);
     }
 
+    /// The measures at `level`, in float64.
+    fn run<A: Operand<f64>>(
+        level: Level,
+        measure: Measure,
+        plan: &VectorPlan,
+        values: (&[A], &[f64]),
+        row_len: [usize; 2],
+        rows: usize,
+    ) -> Vec<f64> {
+        let mut out = Vec::new();
+        measure_rows_at(level, measure, plan, values, row_len, rows, &mut out).unwrap();
+        out
+    }
+
+    /// A float32 operand against a float64 one, at every level: the bits of the float32
+    /// operand cast to float64 first (the path it replaces).
+    #[test]
+    fn float32_against_float64_gives_the_cast_bits() {
+        let len = 259;
+        let plan = VectorPlan::new([(&[len], &[1]), (&[len], &[1])], &[len], 0);
+        let rows = 4;
+        let a: Vec<f32> = (0..rows * len)
+            .map(|i| ((i * 7919) % 2003) as f32 / 1001.0 - 1.0)
+            .collect();
+        let widened: Vec<f64> = a.iter().map(|&x| f64::from(x)).collect();
+        let b: Vec<f64> = (0..len).map(|i| (i as f64).sin() / 3.0).collect();
+        for measure in [
+            Measure::InnerProduct,
+            Measure::L2Distance,
+            Measure::CosineSimilarity,
+        ] {
+            for level in Level::available() {
+                let bits = |out: Vec<f64>| out.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let mixed = bits(run(level, measure, &plan, (&a, &b), [len, 0], rows));
+                let cast = bits(run(level, measure, &plan, (&widened, &b), [len, 0], rows));
+                assert_eq!(mixed, cast, "{level:?} {measure:?}");
+            }
+        }
+    }
+
     #[test]
     #[allow(clippy::float_cmp)] // exact: the values are exact in any order
     fn measures_against_one_vector() {
@@ -446,17 +545,33 @@ mod tests {
             1.0f32, 2.0, 2.0, 0.0, 0.0, 0.0, 3.0, 0.0, 4.0, 1.0, 1.0, 1.0,
         ];
         let b = [1.0f32, 0.0, 0.0];
-        let mut out = Vec::new();
-        measure_rows(Measure::InnerProduct, &plan, [&a, &b], [6, 0], 2, &mut out).unwrap();
+        let mut out: Vec<f32> = Vec::new();
+        measure_rows(
+            Measure::InnerProduct,
+            &plan,
+            (&a[..], &b[..]),
+            [6, 0],
+            2,
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, vec![1.0, 0.0, 3.0, 1.0]);
         out.clear();
-        measure_rows(Measure::L2Distance, &plan, [&a, &b], [6, 0], 2, &mut out).unwrap();
+        measure_rows(
+            Measure::L2Distance,
+            &plan,
+            (&a[..], &b[..]),
+            [6, 0],
+            2,
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out[0], 8.0f32.sqrt());
         out.clear();
         measure_rows(
             Measure::CosineSimilarity,
             &plan,
-            [&a, &b],
+            (&a[..], &b[..]),
             [6, 0],
             2,
             &mut out,
@@ -469,7 +584,7 @@ mod tests {
             measure_rows(
                 Measure::CosineSimilarity,
                 &plan,
-                [&a[..5], &b],
+                (&a[..5], &b[..]),
                 [6, 0],
                 2,
                 &mut out
@@ -484,15 +599,47 @@ mod tests {
         let plan = VectorPlan::new([(&[2], &[1]), (&[2], &[1])], &[2], 0);
         let a = [9.0f64, 3.0, 4.0];
         let b = [0.0f64, 0.0];
-        let mut out = Vec::new();
-        measure_row(Measure::L2Distance, &plan, [&a, &b], [1, 0], &mut out).unwrap();
+        let mut out: Vec<f64> = Vec::new();
+        measure_row(
+            Measure::L2Distance,
+            &plan,
+            (&a[..], &b[..]),
+            [1, 0],
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, vec![5.0]);
         // Values that end before the row does are an error, not a panic.
-        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [2, 0], &mut out).is_err());
-        assert!(measure_row(Measure::L2Distance, &plan, [&a, &b], [9, 0], &mut out).is_err());
+        assert!(
+            measure_row(
+                Measure::L2Distance,
+                &plan,
+                (&a[..], &b[..]),
+                [2, 0],
+                &mut out
+            )
+            .is_err()
+        );
+        assert!(
+            measure_row(
+                Measure::L2Distance,
+                &plan,
+                (&a[..], &b[..]),
+                [9, 0],
+                &mut out
+            )
+            .is_err()
+        );
         // An empty vector at the end of the values.
         let empty = VectorPlan::new([(&[0], &[1]), (&[0], &[1])], &[0], 0);
-        measure_row(Measure::InnerProduct, &empty, [&a, &b], [3, 2], &mut out).unwrap();
+        measure_row(
+            Measure::InnerProduct,
+            &empty,
+            (&a[..], &b[..]),
+            [3, 2],
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, vec![5.0, 0.0]);
     }
 }

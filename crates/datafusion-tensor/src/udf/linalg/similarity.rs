@@ -26,7 +26,7 @@ use crate::index::wrap_index;
 use crate::kernels::elementwise::broadcast_operands;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::similarity::{
-    Float, Measure, VectorPlan, measure_row, measure_rows, without_axis,
+    Float, Measure, Operand, VectorPlan, measure_row, measure_rows, without_axis,
 };
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::shape::known_broadcast;
@@ -352,8 +352,13 @@ impl TensorVectorMeasure {
 
 /// A measure's loop over a batch, generic over the float type it is worked in.
 trait MeasureLoop {
-    /// Appends the batch's results, worked on `inputs` (each operand's values), to `out`.
-    fn run<F: Float>(&mut self, inputs: [&[F]; 2], out: &mut Vec<F>) -> Result<()>;
+    /// Appends the batch's results, worked on `inputs` (each operand's values) in `F`, to
+    /// `out`.
+    fn run<F: Float, A: Operand<F>, B: Operand<F>>(
+        &mut self,
+        inputs: (&[A], &[B]),
+        out: &mut Vec<F>,
+    ) -> Result<()>;
 }
 
 /// Both operands fixed-shape: one plan for every row.
@@ -366,7 +371,11 @@ struct FixedLoop<'p> {
 }
 
 impl MeasureLoop for FixedLoop<'_> {
-    fn run<F: Float>(&mut self, inputs: [&[F]; 2], out: &mut Vec<F>) -> Result<()> {
+    fn run<F: Float, A: Operand<F>, B: Operand<F>>(
+        &mut self,
+        inputs: (&[A], &[B]),
+        out: &mut Vec<F>,
+    ) -> Result<()> {
         measure_rows(
             self.measure,
             self.vectors,
@@ -395,7 +404,11 @@ struct RowsLoop<'r, 'a> {
 }
 
 impl MeasureLoop for RowsLoop<'_, '_> {
-    fn run<F: Float>(&mut self, inputs: [&[F]; 2], out: &mut Vec<F>) -> Result<()> {
+    fn run<F: Float, A: Operand<F>, B: Operand<F>>(
+        &mut self,
+        inputs: (&[A], &[B]),
+        out: &mut Vec<F>,
+    ) -> Result<()> {
         let name = self.name;
         let tensors: Vec<&RowTensor<'_>> = self.readers.iter().collect();
         let (axis, fixed_len) = (self.axis, self.fixed_len);
@@ -423,23 +436,44 @@ impl MeasureLoop for RowsLoop<'_, '_> {
 }
 
 /// Runs `work` on both operands' values in the type `element` is worked in (float64; float32
-/// for float16 and float32), and gives its results as an array of `element`.
+/// for float16 and float32), and gives its results as an array of `element`. A float32
+/// operand of a float64 measure is read as it is, each element widened in the loop (the same
+/// bits as the cast it saves: an embedding column against a float64 query literal spent as
+/// long casting the column as measuring it).
 fn in_element(
     element: &DataType,
     values: [&ArrayRef; 2],
     work: &mut impl MeasureLoop,
 ) -> Result<ArrayRef> {
     if *element == DataType::Float64 {
-        let a = cast(values[0], &DataType::Float64)?;
-        let b = cast(values[1], &DataType::Float64)?;
-        let mut out = Vec::new();
-        work.run(
-            [
-                a.as_primitive::<Float64Type>().values(),
-                b.as_primitive::<Float64Type>().values(),
-            ],
-            &mut out,
-        )?;
+        let mut out: Vec<f64> = Vec::new();
+        let f32s = |k: usize| {
+            values[k]
+                .as_primitive_opt::<Float32Type>()
+                .map(PrimitiveArray::values)
+        };
+        match (f32s(0), f32s(1)) {
+            (Some(a), Some(b)) => work.run((&a[..], &b[..]), &mut out)?,
+            (Some(a), None) => {
+                let b = cast(values[1], &DataType::Float64)?;
+                work.run((&a[..], b.as_primitive::<Float64Type>().values()), &mut out)?;
+            }
+            (None, Some(b)) => {
+                let a = cast(values[0], &DataType::Float64)?;
+                work.run((a.as_primitive::<Float64Type>().values(), &b[..]), &mut out)?;
+            }
+            (None, None) => {
+                let a = cast(values[0], &DataType::Float64)?;
+                let b = cast(values[1], &DataType::Float64)?;
+                work.run(
+                    (
+                        a.as_primitive::<Float64Type>().values(),
+                        b.as_primitive::<Float64Type>().values(),
+                    ),
+                    &mut out,
+                )?;
+            }
+        }
         return Ok(Arc::new(PrimitiveArray::<Float64Type>::from_iter_values(
             out,
         )));
@@ -447,7 +481,7 @@ fn in_element(
     let a = as_f32(values[0])?;
     let b = as_f32(values[1])?;
     let mut out: Vec<f32> = Vec::new();
-    work.run([&a, &b], &mut out)?;
+    work.run((&a[..], &b[..]), &mut out)?;
     if *element == DataType::Float16 {
         let mut half = vec![f16::ZERO; out.len()];
         half.convert_from_f32_slice(&out);
