@@ -908,6 +908,13 @@ fn a_panic_in_arrow_rs_is_the_query_error_without_a_panic_message() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A small pyarrow file (`tests/data/make_bad_parquet.py`): `id` (0..24) and the tensors `x`
+/// and `u`, several uncompressed pages each, dictionaries, statistics and page indexes.
+const SMALL_TENSORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/bad/small_tensors.parquet"
+);
+
 /// Defect: on corrupt files the two readers gave different rows under a `WHERE` (a bit flip
 /// in a small pyarrow file; a definition level past the column's maximum). Every byte of
 /// `small_tensors.parquet`'s column chunks flipped in turn (one bit of it, by its position),
@@ -917,11 +924,7 @@ fn a_panic_in_arrow_rs_is_the_query_error_without_a_panic_message() {
 /// [`every_page_index_byte_flipped_reads_as_datafusion_reads_it`].)
 #[test]
 fn every_byte_flipped_reads_as_datafusion_reads_it() {
-    let source = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/bad/small_tensors.parquet"
-    );
-    let clean = std::fs::read(source).unwrap();
+    let clean = std::fs::read(SMALL_TENSORS).unwrap();
     let (metadata, _) = footer(&clean);
     let data_end = metadata
         .row_groups()
@@ -937,7 +940,7 @@ fn every_byte_flipped_reads_as_datafusion_reads_it() {
         "SELECT id, x, u FROM t WHERE id >= 5",
         "SELECT id, u FROM t WHERE id % 3 = 1",
     ];
-    flip_each_byte(source, &clean, 4..data_end, &queries);
+    flip_each_byte(SMALL_TENSORS, &clean, 4..data_end, &queries);
 }
 
 /// Defect: a definition level past the column's maximum (7 where it is 3) in a tensor
@@ -1046,16 +1049,13 @@ fn a_variable_shape_page_claiming_more_values_than_its_chunk_holds_is_refused() 
 /// then reads every page where the offset index puts it (failing on a page header that is not
 /// there), where the fast reader left out an index it could not decode or trust. Every byte
 /// of `small_tensors.parquet`'s page indexes flipped in turn, under the two predicates of
-/// [`every_byte_flipped_reads_as_datafusion_reads_it`]: the fast reader gives DataFusion's
+/// [`every_byte_flipped_reads_as_datafusion_reads_it`] and one whose page pruning drops some
+/// pages of `id` (a row group pruned in part): the fast reader gives DataFusion's
 /// reader's rows, or fails where it fails (by this crate's error where DataFusion's reader
 /// panics).
 #[test]
 fn every_page_index_byte_flipped_reads_as_datafusion_reads_it() {
-    let source = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/bad/small_tensors.parquet"
-    );
-    let clean = std::fs::read(source).unwrap();
+    let clean = std::fs::read(SMALL_TENSORS).unwrap();
     let (metadata, footer_start) = footer(&clean);
     let index_start = metadata
         .row_groups()
@@ -1071,7 +1071,7 @@ fn every_page_index_byte_flipped_reads_as_datafusion_reads_it() {
         "SELECT id, x FROM t WHERE id >= 12",
         "SELECT id, u FROM t WHERE id % 3 = 1",
     ];
-    flip_each_byte(source, &clean, index_start..footer_start, &queries);
+    flip_each_byte(SMALL_TENSORS, &clean, index_start..footer_start, &queries);
 }
 
 /// Each byte of `bytes` of `clean` (the file at `source`) flipped in turn (one bit of it, by

@@ -277,29 +277,6 @@ fn measure_rows_at<F: Float, A: Operand<F>, B: Operand<F>>(
     rows: usize,
     out: &mut Vec<F>,
 ) -> Result<(), String> {
-    let batch = Batch {
-        measure,
-        plan,
-        values,
-        row_len,
-        rows,
-    };
-    measure_batch(level, batch, out)
-}
-
-/// [`measure_rows`] with the loops compiled for `level`.
-fn measure_batch<F: Float, A: Operand<F>, B: Operand<F>>(
-    level: Level,
-    batch: Batch<'_, A, B>,
-    out: &mut Vec<F>,
-) -> Result<(), String> {
-    let Batch {
-        plan,
-        values,
-        row_len,
-        rows,
-        ..
-    } = batch;
     for (k, held) in [values.0.len(), values.1.len()].into_iter().enumerate() {
         let needed = if rows == 0 || plan.extents[k] == 0 {
             0
@@ -311,6 +288,13 @@ fn measure_batch<F: Float, A: Operand<F>, B: Operand<F>>(
         }
     }
     out.reserve(rows * plan.output_len());
+    let batch = Batch {
+        measure,
+        plan,
+        values,
+        row_len,
+        rows,
+    };
     match level {
         Level::Portable => all_rows(batch, out),
         // SAFETY: `Avx2` is only chosen where the CPU has AVX2 (`Level::best`, `available`).
@@ -330,7 +314,7 @@ struct Batch<'a, A, B> {
     rows: usize,
 }
 
-/// The loop of [`measure_batch`], inlined into each level's function.
+/// The loop of [`measure_rows_at`], inlined into each level's function.
 #[inline(always)]
 fn all_rows<F: Float, A: Operand<F>, B: Operand<F>>(batch: Batch<'_, A, B>, out: &mut Vec<F>) {
     let Batch {
@@ -467,14 +451,16 @@ mod tests {
                     ] {
                         let run = |level| {
                             let mut out = Vec::new();
-                            let batch = Batch {
+                            measure_rows_at(
+                                level,
                                 measure,
-                                plan: &plan,
-                                values: (&a[..], &b[..]),
-                                row_len: [row_len, 0],
+                                &plan,
+                                (&a[..], &b[..]),
+                                [row_len, 0],
                                 rows,
-                            };
-                            measure_batch(level, batch, &mut out).unwrap();
+                                &mut out,
+                            )
+                            .unwrap();
                             out
                         };
                         let portable = run(Level::Portable);

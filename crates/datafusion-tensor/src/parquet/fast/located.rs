@@ -99,6 +99,29 @@ pub(super) fn locations(
     Some(index.page_locations().as_slice())
 }
 
+/// The first column chunk of `leaves` in `row_groups` whose offset index `fault` finds at
+/// fault (given its locations, the chunk and the row group's rows), if any: its row group,
+/// its column chunk, and why.
+fn first_fault<'m>(
+    metadata: &'m ParquetMetaData,
+    leaves: &[usize],
+    row_groups: &[usize],
+    fault: impl Fn(&[PageLocation], &ColumnChunkMetaData, usize) -> Option<String>,
+) -> Option<(usize, &'m ColumnChunkMetaData, String)> {
+    row_groups.iter().find_map(|&row_group| {
+        let group = metadata.row_group(row_group);
+        let rows = usize::try_from(group.num_rows()).unwrap_or(0);
+        leaves.iter().find_map(|&leaf| {
+            let why = fault(
+                locations(metadata, row_group, leaf)?,
+                group.column(leaf),
+                rows,
+            )?;
+            Some((row_group, group.column(leaf), why))
+        })
+    })
+}
+
 /// The query's error for the first of `leaves` in `row_groups` whose offset index `fault`
 /// finds at fault, if any.
 fn refuse(
@@ -107,22 +130,13 @@ fn refuse(
     row_groups: &[usize],
     fault: impl Fn(&[PageLocation], &ColumnChunkMetaData, usize) -> Option<String>,
 ) -> Result<()> {
-    for &row_group in row_groups {
-        let group = metadata.row_group(row_group);
-        let rows = usize::try_from(group.num_rows()).unwrap_or(0);
-        for &leaf in leaves {
-            let Some(locations) = locations(metadata, row_group, leaf) else {
-                continue;
-            };
-            if let Some(why) = fault(locations, group.column(leaf), rows) {
-                return Err(DataFusionError::Execution(format!(
-                    "corrupt Parquet page index: the offset index of column '{}' in row group {row_group} does not locate its pages: {why}",
-                    group.column(leaf).column_path().string()
-                )));
-            }
-        }
+    match first_fault(metadata, leaves, row_groups, fault) {
+        Some((row_group, chunk, why)) => Err(DataFusionError::Execution(format!(
+            "corrupt Parquet page index: the offset index of column '{}' in row group {row_group} does not locate its pages: {why}",
+            chunk.column_path().string()
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The query's error when the offset index puts a page of a column chunk of `leaves` in
@@ -152,21 +166,22 @@ pub(super) fn refuse_falling(
 }
 
 /// Checks that the offset index, if read, is as a writer writes it for every column chunk of
-/// row group `row_group` (of `rows` rows) the scan reads: an error otherwise (not a corrupt
-/// file's: the row group is then DataFusion's reader's, which reads by the index).
-pub(super) fn trusted(file: &FilePlan, row_group: usize, rows: usize) -> Result<()> {
-    let metadata = file.metadata.metadata();
-    let group = metadata.row_group(row_group);
-    for &leaf in &file.fetched_leaves {
-        let Some(locations) = locations(metadata, row_group, leaf) else {
-            continue;
-        };
-        if !as_written(locations, group.column(leaf), rows) {
-            return Err(DataFusionError::Execution(format!(
-                "the offset index of column '{}' is not as a writer writes it: DataFusion's reader reads the row group",
-                group.column(leaf).column_path().string()
-            )));
-        }
+/// row group `row_group` the scan reads: an error otherwise (not a corrupt file's: the row
+/// group is then DataFusion's reader's, which reads by the index).
+pub(super) fn trusted(file: &FilePlan, row_group: usize) -> Result<()> {
+    let fault = |locations: &[PageLocation], chunk: &ColumnChunkMetaData, rows| {
+        (!as_written(locations, chunk, rows)).then(String::new)
+    };
+    match first_fault(
+        file.metadata.metadata(),
+        &file.fetched_leaves,
+        &[row_group],
+        fault,
+    ) {
+        Some((_, chunk, _)) => Err(DataFusionError::Execution(format!(
+            "the offset index of column '{}' is not as a writer writes it: DataFusion's reader reads the row group",
+            chunk.column_path().string()
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -62,7 +62,7 @@ pub(super) async fn read_metadata(
     };
     let mut metadata = ParquetMetaDataReader::new().parse_and_finish(&fetched)?;
     if page_index != PageIndex::Neither {
-        let reader = ParquetMetaDataReader::new_with_metadata(metadata.clone());
+        let reader = ParquetMetaDataReader::new_with_metadata(metadata);
         let mut reader = if page_index == PageIndex::Both {
             reader.with_page_index_policy(PageIndexPolicy::Optional)
         } else {
@@ -241,21 +241,17 @@ impl FilePlan {
             }
             _ => (row_groups, HashMap::new()),
         };
-        let pruned_in_part: Vec<usize> = page_selections
-            .iter()
-            .filter(|(_, rows)| rows.count_set_bits() < rows.len())
-            .map(|(&index, _)| index)
-            .collect();
         // An offset index arrow-rs would panic on is the query's error before it is used
         // (`located`): first rows that fall in a row group pruned in part (rows are skipped by
         // them), a page outside its chunk in any other (the chunk is sliced by it; where rows
         // are skipped, the pages read are fetched from the file one by one).
+        let (pruned_in_part, read_whole): (Vec<usize>, Vec<usize>) =
+            row_groups.iter().copied().partition(|index| {
+                page_selections
+                    .get(index)
+                    .is_some_and(|rows| rows.count_set_bits() < rows.len())
+            });
         located::refuse_falling(metadata.metadata(), &fetched_leaves, &pruned_in_part)?;
-        let read_whole: Vec<usize> = row_groups
-            .iter()
-            .copied()
-            .filter(|index| !pruned_in_part.contains(index))
-            .collect();
         located::refuse_outside(metadata.metadata(), &fetched_leaves, &read_whole)?;
         Ok(Some(Self {
             location,
