@@ -14,6 +14,7 @@ mod fuzz_replay;
 mod interop;
 mod interop_varshape;
 mod limits;
+mod nearest;
 mod operators;
 mod properties;
 mod properties_aggregate;

@@ -165,6 +165,8 @@ macro_rules! each_suite {
             tensor_union,
             tensor_union_generated,
             tensor_sort_keys_generated,
+            // The k-nearest-neighbour join (`nearest`): numpy's rankings.
+            tensor_nearest_generated,
             // Across functions: Parquet files, resource limits, cases found by fuzzing.
             files,
             parquet,

@@ -33,6 +33,7 @@ use ballista_core::extension::SessionConfigExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::{SessionState, SessionStateBuilder};
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 pub use cluster::{LocalCluster, LocalClusterOptions};
@@ -81,6 +82,7 @@ fn with_tensor_settings(config: SessionConfig) -> SessionConfig {
 pub fn tensor_session_state(config: SessionConfig) -> Result<SessionState> {
     let config = with_tensor_settings(config);
     let ctx = datafusion_tensor::tensor_session_context_with_config(config)?;
+    without_nearest_join(&ctx);
     // A lambda's checked integer operators travel by name.
     for udf in datafusion_tensor::rules::weak::checked_functions() {
         ctx.register_udf(udf);
@@ -154,8 +156,34 @@ pub fn make_remote(ctx: &SessionContext, url: &str) -> Result<()> {
     *state = SessionStateBuilder::new_from_existing(state.clone())
         .with_config(config)
         .with_query_planner(Arc::new(TensorQueryPlanner::new(scheduler)))
+        .with_physical_optimizer_rules(rules_for_the_cluster(&state))
         .build();
     Ok(())
+}
+
+/// The session's physical rules but the k-nearest-neighbour join's
+/// ([`datafusion_tensor::nearest`]): the codecs do not carry its operator, so a cluster runs
+/// DataFusion's plan (the same results).
+fn rules_for_the_cluster(
+    state: &SessionState,
+) -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+    let nearest = datafusion_tensor::nearest::NearestNeighbourJoin;
+    state
+        .physical_optimizers()
+        .iter()
+        .filter(|rule| rule.name() != nearest.name())
+        .cloned()
+        .collect()
+}
+
+/// Removes the k-nearest-neighbour join's rule from `ctx` ([`rules_for_the_cluster`]).
+fn without_nearest_join(ctx: &SessionContext) {
+    let state = ctx.state_ref();
+    let mut state = state.write();
+    let rules = rules_for_the_cluster(&state);
+    *state = SessionStateBuilder::new_from_existing(state.clone())
+        .with_physical_optimizer_rules(rules)
+        .build();
 }
 
 /// A scheduler and executors started in this process (two executors of two task slots), and

@@ -49,6 +49,12 @@ config_namespace! {
         /// The most bytes one function's tensor result over one batch may take. Defaults to
         /// 2^33 (8 GiB), or to the environment variable DATAFUSION_TENSOR_MAX_BATCH_BYTES.
         pub max_batch_bytes: usize, default = crate::limits::default_max_batch_bytes()
+
+        /// Run the k-nearest-neighbour join (`row_number()` or `rank()` over a cross join,
+        /// per group, ordered by a tensor distance or similarity, filtered to the first k)
+        /// as a matrix product per batch that keeps only the pairs that can rank among the
+        /// k. When false, every pair is measured and sorted. The results are the same.
+        pub nearest_join: bool, default = true
     }
 }
 

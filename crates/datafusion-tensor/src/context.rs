@@ -17,6 +17,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::config::TensorOptions;
 use crate::display::{tensor_extension_type, variable_shape_extension_type};
+use crate::nearest::NearestNeighbourJoin;
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, ProjectSortKeys,
@@ -139,7 +140,15 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         .physical_optimizers()
         .iter()
         .any(|rule| rule.name() == filters_first.name());
+    // The k-nearest-neighbour join (`nearest`): after every rule of DataFusion's, on the
+    // plan as it will run.
+    let nearest = NearestNeighbourJoin;
+    let nearest_missing = !state
+        .physical_optimizers()
+        .iter()
+        .any(|rule| rule.name() == nearest.name());
     if planner_missing
+        || nearest_missing
         || freeze_missing
         || filters_first_missing
         || operators_missing
@@ -199,6 +208,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         }
         if filters_first_missing {
             builder = builder.with_physical_optimizer_rule(Arc::new(filters_first));
+        }
+        if nearest_missing {
+            builder = builder.with_physical_optimizer_rule(Arc::new(nearest));
         }
         *state = builder.build();
     }

@@ -16,6 +16,7 @@
 //! - [`error`]: the one error type, turned into DataFusion's at the UDF boundary;
 //! - [`rules`]: the planner rules the functions need (list literals, literal arguments, filter
 //!   order);
+//! - [`nearest`]: the k-nearest-neighbour join (a physical rule and its operator);
 //! - [`parquet`]: Parquet tables of tensors: format, scan, and the fast tensor-column reader;
 //! - [`config`]: the session settings (`tensor.*`, a DataFusion configuration extension);
 //! - [`context`]: registration and the ready-made session;
@@ -50,6 +51,7 @@ pub mod error;
 pub mod index;
 pub mod kernels;
 pub mod limits;
+pub mod nearest;
 pub mod parquet;
 pub mod rewrite;
 pub mod rules;

@@ -8,6 +8,8 @@
 //! - [`scatter`]: the ordered scatter loop and element arithmetic of the updates;
 //! - [`update`]: `tensor_at_*` over a batch; [`along_axis`]: take/put along an axis (batch
 //!   and per row);
+//! - [`nearest`]: the nearest-neighbour join's selection (matrix products, error bounds,
+//!   the pairs kept per group);
 //! - [`choose`]: `numpy.choose` (pass 1, pass 2, the batch, per row);
 //! - [`layout`]: permuted, flat and nested layouts of a batch; [`ragged`]: the same for
 //!   variable-shape tensor batches;
@@ -29,6 +31,7 @@ pub mod elementwise;
 pub mod gather;
 pub mod layout;
 pub mod linalg;
+pub mod nearest;
 pub mod ragged;
 pub mod reduce;
 pub mod rows;
