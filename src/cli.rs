@@ -449,6 +449,22 @@ impl TensorCliContext {
     /// (never printed back to SQL: sqlparser does not print every statement as it reads it)
     /// and printed as datafusion-cli prints results.
     async fn exec_and_print(&self, print_options: &PrintOptions, sql: &str) -> Result<()> {
+        // `--maxrows` bounds the table format only, as its help says: datafusion-cli 55 stops
+        // keeping a result's batches past it in every format, so a CSV of many batches lost
+        // rows while the count printed said all of them.
+        let unbounded;
+        let print_options = if matches!(
+            print_options.format,
+            PrintFormat::Table | PrintFormat::Automatic
+        ) {
+            print_options
+        } else {
+            unbounded = PrintOptions {
+                maxrows: MaxRows::Unlimited,
+                ..print_options.clone()
+            };
+            &unbounded
+        };
         let dialect = self.ctx.state().config().options().sql_parser.dialect;
         let Some(parser) = dialect_from_str(dialect.as_ref()) else {
             return exec::exec_from_commands(self, vec![sql.to_string()], print_options).await;

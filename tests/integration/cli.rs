@@ -371,6 +371,36 @@ fn show_functions_prints_in_every_format() {
     }
 }
 
+/// `--maxrows` (40 by default) bounds the table format only: CSV, TSV and JSON print every
+/// row of a result of many batches (datafusion-cli 55 kept the batches up to it in every
+/// format, and printed the full count under fewer rows).
+#[test]
+fn max_rows_bounds_only_the_table_format() {
+    let sql = "SELECT value FROM generate_series(1, 100)";
+    for format in ["csv", "tsv", "json", "nd-json"] {
+        let (ok, stdout, stderr) = run(&[
+            "-q",
+            "--format",
+            format,
+            "-c",
+            "SET datafusion.execution.batch_size = 7",
+            "-c",
+            sql,
+        ]);
+        assert!(ok, "{stdout}{stderr}");
+        for value in [1, 41, 100] {
+            let row = match format {
+                "json" | "nd-json" => format!("{{\"value\":{value}}}"),
+                _ => format!("\n{value}\n"),
+            };
+            assert!(stdout.contains(&row), "{format}: {value} missing in\n{stdout}");
+        }
+    }
+    let (ok, stdout, _) = run(&["-q", "-c", "SET datafusion.execution.batch_size = 7", "-c", sql]);
+    assert!(ok);
+    assert!(stdout.contains("| 40    |") && !stdout.contains("| 41    |"), "{stdout}");
+}
+
 /// `SET tensor.fast_parquet = false` (or `datafusion.tensor.fast_parquet`) leaves the next
 /// scans to DataFusion's reader, and `RESET` brings this crate's back: the scan's metrics say
 /// which read the file.
