@@ -393,12 +393,24 @@ fn max_rows_bounds_only_the_table_format() {
                 "json" | "nd-json" => format!("{{\"value\":{value}}}"),
                 _ => format!("\n{value}\n"),
             };
-            assert!(stdout.contains(&row), "{format}: {value} missing in\n{stdout}");
+            assert!(
+                stdout.contains(&row),
+                "{format}: {value} missing in\n{stdout}"
+            );
         }
     }
-    let (ok, stdout, _) = run(&["-q", "-c", "SET datafusion.execution.batch_size = 7", "-c", sql]);
+    let (ok, stdout, _) = run(&[
+        "-q",
+        "-c",
+        "SET datafusion.execution.batch_size = 7",
+        "-c",
+        sql,
+    ]);
     assert!(ok);
-    assert!(stdout.contains("| 40    |") && !stdout.contains("| 41    |"), "{stdout}");
+    assert!(
+        stdout.contains("| 40    |") && !stdout.contains("| 41    |"),
+        "{stdout}"
+    );
 }
 
 /// `SET tensor.fast_parquet = false` (or `datafusion.tensor.fast_parquet`) leaves the next
