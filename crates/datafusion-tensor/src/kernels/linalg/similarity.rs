@@ -176,9 +176,27 @@ fn lanes_sums<F: Float, const N: usize>(
     acc.map(|a| ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])))
 }
 
-/// The measure of two contiguous vectors.
+/// The squared norms of a constant operand's vectors, for cosine: each the sum the loop
+/// would take (`lanes_sum` of its squares, the same bits alone or beside the other sums), so
+/// taken once for every row.
+#[derive(Clone, Copy)]
+enum Known<'k, F> {
+    /// Neither operand is constant (or the measure is not cosine).
+    Neither,
+    /// Operand a's, per vector pair of a row.
+    A(&'k [F]),
+    /// Operand b's, per vector pair of a row.
+    B(&'k [F]),
+}
+
+/// The measure of two contiguous vectors; `known` a constant operand's squared norm.
 #[inline(always)]
-fn contiguous<F: Float, A: Operand<F>, B: Operand<F>>(measure: Measure, lhs: &[A], rhs: &[B]) -> F {
+fn contiguous<F: Float, A: Operand<F>, B: Operand<F>>(
+    measure: Measure,
+    lhs: &[A],
+    rhs: &[B],
+    known: Option<(bool, F)>,
+) -> F {
     let len = lhs.len().min(rhs.len());
     let (lhs, rhs) = (&lhs[..len], &rhs[..len]);
     let x = |i: usize| lhs[i].get();
@@ -191,11 +209,31 @@ fn contiguous<F: Float, A: Operand<F>, B: Operand<F>>(measure: Measure, lhs: &[A
         })
         .sqrt(),
         Measure::CosineSimilarity => {
-            // One pass over both vectors, not three (the same sums in the same order).
-            let [dot, aa, bb] = lanes_sums(len, |i| {
-                let (x, y) = (x(i), y(i));
-                [x * y, x * x, y * y]
-            });
+            // One pass over both vectors, not three (the same sums in the same order); a
+            // constant operand's squared norm taken once.
+            let (dot, aa, bb) = match known {
+                Some((true, aa)) => {
+                    let [dot, bb] = lanes_sums(len, |i| {
+                        let (x, y) = (x(i), y(i));
+                        [x * y, y * y]
+                    });
+                    (dot, aa, bb)
+                }
+                Some((false, bb)) => {
+                    let [dot, aa] = lanes_sums(len, |i| {
+                        let x = x(i);
+                        [x * y(i), x * x]
+                    });
+                    (dot, aa, bb)
+                }
+                None => {
+                    let [dot, aa, bb] = lanes_sums(len, |i| {
+                        let (x, y) = (x(i), y(i));
+                        [x * y, x * x, y * y]
+                    });
+                    (dot, aa, bb)
+                }
+            };
             dot / (aa.sqrt() * bb.sqrt())
         }
     }
@@ -208,6 +246,7 @@ fn strided<F: Float, A: Operand<F>, B: Operand<F>>(
     rhs: &[B],
     plan: &VectorPlan,
     at: (usize, usize),
+    known: Option<(bool, F)>,
 ) -> F {
     let [lhs_stride, rhs_stride] = plan.strides;
     let x = |i: usize| lhs[at.0 + i * lhs_stride].get();
@@ -221,8 +260,14 @@ fn strided<F: Float, A: Operand<F>, B: Operand<F>>(
         .sqrt(),
         Measure::CosineSimilarity => {
             let dot = lanes_sum(plan.len, |i| x(i) * y(i));
-            let aa = lanes_sum(plan.len, |i| x(i) * x(i));
-            let bb = lanes_sum(plan.len, |i| y(i) * y(i));
+            let aa = match known {
+                Some((true, aa)) => aa,
+                _ => lanes_sum(plan.len, |i| x(i) * x(i)),
+            };
+            let bb = match known {
+                Some((false, bb)) => bb,
+                _ => lanes_sum(plan.len, |i| y(i) * y(i)),
+            };
             dot / (aa.sqrt() * bb.sqrt())
         }
     }
@@ -236,19 +281,41 @@ fn push_row<F: Float, A: Operand<F>, B: Operand<F>>(
     plan: &VectorPlan,
     a: &[A],
     b: &[B],
+    known: Known<'_, F>,
     out: &mut Vec<F>,
 ) {
     let contiguous_vectors = plan.strides == [1, 1];
-    for &(sa, sb) in &plan.starts {
+    for (k, &(sa, sb)) in plan.starts.iter().enumerate() {
+        let known = match known {
+            Known::Neither => None,
+            Known::A(norms) => norms.get(k).map(|&n| (true, n)),
+            Known::B(norms) => norms.get(k).map(|&n| (false, n)),
+        };
         out.push(if contiguous_vectors {
             // Within the extents checked; an empty vector may start past the values.
             let x = a.get(sa..sa + plan.len).unwrap_or(&[]);
             let y = b.get(sb..sb + plan.len).unwrap_or(&[]);
-            contiguous(measure, x, y)
+            contiguous(measure, x, y, known)
         } else {
-            strided(measure, a, b, plan, (sa, sb))
+            strided(measure, a, b, plan, (sa, sb), known)
         });
     }
+}
+
+/// The squared norms of operand `k`'s vectors in a row starting at `row[0]` (per vector
+/// pair), as the measure's loop sums them.
+fn squared_norms<F: Float, T: Operand<F>>(plan: &VectorPlan, row: &[T], k: usize) -> Vec<F> {
+    let stride = plan.strides[k];
+    plan.starts
+        .iter()
+        .map(|&starts| {
+            let start = if k == 0 { starts.0 } else { starts.1 };
+            lanes_sum(plan.len, |i| {
+                let x = row[start + i * stride].get();
+                x * x
+            })
+        })
+        .collect()
 }
 
 /// The measures of `rows` rows into `out`: operand `k`'s row `r` starts at `r * row_len[k]`
@@ -300,6 +367,9 @@ fn measure_rows_at<F: Float, A: Operand<F>, B: Operand<F>>(
         // SAFETY: `Avx2` is only chosen where the CPU has AVX2 (`Level::best`, `available`).
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => unsafe { all_rows_avx2(batch, out) },
+        // SAFETY: `Avx512` is only chosen where the CPU has AVX-512F.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { all_rows_avx512(batch, out) },
     }
     Ok(())
 }
@@ -324,12 +394,26 @@ fn all_rows<F: Float, A: Operand<F>, B: Operand<F>>(batch: Batch<'_, A, B>, out:
         row_len,
         rows,
     } = batch;
+    // A constant operand of cosine (the query vector): its norms once, not once per row.
+    let norms: Vec<F>;
+    let known = if measure != Measure::CosineSimilarity || rows < 2 || plan.len == 0 {
+        Known::Neither
+    } else if row_len[1] == 0 {
+        norms = squared_norms(plan, values.1, 1);
+        Known::B(&norms)
+    } else if row_len[0] == 0 {
+        norms = squared_norms(plan, values.0, 0);
+        Known::A(&norms)
+    } else {
+        Known::Neither
+    };
     for row in 0..rows {
         push_row(
             measure,
             plan,
             values.0.get(row * row_len[0]..).unwrap_or(&[]),
             values.1.get(row * row_len[1]..).unwrap_or(&[]),
+            known,
             out,
         );
     }
@@ -342,6 +426,21 @@ fn all_rows<F: Float, A: Operand<F>, B: Operand<F>>(batch: Batch<'_, A, B>, out:
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn all_rows_avx2<F: Float, A: Operand<F>, B: Operand<F>>(
+    batch: Batch<'_, A, B>,
+    out: &mut Vec<F>,
+) {
+    all_rows(batch, out);
+}
+
+/// [`all_rows`] compiled with AVX-512F: the eight float64 partial sums of a measure take one
+/// 512-bit register (two 256-bit ones with AVX2), the float32-to-float64 widening one
+/// instruction per eight values.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn all_rows_avx512<F: Float, A: Operand<F>, B: Operand<F>>(
     batch: Batch<'_, A, B>,
     out: &mut Vec<F>,
 ) {
@@ -366,6 +465,7 @@ pub fn measure_row<F: Float, A: Operand<F>, B: Operand<F>>(
         plan,
         row_at(values.0, starts[0], plan.extents[0], 0)?,
         row_at(values.1, starts[1], plan.extents[1], 1)?,
+        Known::Neither,
         out,
     );
     Ok(())
@@ -385,7 +485,8 @@ fn row_at<T>(values: &[T], start: usize, extent: usize, k: usize) -> Result<&[T]
 
 /// The instruction set the loops are compiled for, chosen at run time: the default build
 /// targets baseline x86-64 (SSE2), where the eight partial sums take two 128-bit registers per
-/// sum; with AVX2 they take one 256-bit register. The same operations in the same order (no
+/// float32 sum; with AVX2 they take one 256-bit register, and with AVX-512 the eight float64
+/// partial sums take one 512-bit register. The same operations in the same order (no
 /// FMA), so every level gives the same bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Level {
@@ -394,14 +495,22 @@ pub(crate) enum Level {
     /// x86-64 with AVX2.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// x86-64 with AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Level {
     /// The best level this machine runs (detected once; `is_x86_feature_detected!` caches it).
     pub(crate) fn best() -> Self {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Self::Avx2;
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Self::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Self::Avx2;
+            }
         }
         Self::Portable
     }
@@ -411,8 +520,13 @@ impl Level {
     pub(crate) fn available() -> Vec<Self> {
         let mut levels = vec![Self::Portable];
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            levels.push(Self::Avx2);
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                levels.push(Self::Avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                levels.push(Self::Avx512);
+            }
         }
         levels
     }
@@ -518,6 +632,62 @@ mod tests {
                 let mixed = bits(run(level, measure, &plan, (&a, &b), [len, 0], rows));
                 let cast = bits(run(level, measure, &plan, (&widened, &b), [len, 0], rows));
                 assert_eq!(mixed, cast, "{level:?} {measure:?}");
+            }
+        }
+    }
+
+    /// Cosine against a constant operand (either side, contiguous or strided) takes that
+    /// operand's norms once; the bits are those of each row measured alone.
+    #[test]
+    fn a_constant_operands_norms_taken_once_give_the_same_bits() {
+        let len = 37;
+        let rows = 9;
+        #[allow(clippy::cast_precision_loss)]
+        let values: Vec<f64> = (0..rows * len * 2)
+            .map(|i| ((i * 7919 % 1013) as f64 - 506.0) / 37.0)
+            .collect();
+        #[allow(clippy::cast_precision_loss)]
+        let constant: Vec<f64> = (0..len * 2)
+            .map(|i| ((i * 31 % 17) as f64 - 8.0) / 3.0)
+            .collect();
+        // Contiguous vectors, and every other value of rows of twice the length.
+        for stride in [1, 2] {
+            let (shape, strides) = ([len], [stride]);
+            let plan = VectorPlan::new([(&shape, &strides), (&shape, &strides)], &[len], 0);
+            for constant_is_b in [true, false] {
+                let (values_pair, row_len) = if constant_is_b {
+                    ((&values[..], &constant[..]), [len * stride, 0])
+                } else {
+                    ((&constant[..], &values[..]), [0, len * stride])
+                };
+                let mut all: Vec<f64> = Vec::new();
+                measure_rows(
+                    Measure::CosineSimilarity,
+                    &plan,
+                    values_pair,
+                    row_len,
+                    rows,
+                    &mut all,
+                )
+                .unwrap();
+                assert_eq!(all.len(), rows);
+                for (row, &got) in all.iter().enumerate() {
+                    let starts = [row * row_len[0], row * row_len[1]];
+                    let mut one: Vec<f64> = Vec::new();
+                    measure_row(
+                        Measure::CosineSimilarity,
+                        &plan,
+                        values_pair,
+                        starts,
+                        &mut one,
+                    )
+                    .unwrap();
+                    assert_eq!(
+                        got.to_bits(),
+                        one[0].to_bits(),
+                        "stride {stride}, row {row}"
+                    );
+                }
             }
         }
     }
