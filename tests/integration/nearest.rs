@@ -231,6 +231,8 @@ async fn the_join_takes_the_top_k_windows_and_only_those() {
         "SELECT * FROM (SELECT q.id, count(*) OVER (PARTITION BY q.id ORDER BY tensor_l2_distance(t.v, q.v)) AS c, row_number() OVER (PARTITION BY q.id ORDER BY tensor_l2_distance(t.v, q.v)) AS rn FROM queries q CROSS JOIN items t) WHERE rn <= 3",
         // No upper bound.
         "SELECT * FROM (SELECT q.id, row_number() OVER (PARTITION BY q.id ORDER BY tensor_l2_distance(t.v, q.v)) AS rn FROM queries q CROSS JOIN items t) WHERE rn >= 3",
+        // k past the join's 4,096.
+        "SELECT q.id, t.id FROM queries q CROSS JOIN items t QUALIFY row_number() OVER (PARTITION BY q.id ORDER BY tensor_l2_distance(t.v, q.v)) <= 5000",
         // Both operands on one side.
         "SELECT q.id, t.id FROM queries q CROSS JOIN items t QUALIFY row_number() OVER (PARTITION BY q.id ORDER BY tensor_l2_distance(q.v, q.v)) <= 3",
     ];

@@ -31,8 +31,9 @@ use crate::config::TensorOptions;
 use crate::kernels::linalg::similarity::Measure;
 use crate::kernels::nearest::Ranking;
 
-/// The largest `k` the join is used for: past it, the window keeps most pairs anyway.
-const MAX_K: usize = 1 << 20;
+/// The largest `k` the join is used for (its heaps hold `k` keys per group, outside the
+/// memory pool); past it, DataFusion's plan.
+const MAX_K: usize = 4096;
 
 /// The physical optimizer rule of `crate::nearest` (its docs say what it recognises).
 #[derive(Debug, Default)]
