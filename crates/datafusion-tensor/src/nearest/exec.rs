@@ -72,6 +72,10 @@ struct BuildSide {
     groups: usize,
     /// Each group's build rows.
     group_rows: Vec<Vec<u32>>,
+    /// The pairs' bounds and their prefilter (the vectors' length and types fix them).
+    prefilter: Prefilter,
+    /// Per build row: its squared norm, norm and inverse norm.
+    query_terms: Vec<(f64, f64, f64)>,
     _reservation: MemoryReservation,
 }
 
@@ -230,27 +234,13 @@ impl ExecutionPlan for NearestCandidatesExec {
             let build = cell
                 .get_or_try_init(|| collect_build(build_plan, Arc::clone(&context), &spec))
                 .await?;
-            let compute = ComputeType::for_result(&spec.result).unwrap_or(ComputeType::F64);
-            let vectors = &build.vectors;
-            let bounds = Bounds::new(
-                spec.measure,
-                spec.descending,
-                vectors.len,
-                compute,
-                &spec.result,
-            );
             let mut run = Run {
                 spec: &spec,
                 build,
                 schema: &schema,
                 selection: Selection::new(spec.ranking, build.group_of.clone(), build.groups),
-                bounds,
-                prefilter: Prefilter::new(bounds),
                 dots: Dots::F32(Vec::new()),
-                query_terms: (0..vectors.rows)
-                    .map(|j| (vectors.squares[j], vectors.norms[j], 1.0 / vectors.norms[j]))
-                    .collect(),
-                pre_thresholds: vec![f64::INFINITY; vectors.rows],
+                pre_thresholds: vec![f64::INFINITY; build.vectors.rows],
                 store: Vec::new(),
                 stored: 0,
                 reservation,
@@ -360,12 +350,25 @@ async fn collect_build(
         #[allow(clippy::cast_possible_truncation)]
         group_rows[g as usize].push(row as u32);
     }
+    let compute = ComputeType::for_result(&spec.result).unwrap_or(ComputeType::F64);
+    let bounds = Bounds::new(
+        spec.measure,
+        spec.descending,
+        vectors.len,
+        compute,
+        &spec.result,
+    );
+    let query_terms = (0..vectors.rows)
+        .map(|j| (vectors.squares[j], vectors.norms[j], 1.0 / vectors.norms[j]))
+        .collect();
     Ok(Arc::new(BuildSide {
         batch,
         vectors,
         group_of,
         groups,
         group_rows,
+        prefilter: Prefilter::new(bounds),
+        query_terms,
         _reservation: reservation,
     }))
 }
@@ -376,12 +379,8 @@ struct Run<'a> {
     build: &'a BuildSide,
     schema: &'a SchemaRef,
     selection: Selection,
-    bounds: Bounds,
-    prefilter: Prefilter,
     /// The products' buffer, reused from batch to batch.
     dots: Dots,
-    /// Per build row: its squared norm, norm and inverse norm.
-    query_terms: Vec<(f64, f64, f64)>,
     /// Per build row: the prefilter's threshold (its group's).
     pre_thresholds: Vec<f64>,
     /// The stream rows candidates refer to (items number rows across these batches).
@@ -445,7 +444,7 @@ impl Run<'_> {
         base: u64,
         exact: &mut Vec<(u32, u32)>,
     ) -> usize {
-        let pre = self.prefilter;
+        let pre = self.build.prefilter;
         // One loop per measure and order (`Prefilter::value_of`'s kinds), the prefilter's
         // branch out of it.
         macro_rules! scan {
@@ -484,7 +483,7 @@ impl Run<'_> {
                 let terms = (items.squares[i], items.norms[i], 1.0 / items.norms[i]);
                 for (j, &dot) in row.iter().enumerate() {
                     let dot = dot.into();
-                    if value(dot, terms, self.query_terms[j]) > self.pre_thresholds[j] {
+                    if value(dot, terms, self.build.query_terms[j]) > self.pre_thresholds[j] {
                         continue;
                     }
                     looked += 1;
@@ -509,7 +508,8 @@ impl Run<'_> {
         item: u64,
         exact: &mut Vec<(u32, u32)>,
     ) {
-        let (lo, hi) = match self.bounds.pair(dot, items, i, &self.build.vectors, j) {
+        let bounds = self.build.prefilter.bounds();
+        let (lo, hi) = match bounds.pair(dot, items, i, &self.build.vectors, j) {
             PairKind::Bounded(lo, hi) => (value_key(lo), value_key(hi)),
             PairKind::Null => {
                 let null = null_key(self.spec.nulls_first);
@@ -529,7 +529,7 @@ impl Run<'_> {
     /// The prefilter thresholds of build row `j`'s group, after its threshold changed.
     fn refresh(&mut self, j: usize) {
         let g = self.selection.group_of(j);
-        let threshold = self.prefilter.threshold(self.selection.threshold(g));
+        let threshold = self.build.prefilter.threshold(self.selection.threshold(g));
         let vectors = &self.build.vectors;
         for &row in &self.build.group_rows[g] {
             let row = row as usize;
@@ -564,7 +564,7 @@ impl Run<'_> {
             let key = if values.is_null(n) {
                 null
             } else {
-                value_key(self.bounds.rank(values.value(n)))
+                value_key(self.build.prefilter.bounds().rank(values.value(n)))
             };
             if self
                 .selection

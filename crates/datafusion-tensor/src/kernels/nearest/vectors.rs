@@ -246,6 +246,11 @@ impl Prefilter {
         Self { bounds }
     }
 
+    /// The bounds it widens.
+    pub fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+
     /// The threshold for a group whose rank threshold is `threshold` (a key).
     pub fn threshold(&self, threshold: super::Key) -> f64 {
         let b = &self.bounds;
