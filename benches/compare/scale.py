@@ -4,7 +4,7 @@
 
     python3 benches/compare/scale.py [--rows 1000000] [--row-groups 16] [--embeddings 100000]
                                      [--partitions 1,2,4,...] [--repeat 3] [--bin PATH]
-                                     [--no-duckdb]
+                                     [--no-duckdb] [--set tensor.map_files=false ...]
 
 Writes with pyarrow under target/compare/ (snappy, fixed seeds):
 - scale_f32_<rows>_<row-groups>.parquet: a float32 [16, 16] FixedShapeTensor column `x`
@@ -18,6 +18,15 @@ lines (the `cargo build` binary unless --bin; give a release build for figures t
 DuckDB's in-process wall time (`SET threads = N`; the Parquet column read as a flat list).
 The speed-up column is the 1-partition time over the largest partition count's. The files
 are read from the page cache (each query runs once before it is timed).
+
+Before the table, the rates one partition is held to (issue F: one partition reads a
+page-cached float32 file at the memory-copy rate measured beside it): the CLI's
+`sum(tensor_sum(x))` at 1 partition as GB/s of the f32 file's float32 values, beside numpy
+copying as many bytes into a fresh array (`np.copy`) and Python reading the file from the page
+cache into a fresh buffer (`readinto`), best of --repeat.
+
+`--set KEY=VALUE` (repeatable) runs `SET KEY = VALUE` before each query of this CLI, e.g.
+`--set tensor.map_files=false` for the object store's reads instead of the memory map.
 
 Partitions default to 1, 2, 4, ... up to `nproc`, and 16 beside them (issue F: 16 partitions
 on a 2-core machine must be no slower than 2). The 16-core figures in the docs come from the
@@ -113,14 +122,37 @@ def query_vector():
     return "[" + ", ".join(repr(float(v)) for v in q) + "]"
 
 
-def cli(binary, sql, partitions, repeat):
-    args = [binary, "--format", "csv", "-c",
-            f"SET datafusion.execution.target_partitions = {partitions}"]
+def cli(binary, sql, partitions, repeat, settings=()):
+    sets = [f"SET datafusion.execution.target_partitions = {partitions}"]
+    sets += [f"SET {key} = {value}" for key, value in settings]
+    args = [binary, "--format", "csv"]
+    for statement in sets:
+        args += ["-c", statement]
     args += ["-c", sql] * (repeat + 1)
     out, _ = timed(args)
     elapsed = [float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)]
-    # The SET's line, then the untimed first run (the page cache).
-    return min(elapsed[2:])
+    # The SETs' lines, then the untimed first run (the page cache).
+    return min(elapsed[len(sets) + 1:])
+
+
+def copy_rates(path, values_bytes, repeat):
+    """GB/s of numpy copying `values_bytes` into a fresh array, and of Python reading the
+    file at `path` (page-cached) into a fresh buffer."""
+    src = np.ones(values_bytes // 4, dtype=np.float32)
+    best_copy = best_read = float("inf")
+    size = path.stat().st_size
+    for _ in range(repeat):
+        start = time.perf_counter()
+        dst = np.copy(src)
+        best_copy = min(best_copy, time.perf_counter() - start)
+        del dst
+        buf = bytearray(size)
+        start = time.perf_counter()
+        with open(path, "rb", buffering=0) as f:
+            f.readinto(buf)
+        best_read = min(best_read, time.perf_counter() - start)
+        del buf
+    return values_bytes / best_copy / 1e9, size / best_read / 1e9
 
 
 def duckdb_time(sql, threads, repeat):
@@ -147,7 +179,9 @@ def main():
     parser.add_argument("--bin")
     parser.add_argument("--only")
     parser.add_argument("--no-duckdb", action="store_true")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
+    settings = [tuple(s.split("=", 1)) for s in args.set]
     cores = os.cpu_count() or 1
     if args.partitions:
         counts = [int(p) for p in args.partitions.split(",")]
@@ -173,6 +207,16 @@ def main():
     print(f"{cores} cores; f32 file: {args.rows} rows in {args.row_groups} row groups; "
           f"embeddings: {args.embeddings} rows of float32 [{DIM}]; seconds, best of {args.repeat}")
     print()
+    if settings:
+        print("settings: " + ", ".join(f"{k} = {v}" for k, v in settings))
+    values = args.rows * 256 * 4
+    path = f"'{files['f32']}'"
+    scan = cli(binary, f"SELECT sum(tensor_sum(x)) FROM {path}", 1, args.repeat, settings)
+    copy, read = copy_rates(files["f32"], values, args.repeat)
+    print(f"one partition: sum(tensor_sum(x)) reads {values / scan / 1e9:.1f} GB/s of float32 "
+          f"values ({scan:.3f} s); numpy copies {copy:.1f} GB/s; Python reads the file from "
+          f"the page cache at {read:.1f} GB/s")
+    print()
     head = " | ".join(f"{n} {'partition' if n == 1 else 'partitions'}" for n in counts)
     print(f"| query | engine | {head} | speed-up |")
     print("| --- | --- | " + " | ".join("---" for _ in counts) + " | --- |")
@@ -180,7 +224,7 @@ def main():
         if args.only and args.only not in name:
             continue
         path = f"'{files[file]}'"
-        rows = [("this CLI", [cli(binary, ours.format(f=path, q=q), n, args.repeat)
+        rows = [("this CLI", [cli(binary, ours.format(f=path, q=q), n, args.repeat, settings)
                               for n in counts])]
         if duckdb and theirs:
             rows.append(("DuckDB", [duckdb_time(theirs.format(f=path, q=q), n, args.repeat)

@@ -29,6 +29,7 @@ use datafusion_tensor::{
 use futures::FutureExt;
 
 mod hostile;
+mod mapped;
 
 const ROWS: usize = 3500;
 const GROUP_ROWS: usize = 1000;
@@ -364,7 +365,7 @@ async fn a_null_found_after_batches_were_given_hands_the_rest_over() {
 }
 
 /// What the reader holds while it reads a row group (its fetched column chunks) is counted in
-/// the session's memory pool: a pool too small for one row group fails the query with
+/// the session's memory pool: a pool too small for one fetched row group fails the query with
 /// DataFusion's "Resources exhausted" instead of growing past it; one large enough reads it.
 #[tokio::test]
 async fn a_memory_pool_too_small_for_a_row_group_fails_the_query() {
@@ -390,11 +391,21 @@ async fn a_memory_pool_too_small_for_a_row_group_fails_the_query() {
         ctx.enable_url_table()
     };
     let sql = format!("SELECT sum(tensor_get(x, '3')) AS s FROM '{path}'");
-    let err = crate::interop::error_of(&limited(64 * 1024), &sql).await;
+    let fetching = |bytes: usize| async move {
+        let ctx = limited(bytes);
+        ctx.sql("SET tensor.map_files = false").await.unwrap();
+        ctx
+    };
+    let err = crate::interop::error_of(&fetching(64 * 1024).await, &sql).await;
     assert!(err.contains("Resources exhausted"), "{err}");
     assert!(err.contains("TensorParquetScan"), "{err}");
-    let (got, groups) = query(&limited(64 << 20), &sql).await;
+    let (got, groups) = query(&fetching(64 << 20).await, &sql).await;
     assert_eq!(groups, (4, 0));
+    // Mapped into memory (the default for a local file), the column chunks are the page
+    // cache's, not the process's: the small pool reads the same rows.
+    let (mapped, groups) = query(&limited(64 * 1024), &sql).await;
+    assert_eq!(groups, (4, 0));
+    assert_eq!(mapped, got);
     let expected = (0..ROWS)
         .map(|row| ((row * 64 + 3) % 50) as f64 / 4.0)
         .sum::<f64>();

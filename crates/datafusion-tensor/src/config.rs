@@ -41,6 +41,13 @@ config_namespace! {
         /// DATAFUSION_TENSOR_ARROW_SCAN is set.
         pub fast_parquet: bool, default = fast_parquet_default()
 
+        /// Let the faster reader map local Parquet files into memory and decode their row
+        /// groups from the page cache, instead of first copying them into the process's
+        /// memory. A file truncated by another process while a query maps it ends the
+        /// process (SIGBUS), as with every memory-mapped reader: set false where files are
+        /// rewritten in place while they are queried.
+        pub map_files: bool, default = true
+
         /// The most elements one tensor (one row, one index array, a shape computed while
         /// planning) may have: larger shapes are errors before anything is allocated.
         /// Defaults to 2^26, or to the environment variable DATAFUSION_TENSOR_MAX_ELEMENTS.

@@ -66,10 +66,13 @@ pub fn name_files_in_errors(
     if config.file_source.downcast_ref::<NamingSource>().is_some() {
         return plan;
     }
-    let fast_parquet = TensorOptions::from_config(options).fast_parquet;
+    let options = TensorOptions::from_config(options);
     let mut config = config.clone();
-    config.file_source =
-        NamingSource::wrap(Arc::clone(&config.file_source), fast_parquet, memory_pool);
+    config.file_source = NamingSource::wrap(
+        Arc::clone(&config.file_source),
+        (options.fast_parquet, options.map_files),
+        memory_pool,
+    );
     DataSourceExec::from_data_source(config)
 }
 
@@ -96,6 +99,8 @@ pub struct NamingSource {
     /// Whether the fast tensor reader may serve the scan (`tensor.fast_parquet` of the session
     /// that planned it).
     fast_parquet: bool,
+    /// Whether it may map local files into memory (`tensor.map_files`).
+    map_files: bool,
     /// The session's memory pool, for the fast reader.
     memory_pool: Option<Arc<dyn MemoryPool>>,
 }
@@ -103,20 +108,25 @@ pub struct NamingSource {
 impl NamingSource {
     fn wrap(
         inner: Arc<dyn FileSource>,
-        fast_parquet: bool,
+        (fast_parquet, map_files): (bool, bool),
         memory_pool: Option<Arc<dyn MemoryPool>>,
     ) -> Arc<dyn FileSource> {
         Arc::new(Self {
             inner,
             batch_size: None,
             fast_parquet,
+            map_files,
             memory_pool,
         })
     }
 
     /// `inner` (a source the wrapped one returned) wrapped with this one's settings.
     fn rewrap(&self, inner: Arc<dyn FileSource>) -> Arc<dyn FileSource> {
-        Self::wrap(inner, self.fast_parquet, self.memory_pool.clone())
+        Self::wrap(
+            inner,
+            (self.fast_parquet, self.map_files),
+            self.memory_pool.clone(),
+        )
     }
 }
 
@@ -148,6 +158,7 @@ impl FileSource for NamingSource {
     ) -> Result<Box<dyn Morselizer>> {
         // Reads of the scan's files past their ends (a corrupt footer's offsets) fail at once,
         // in DataFusion's reader and the fast one alike (`super::bounded`).
+        let original_store = Arc::clone(&object_store);
         let object_store = BoundedStore::wrap(
             object_store,
             base_config
@@ -159,15 +170,25 @@ impl FileSource for NamingSource {
         let inner =
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;
-        let batch_size = self.batch_size.or(base_config.batch_size);
         let inner = if self.fast_parquet {
+            let options = super::fast::ReadOptions {
+                batch_size: self.batch_size.or(base_config.batch_size),
+                memory_pool: self.memory_pool.clone(),
+                map_files: self.map_files
+                    && super::fast::is_local_root(
+                        original_store.as_ref(),
+                        base_config.object_store_url.as_str(),
+                    ),
+                prefault: base_config.file_groups.len()
+                    < std::thread::available_parallelism().map_or(1, usize::from),
+                partition,
+            };
             super::fast::maybe_fast(
                 inner,
                 self.inner.as_ref(),
                 object_store,
                 base_config,
-                batch_size,
-                self.memory_pool.clone(),
+                options,
             )
         } else {
             inner
@@ -187,6 +208,7 @@ impl FileSource for NamingSource {
             inner: self.inner.with_batch_size(batch_size),
             batch_size: Some(batch_size),
             fast_parquet: self.fast_parquet,
+            map_files: self.map_files,
             memory_pool: self.memory_pool.clone(),
         })
     }

@@ -21,6 +21,7 @@ use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 
 use super::fetched::{Fetched, corrupt_message};
+use super::mapped::MappedFile;
 use super::open::{FilePlan, read_metadata};
 use super::row_group::RowGroupReader;
 use super::{MAX_DECODED_ROW_GROUP_BYTES, MAX_DECODED_VARIABLE_ROW_GROUP_BYTES, Shared};
@@ -59,9 +60,15 @@ impl MorselPlanner for OpenFile {
                 return inner.plan_file(file);
             };
             file_plan.prune_by_bloom_filters(&shared).await;
+            let mapped = if shared.map_files && !file_plan.row_groups.is_empty() {
+                MappedFile::open(&file_plan.location, file_plan.size).map(Arc::new)
+            } else {
+                None
+            };
             Ok(Box::new(RowGroups {
                 queue: file_plan.row_groups.iter().copied().collect(),
                 file: Arc::new(file_plan),
+                mapped,
                 shared,
                 fallback: Fallback { inner, file },
             }) as Box<dyn MorselPlanner>)
@@ -74,6 +81,9 @@ impl MorselPlanner for OpenFile {
 pub(super) struct RowGroups {
     pub(super) file: Arc<FilePlan>,
     pub(super) queue: VecDeque<usize>,
+    /// The file mapped into memory, when it is a local file the session lets this reader map
+    /// (module [`super::mapped`]): its row groups are slices of the map, not fetched.
+    pub(super) mapped: Option<Arc<MappedFile>>,
     pub(super) shared: Arc<Shared>,
     pub(super) fallback: Fallback,
 }
@@ -112,23 +122,49 @@ impl RowGroups {
             };
             let mut reservation = None;
             let data = if held <= limit {
+                let bytes: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+                let mapped = match &self.mapped {
+                    Some(file) => {
+                        if self.shared.prefault {
+                            file.populate(&ranges).await;
+                        }
+                        file.ranges(&ranges)
+                    }
+                    None => None,
+                };
                 // What this reader holds while it decodes the row group: its column chunks
-                // (and what late materialisation reads whole), counted in the session's
-                // memory pool. A pool too small for them fails the query, as DataFusion's
-                // operators fail.
+                // when fetched (mapped ones are the page cache's), and what late
+                // materialisation reads whole, counted in the session's memory pool. A pool
+                // too small for them fails the query, as DataFusion's operators fail.
                 if let Some(pool) = &self.shared.memory_pool {
-                    let fetched: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+                    let fetched = if mapped.is_some() { 0 } else { bytes };
                     let row_group_memory = MemoryConsumer::new("TensorParquetScan").register(pool);
                     row_group_memory.try_grow(
                         usize::try_from(fetched.saturating_add(held)).unwrap_or(usize::MAX),
                     )?;
                     reservation = Some(row_group_memory);
                 }
-                self.shared
-                    .store
-                    .get_ranges(&self.file.location, &ranges)
-                    .await
-                    .ok()
+                if mapped.is_some() {
+                    self.shared
+                        .mapped_bytes
+                        .add(usize::try_from(bytes).unwrap_or(usize::MAX));
+                    mapped
+                } else {
+                    let timer = self.shared.fetch_time.timer();
+                    let fetched = self
+                        .shared
+                        .store
+                        .get_ranges(&self.file.location, &ranges)
+                        .await
+                        .ok();
+                    timer.done();
+                    if fetched.is_some() {
+                        self.shared
+                            .fetched_bytes
+                            .add(usize::try_from(bytes).unwrap_or(usize::MAX));
+                    }
+                    fetched
+                }
             } else {
                 None
             };
@@ -271,9 +307,10 @@ impl MorselPlanner for Fetch {
                 .sum()
         });
         let morsels = vec![Box::new(morsel) as Box<dyn Morsel>];
-        if fetched > MAX_READ_AHEAD_BYTES && !rest.queue.is_empty() {
-            // A large row group is decoded before the next one is fetched: DataFusion's file
-            // stream plans a ready planner only once its morsels are read.
+        if fetched > MAX_READ_AHEAD_BYTES && rest.mapped.is_none() && !rest.queue.is_empty() {
+            // A large fetched row group is decoded before the next one is fetched (mapped
+            // ones hold no memory of the process): DataFusion's file stream plans a ready
+            // planner only once its morsels are read.
             return Ok(Some(
                 MorselPlan::new()
                     .with_morsels(morsels)
