@@ -22,7 +22,9 @@ use bytes::Bytes;
 use datafusion::object_store::ObjectStore;
 use datafusion::object_store::local::LocalFileSystem;
 use datafusion::object_store::path::Path;
-use memmap2::{Advice, Mmap};
+#[cfg(unix)]
+use memmap2::Advice;
+use memmap2::Mmap;
 
 /// Whether `store` (the scan's, for `url`) reads files of the local file system at their
 /// absolute paths: DataFusion's `LocalFileSystem` at the root, alone or inside
@@ -91,10 +93,7 @@ impl MappedFile {
                     continue;
                 };
                 if start < end && end <= file.map.len() {
-                    // Advice only: a kernel without it takes the faults when pages are read.
-                    let _ = file
-                        .map
-                        .advise_range(Advice::PopulateRead, start, end - start);
+                    advise(&file.map, start..end, true);
                 }
             }
         };
@@ -113,8 +112,7 @@ impl MappedFile {
                 if start > end || end > self.map.len() {
                     return None;
                 }
-                // Advice only: a kernel that refuses it reads the pages when they are touched.
-                let _ = self.map.advise_range(Advice::WillNeed, start, end - start);
+                advise(&self.map, start..end, false);
                 Some(Bytes::from_owner(Slice {
                     map: Arc::clone(&self.map),
                     range: start..end,
@@ -122,4 +120,26 @@ impl MappedFile {
             })
             .collect()
     }
+}
+
+/// Tells the kernel that `range` of `map` is read soon (`MADV_WILLNEED`), or has it mapped in
+/// now (`populate`: `MADV_POPULATE_READ`, Linux 5.14 on; elsewhere `MADV_WILLNEED`). Advice
+/// only: a kernel that refuses it, or a system without `madvise`, reads the pages when they
+/// are touched.
+fn advise(map: &Mmap, range: Range<usize>, populate: bool) {
+    #[cfg(target_os = "linux")]
+    let advice = if populate {
+        Advice::PopulateRead
+    } else {
+        Advice::WillNeed
+    };
+    #[cfg(all(unix, not(target_os = "linux")))]
+    let advice = {
+        let _ = populate;
+        Advice::WillNeed
+    };
+    #[cfg(unix)]
+    let _ = map.advise_range(advice, range.start, range.len());
+    #[cfg(not(unix))]
+    let _ = (map, range, populate);
 }
