@@ -28,6 +28,7 @@ use datafusion_tensor::{
 };
 use futures::FutureExt;
 
+mod balance;
 mod hostile;
 mod mapped;
 

@@ -52,6 +52,10 @@ impl MorselPlanner for OpenFile {
             .await;
             let file_plan = match metadata {
                 Ok(metadata) => FilePlan::new(&shared, metadata, &file, location)?,
+                // The footer could not be fetched: the scan's error. DataFusion's reader would
+                // fail on it too, and where it succeeded it would assign this partition other
+                // row groups than the partitions that read the file here (`middle_byte`).
+                Err(err) if is_io_error(&err) => return Err(err),
                 Err(_) => None,
             };
             let Some(mut file_plan) = file_plan else {
@@ -74,6 +78,22 @@ impl MorselPlanner for OpenFile {
             }) as Box<dyn MorselPlanner>)
         })))
     }
+}
+
+/// Whether `err` is (or wraps) the object store's: a read that failed, not bytes that are not
+/// a Parquet footer.
+fn is_io_error(err: &DataFusionError) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(error) = source {
+        if error
+            .downcast_ref::<datafusion::object_store::Error>()
+            .is_some()
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 /// The row groups of a file still to read.

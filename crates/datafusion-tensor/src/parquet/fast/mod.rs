@@ -57,8 +57,10 @@
 //! them, so a wrong index is caught where it would misplace values); without it every page is
 //! decoded, as DataFusion's reader decodes it (a corrupt page it would fail on fails here too).
 //!
-//! Row groups are assigned to a scan partition as DataFusion assigns them (the first page's
-//! offset lies in the partition's byte range), so a file's row groups are read on all cores.
+//! A row group is read by the scan partition whose byte range holds the middle of its bytes
+//! (DataFusion's reader takes its first page: a cut just after a row group's start gave it to
+//! the partition before, see `open::middle_byte`), so a file's row groups are read on all
+//! cores, evenly.
 //!
 //! Variable-shape tensor columns (`arrow.variable_shape_tensor`, storage `Struct<data:
 //! List<T>, shape: FixedSizeList<Int32>[ndim]>`, the same element types) are read here too.
