@@ -21,7 +21,8 @@ are read from the page cache (each query runs once before it is timed).
 
 Before the table, the rates one partition is held to (issue F: one partition reads a
 page-cached float32 file at the memory-copy rate measured beside it): the CLI's
-`sum(tensor_sum(x))` at 1 partition as GB/s of the f32 file's float32 values, beside numpy
+`sum(tensor_sum(x))` at 1 partition as GB/s of the f32 file's float32 values (the snappy file,
+and an uncompressed copy written beside it, `scale_f32_<rows>_<row-groups>_plain.parquet`), beside numpy
 copying as many bytes into a fresh array (`np.copy`) and Python reading the file from the page
 cache into a fresh buffer (`readinto`), best of --repeat.
 
@@ -87,14 +88,15 @@ QUERIES = {
 }
 
 
-def generate_f32(path, rows, row_groups):
+def generate_f32(path, rows, row_groups, compression="snappy"):
     if path.exists():
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(16)
     per_group = -(-rows // row_groups)
     tmp = path.with_suffix(".tmp")
-    with pq.ParquetWriter(tmp, pa.schema([("x", pa.fixed_shape_tensor(pa.float32(), [16, 16]))])) as w:
+    schema = pa.schema([("x", pa.fixed_shape_tensor(pa.float32(), [16, 16]))])
+    with pq.ParquetWriter(tmp, schema, compression=compression) as w:
         for start in range(0, rows, per_group):
             n = min(per_group, rows - start)
             x = rng.random((n, 16, 16), dtype=np.float32)
@@ -195,6 +197,8 @@ def main():
         "emb": out_dir / f"scale_emb_{args.embeddings}.parquet",
     }
     generate_f32(files["f32"], args.rows, args.row_groups)
+    plain = out_dir / f"scale_f32_{args.rows}_{args.row_groups}_plain.parquet"
+    generate_f32(plain, args.rows, args.row_groups, compression="none")
     generate_embeddings(files["emb"], args.embeddings)
     q = query_vector()
     duckdb = not args.no_duckdb
@@ -212,10 +216,13 @@ def main():
     values = args.rows * 256 * 4
     path = f"'{files['f32']}'"
     scan = cli(binary, f"SELECT sum(tensor_sum(x)) FROM {path}", 1, args.repeat, settings)
+    plain_scan = cli(binary, f"SELECT sum(tensor_sum(x)) FROM '{plain}'", 1, args.repeat,
+                     settings)
     copy, read = copy_rates(files["f32"], values, args.repeat)
     print(f"one partition: sum(tensor_sum(x)) reads {values / scan / 1e9:.1f} GB/s of float32 "
-          f"values ({scan:.3f} s); numpy copies {copy:.1f} GB/s; Python reads the file from "
-          f"the page cache at {read:.1f} GB/s")
+          f"values from the snappy file ({scan:.3f} s), {values / plain_scan / 1e9:.1f} GB/s "
+          f"from an uncompressed copy ({plain_scan:.3f} s); numpy copies {copy:.1f} GB/s; "
+          f"Python reads the snappy file from the page cache at {read:.1f} GB/s")
     print()
     head = " | ".join(f"{n} {'partition' if n == 1 else 'partitions'}" for n in counts)
     print(f"| query | engine | {head} | speed-up |")
