@@ -138,20 +138,28 @@ pub(crate) fn row_groups(plan: &Arc<dyn ExecutionPlan>) -> (usize, usize) {
         .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
-/// The query's result (one batch) and the scan's row-group counts.
-async fn query(ctx: &SessionContext, sql: &str) -> (RecordBatch, (usize, usize)) {
-    let plan = ctx
-        .sql(sql)
+/// The query's physical plan.
+async fn planned(ctx: &SessionContext, sql: &str) -> Arc<dyn ExecutionPlan> {
+    ctx.sql(sql)
         .await
         .unwrap()
         .create_physical_plan()
         .await
-        .unwrap();
-    let batches = collect(Arc::clone(&plan), ctx.task_ctx())
+        .unwrap()
+}
+
+/// The result of `plan` (of `sql`, named when it fails) as one batch.
+async fn ran(ctx: &SessionContext, plan: &Arc<dyn ExecutionPlan>, sql: &str) -> RecordBatch {
+    let batches = collect(Arc::clone(plan), ctx.task_ctx())
         .await
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    let batch = concat_batches(&plan.schema(), &batches).unwrap();
-    (batch, row_groups(&plan))
+    concat_batches(&plan.schema(), &batches).unwrap()
+}
+
+/// The query's result (one batch) and the scan's row-group counts.
+async fn query(ctx: &SessionContext, sql: &str) -> (RecordBatch, (usize, usize)) {
+    let plan = planned(ctx, sql).await;
+    (ran(ctx, &plan, sql).await, row_groups(&plan))
 }
 
 fn assert_columns(got: &RecordBatch, expected: &RecordBatch, columns: &[&str]) {

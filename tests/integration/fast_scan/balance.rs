@@ -7,23 +7,17 @@ use arrow::array::{AsArray, Int64Array};
 use arrow::datatypes::Int64Type;
 use datafusion::parquet::basic::Compression;
 use datafusion::parquet::file::properties::{WriterProperties, WriterVersion};
-use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties};
+use datafusion::physical_plan::ExecutionPlanProperties;
 use futures::TryStreamExt;
 
-use super::{ROWS, context, f32_tensors, table, write};
+use super::{ROWS, context, f32_tensors, planned, table, write};
 
 /// The ids each partition of `sql`'s plan gives, partition by partition.
 async fn ids_by_partition(
     ctx: &datafusion::execution::context::SessionContext,
     sql: &str,
 ) -> Vec<Vec<i64>> {
-    let plan: Arc<dyn ExecutionPlan> = ctx
-        .sql(sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = planned(ctx, sql).await;
     let mut partitions = Vec::new();
     for partition in 0..plan.output_partitioning().partition_count() {
         let batches: Vec<_> = plan

@@ -4,13 +4,12 @@
 use std::sync::Arc;
 
 use arrow::array::{Int64Array, RecordBatch};
-use arrow::compute::concat_batches;
 use datafusion::execution::context::SessionContext;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterVersion;
-use datafusion::physical_plan::{ExecutionPlan, collect};
+use datafusion::physical_plan::ExecutionPlan;
 
-use super::{context, f32_tensors, properties, row_groups, table, write};
+use super::{context, f32_tensors, planned, properties, ran, row_groups, table, write};
 
 /// The sum of the scan's metric `name` over the plan (0 where no scan has it).
 fn metric(plan: &Arc<dyn ExecutionPlan>, name: &str) -> usize {
@@ -27,17 +26,8 @@ fn metric(plan: &Arc<dyn ExecutionPlan>, name: &str) -> usize {
 
 /// The result of `sql` (one batch), and the plan it ran.
 async fn run(ctx: &SessionContext, sql: &str) -> (RecordBatch, Arc<dyn ExecutionPlan>) {
-    let plan = ctx
-        .sql(sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
-    let batches = collect(Arc::clone(&plan), ctx.task_ctx())
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    (concat_batches(&plan.schema(), &batches).unwrap(), plan)
+    let plan = planned(ctx, sql).await;
+    (ran(ctx, &plan, sql).await, plan)
 }
 
 #[tokio::test]
@@ -107,13 +97,7 @@ async fn a_file_of_another_size_than_listed_is_not_mapped() {
     let sql = format!("SELECT x FROM '{path}'");
     let (before, plan) = run(&ctx, &sql).await;
     assert!(metric(&plan, "tensor_bytes_mapped") > 0);
-    let plan = ctx
-        .sql(&sql)
-        .await
-        .unwrap()
-        .create_physical_plan()
-        .await
-        .unwrap();
+    let plan = planned(&ctx, &sql).await;
     // Bytes appended after the plan listed the file's size: its first bytes (and so the
     // footer where the plan found it) are unchanged, but a map of the file now would not be
     // the file planned. The scan reads the planned ranges through the object store.
@@ -123,8 +107,7 @@ async fn a_file_of_another_size_than_listed_is_not_mapped() {
         .unwrap();
     file.write_all(&[0u8; 4096]).unwrap();
     drop(file);
-    let batches = collect(Arc::clone(&plan), ctx.task_ctx()).await.unwrap();
-    let after = concat_batches(&plan.schema(), &batches).unwrap();
+    let after = ran(&ctx, &plan, &sql).await;
     assert_eq!(metric(&plan, "tensor_bytes_mapped"), 0);
     assert!(metric(&plan, "tensor_bytes_fetched") > 0);
     assert_eq!(after, before);
