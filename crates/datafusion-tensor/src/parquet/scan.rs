@@ -171,16 +171,18 @@ impl FileSource for NamingSource {
             self.inner
                 .create_morselizer(Arc::clone(&object_store), base_config, partition)?;
         let inner = if self.fast_parquet {
+            let map_files = self.map_files
+                && super::fast::is_local_root(
+                    original_store.as_ref(),
+                    base_config.object_store_url.as_str(),
+                );
             let options = super::fast::ReadOptions {
                 batch_size: self.batch_size.or(base_config.batch_size),
                 memory_pool: self.memory_pool.clone(),
-                map_files: self.map_files
-                    && super::fast::is_local_root(
-                        original_store.as_ref(),
-                        base_config.object_store_url.as_str(),
-                    ),
-                prefault: base_config.file_groups.len()
-                    < std::thread::available_parallelism().map_or(1, usize::from),
+                map_files,
+                prefault: map_files
+                    && base_config.file_groups.len()
+                        < std::thread::available_parallelism().map_or(1, usize::from),
                 partition,
             };
             super::fast::maybe_fast(

@@ -164,27 +164,20 @@ impl RowGroups {
                     )?;
                     reservation = Some(row_group_memory);
                 }
-                if mapped.is_some() {
-                    self.shared
-                        .mapped_bytes
-                        .add(usize::try_from(bytes).unwrap_or(usize::MAX));
-                    mapped
-                } else {
-                    let timer = self.shared.fetch_time.timer();
-                    let fetched = self
-                        .shared
-                        .store
-                        .get_ranges(&self.file.location, &ranges)
-                        .await
-                        .ok();
-                    timer.done();
-                    if fetched.is_some() {
-                        self.shared
-                            .fetched_bytes
-                            .add(usize::try_from(bytes).unwrap_or(usize::MAX));
+                let (data, read) = match mapped {
+                    Some(mapped) => (Some(mapped), &self.shared.mapped_bytes),
+                    None => {
+                        let timer = self.shared.fetch_time.timer();
+                        let fetched = self.shared.store.get_ranges(&self.file.location, &ranges);
+                        let fetched = fetched.await.ok();
+                        timer.done();
+                        (fetched, &self.shared.fetched_bytes)
                     }
-                    fetched
+                };
+                if data.is_some() {
+                    read.add(usize::try_from(bytes).unwrap_or(usize::MAX));
                 }
+                data
             } else {
                 None
             };
