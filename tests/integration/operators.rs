@@ -255,6 +255,54 @@ async fn dataframe_arithmetic_and_calls_by_name_give_the_sql_results() {
     assert!(got.contains("[-5.0, -6.0, -7.0, -8.0]"), "{got}");
 }
 
+#[tokio::test]
+async fn typed_expression_builders_give_the_sql_results() {
+    use datafusion::functions_nested::expr_fn::make_array;
+    use datafusion_tensor::dataframe::TensorDataFrameExt;
+    use datafusion_tensor::expr_fn::{
+        tensor, tensor_choose, tensor_get, tensor_matmul, tensor_reshape, tensor_sum,
+    };
+    let ctx = tensor_session_context().unwrap();
+    let built = ctx
+        .sql(TENSORS)
+        .await
+        .unwrap()
+        .tensor_select(vec![
+            tensor_sum(col("x"))
+                .keepdims(lit(true))
+                .axis(lit(0))
+                .build()
+                .alias("c"),
+            tensor_get(vec![col("x"), lit("1, ::-1")]).alias("d"),
+            tensor_matmul(col("x"), col("y")).alias("m"),
+            tensor_reshape(col("x"), make_array(vec![lit(4)])).alias("r"),
+            tensor_choose(vec![
+                tensor(make_array(vec![lit(0), lit(1)]), make_array(vec![lit(2)])).build(),
+                col("x"),
+                col("y"),
+            ])
+            .mode(lit("clip"))
+            .build()
+            .alias("k"),
+        ])
+        .unwrap();
+    let got = text(built).await;
+    let want = sql_text(
+        &ctx,
+        &format!(
+            "SELECT tensor_sum(x, axis => 0, keepdims => true) AS c, tensor_get(x, '1, ::-1') AS d, \
+             tensor_matmul(x, y) AS m, tensor_reshape(x, [4]) AS r, \
+             tensor_choose(tensor([0, 1], [2]), x, y, mode => 'clip') AS k FROM ({TENSORS})"
+        ),
+    )
+    .await;
+    assert_eq!(got, want);
+    // numpy: x = [[1, 2], [3, 4]], y = [[4, 3], [2, 1]] (float32): x.sum(0, keepdims=True) =
+    // [[4, 6]]; x[1, ::-1] = [4, 3]; x @ y = [[8, 5], [20, 13]].
+    assert!(got.contains("[4.0, 6.0]"), "{got}");
+    assert!(got.contains("[8.0, 5.0, 20.0, 13.0]"), "{got}");
+}
+
 #[test]
 fn calls_by_name_refuse_what_python_refuses() {
     use datafusion_tensor::dataframe::tensor_call_with;

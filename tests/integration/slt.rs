@@ -217,8 +217,9 @@ fn every_sql_file_is_a_suite() {
 /// a suite, takes keyword arguments as declared, and is known to the plan codecs.
 #[test]
 fn every_declared_function_is_in_a_suite_the_keyword_table_and_the_codecs() {
-    use datafusion_tensor::udf::call_state::{is_tensor_function, is_tensor_higher_order_function};
-    use datafusion_tensor::udf::registry::{Registered, keyword_parameters};
+    use datafusion_tensor::udf::registry::{
+        Registered, is_tensor_function, is_tensor_higher_order_function, keyword_parameters,
+    };
     use datafusion_tensor::udf::{Parameters, registry};
 
     let text: String = SUITES

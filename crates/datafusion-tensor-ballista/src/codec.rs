@@ -25,9 +25,9 @@ use prost::Message;
 
 use super::plan::{TensorPlanRoot, restore_plan};
 use datafusion_tensor::udf::CallInputs;
-use datafusion_tensor::udf::call_state::{
-    CallState, higher_order_call_state, higher_order_with_state, scalar_call_state,
-    scalar_with_state,
+use datafusion_tensor::udf::call_state::CallState;
+use datafusion_tensor::udf::registry::{
+    higher_order_call_state, higher_order_with_state, scalar_call_state, scalar_with_state,
 };
 use datafusion_tensor::variable_shape::AnyTensorType;
 
@@ -38,6 +38,44 @@ pub const MAGIC: &[u8; 4] = b"DFT\x01";
 const KIND_WRAPPED: u8 = 0;
 const KIND_CALL: u8 = 1;
 const KIND_ROOT: u8 = 2;
+
+/// The function methods of both codecs (`LogicalExtensionCodec` and `PhysicalExtensionCodec`
+/// declare them alike): this crate's calls encoded with their state ([`encode_udf`],
+/// [`encode_higher_order`]), every other function by the wrapped codec `self.inner`.
+macro_rules! forward_functions {
+    () => {
+        fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
+            decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
+        }
+
+        fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
+            if encode_udf(node, buf)? {
+                return Ok(());
+            }
+            self.inner.try_encode_udf(node, buf)
+        }
+
+        fn try_decode_higher_order_function(
+            &self,
+            name: &str,
+            buf: &[u8],
+        ) -> Result<Arc<HigherOrderUDF>> {
+            decode_higher_order(name, buf)
+                .unwrap_or_else(|| self.inner.try_decode_higher_order_function(name, buf))
+        }
+
+        fn try_encode_higher_order_function(
+            &self,
+            node: &HigherOrderUDF,
+            buf: &mut Vec<u8>,
+        ) -> Result<()> {
+            if encode_higher_order(node, buf)? {
+                return Ok(());
+            }
+            self.inner.try_encode_higher_order_function(node, buf)
+        }
+    };
+}
 
 /// One tensor call's planning state on the wire.
 #[derive(Clone, PartialEq, Message)]
@@ -351,36 +389,7 @@ impl PhysicalExtensionCodec for TensorPhysicalCodec {
         Ok(())
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udf(node, buf)? {
-            return Ok(());
-        }
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_higher_order_function(
-        &self,
-        name: &str,
-        buf: &[u8],
-    ) -> Result<Arc<HigherOrderUDF>> {
-        decode_higher_order(name, buf)
-            .unwrap_or_else(|| self.inner.try_decode_higher_order_function(name, buf))
-    }
-
-    fn try_encode_higher_order_function(
-        &self,
-        node: &HigherOrderUDF,
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        if encode_higher_order(node, buf)? {
-            return Ok(());
-        }
-        self.inner.try_encode_higher_order_function(node, buf)
-    }
+    forward_functions!();
 
     fn try_decode_expr(
         &self,
@@ -498,36 +507,7 @@ impl LogicalExtensionCodec for TensorLogicalCodec {
         self.inner.try_encode_file_format(buf, node)
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        decode_udf(name, buf).unwrap_or_else(|| self.inner.try_decode_udf(name, buf))
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        if encode_udf(node, buf)? {
-            return Ok(());
-        }
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_higher_order_function(
-        &self,
-        name: &str,
-        buf: &[u8],
-    ) -> Result<Arc<HigherOrderUDF>> {
-        decode_higher_order(name, buf)
-            .unwrap_or_else(|| self.inner.try_decode_higher_order_function(name, buf))
-    }
-
-    fn try_encode_higher_order_function(
-        &self,
-        node: &HigherOrderUDF,
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        if encode_higher_order(node, buf)? {
-            return Ok(());
-        }
-        self.inner.try_encode_higher_order_function(node, buf)
-    }
+    forward_functions!();
 }
 
 #[cfg(test)]

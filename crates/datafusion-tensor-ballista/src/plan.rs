@@ -45,9 +45,9 @@ use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion_proto::protobuf::PhysicalPlanNode;
 use futures::TryStreamExt;
 
-use datafusion_tensor::udf::call_state::{
-    CallState, is_tensor_function, is_tensor_higher_order_function, pin_higher_order,
-    scalar_with_state,
+use datafusion_tensor::udf::call_state::CallState;
+use datafusion_tensor::udf::registry::{
+    is_tensor_function, is_tensor_higher_order_function, pin_higher_order, scalar_with_state,
 };
 
 /// An expression rebuilt, or `None` when it stays as it is.

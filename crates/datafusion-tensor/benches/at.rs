@@ -20,6 +20,7 @@ use datafusion::common::ScalarValue;
 use datafusion::logical_expr::ColumnarValue;
 use datafusion_tensor::TensorType;
 use datafusion_tensor::kernels::layout::tensor_array;
+use datafusion_tensor::kernels::update::Combine;
 use datafusion_tensor::udf::{AtOp, PlanArgs, TensorAt, TensorFunction};
 
 const ROWS: usize = 1_000_000;
@@ -107,7 +108,10 @@ fn at(c: &mut Criterion) {
     let index = ScalarValue::from("[0, 0, 1]");
     let mut group = c.benchmark_group("at");
     group.sample_size(10);
-    for (op, label) in [(AtOp::Add, "add"), (AtOp::Set, "set")] {
+    for (op, label) in [
+        (AtOp::Update(Combine::Add), "add"),
+        (AtOp::Update(Combine::Set), "set"),
+    ] {
         let function = TensorAt::new(op);
         for dynamic in [false, true] {
             let id = if dynamic {

@@ -17,6 +17,7 @@ use datafusion::common::ScalarValue;
 use datafusion::logical_expr::ColumnarValue;
 use datafusion_tensor::TensorType;
 use datafusion_tensor::kernels::layout::tensor_array;
+use datafusion_tensor::kernels::reduce::Reduction;
 use datafusion_tensor::udf::{PlanArgs, ReduceFunction, TensorFunction, TensorReduce};
 
 const ROWS: usize = 1_000_000;
@@ -44,8 +45,16 @@ fn reduce(c: &mut Criterion) {
         &DataType::Int64,
     ));
     let cases = [
-        ("mean_axis_0", ReduceFunction::Mean, &axis_0),
-        ("sum_axis_0_1", ReduceFunction::Sum, &axes_01),
+        (
+            "mean_axis_0",
+            ReduceFunction::Reduce(Reduction::Mean),
+            &axis_0,
+        ),
+        (
+            "sum_axis_0_1",
+            ReduceFunction::Reduce(Reduction::Sum),
+            &axes_01,
+        ),
     ];
 
     let mut group = c.benchmark_group("reduce");

@@ -35,6 +35,7 @@ use datafusion::logical_expr::Expr;
 use datafusion::logical_expr::expr::HigherOrderFunction;
 
 use crate::rules::operators::TensorOperators;
+use crate::rules::planner::fold_literal_lists;
 use crate::udf::Parameters;
 use crate::udf::registry::{Registered, registry};
 
@@ -65,6 +66,12 @@ pub fn tensor_call_with(name: &str, args: Vec<Expr>, options: Vec<(&str, Expr)>)
         );
     };
     let parameters = declared.parameters;
+    // `make_array` of literals folded as SQL folds `[2, 3]`: shapes and axes are literals.
+    let args = args.into_iter().map(fold_literal_lists).collect();
+    let options = options
+        .into_iter()
+        .map(|(key, value)| (key, fold_literal_lists(value)))
+        .collect();
     let args = place_options(name, parameters, args, options)?;
     parameters.check_count(name, args.len())?;
     Ok(match &declared.function {

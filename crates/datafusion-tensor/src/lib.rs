@@ -48,6 +48,7 @@ pub mod dataframe;
 pub mod display;
 pub mod dtype;
 pub mod error;
+pub mod expr_fn;
 pub mod index;
 pub mod kernels;
 pub mod limits;

@@ -330,12 +330,6 @@ pub fn has_tensor_extension(field: &Field) -> bool {
         == Some(EXTENSION_NAME)
 }
 
-/// Whether `field` carries either tensor extension name, fixed- or variable-shape (valid or
-/// not): a tensor column, where a plain `FixedSizeList` is not.
-pub(crate) fn has_any_tensor_extension(field: &Field) -> bool {
-    has_tensor_extension(field) || crate::variable_shape::has_variable_shape_extension(field)
-}
-
 /// Whether `element` may be a tensor's element type (SPEC §1).
 pub fn is_element_type(element: &DataType) -> bool {
     element.is_integer() || element.is_floating() || *element == DataType::Boolean

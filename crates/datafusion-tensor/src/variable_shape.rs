@@ -29,8 +29,8 @@ use crate::error::TensorError;
 use crate::shape::{checked_size, format_shape, row_major_strides};
 use crate::tensor_type::{
     EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, ITEM_FIELD_NAME, TensorType,
-    check_element_type, checked_dim_names, checked_permutation, metadata_error, metadata_object,
-    optional_dim_names, optional_permutation, push_json_usizes,
+    check_element_type, checked_dim_names, checked_permutation, has_tensor_extension,
+    metadata_error, metadata_object, optional_dim_names, optional_permutation, push_json_usizes,
 };
 
 /// `ARROW:extension:name` of a variable-shape tensor field.
@@ -417,6 +417,12 @@ pub fn has_variable_shape_extension(field: &Field) -> bool {
         .get(EXTENSION_TYPE_NAME_KEY)
         .map(String::as_str)
         == Some(VARIABLE_EXTENSION_NAME)
+}
+
+/// Whether `field` carries either tensor extension name, fixed- or variable-shape (valid or
+/// not): a tensor column, where a plain `FixedSizeList` is not.
+pub(crate) fn has_any_tensor_extension(field: &Field) -> bool {
+    has_tensor_extension(field) || has_variable_shape_extension(field)
 }
 
 /// One batch of a variable-shape tensor column, its row shapes checked against its type:

@@ -458,11 +458,11 @@ fn calls_a_tensor_function(expr: &Arc<dyn PhysicalExpr>) -> bool {
     let _ = expr.apply(|node| {
         found = node
             .downcast_ref::<ScalarFunctionExpr>()
-            .is_some_and(|call| crate::udf::call_state::is_tensor_function(call.fun()))
+            .is_some_and(|call| crate::udf::registry::is_tensor_function(call.fun()))
             || node
                 .downcast_ref::<HigherOrderFunctionExpr>()
                 .is_some_and(|call| {
-                    crate::udf::call_state::is_tensor_higher_order_function(call.fun())
+                    crate::udf::registry::is_tensor_higher_order_function(call.fun())
                 });
         Ok(if found {
             TreeNodeRecursion::Stop

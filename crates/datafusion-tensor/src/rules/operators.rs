@@ -31,9 +31,9 @@ use datafusion::optimizer::AnalyzerRule;
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 
 use crate::kernels::elementwise::BinaryOp;
-use crate::tensor_type::has_any_tensor_extension;
 use crate::udf::math::{BINARY_OPS, TensorAstype, dtype_name};
 use crate::udf::{TensorBinary, TensorUdf};
+use crate::variable_shape::has_any_tensor_extension;
 
 /// The elementwise function of each operator, built once.
 #[derive(Debug)]

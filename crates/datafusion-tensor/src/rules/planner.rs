@@ -23,33 +23,44 @@ impl ExprPlanner for LiteralListPlanner {
         exprs: Vec<Expr>,
         _schema: &DFSchema,
     ) -> Result<PlannerResult<Vec<Expr>>> {
-        let values: Option<Vec<ScalarValue>> = exprs
-            .iter()
-            .map(|expr| match expr {
-                Expr::Literal(value, None) if !value.is_null() => Some(value.clone()),
-                _ => None,
-            })
-            .collect();
-        let Some(values) = values else {
-            return Ok(PlannerResult::Original(exprs));
-        };
-        let Some(first) = values.first() else {
-            // `[]`: an empty list of the Null type, as make_array() returns.
-            let list = ScalarValue::new_list_nullable(&[], &DataType::Null);
-            return Ok(PlannerResult::Planned(Expr::Literal(
-                ScalarValue::List(list),
-                None,
-            )));
-        };
-        let data_type = first.data_type();
-        if values.iter().any(|v| v.data_type() != data_type) {
-            // Mixed types need make_array's type coercion.
-            return Ok(PlannerResult::Original(exprs));
+        Ok(match literal_list(&exprs) {
+            Some(list) => PlannerResult::Planned(list),
+            None => PlannerResult::Original(exprs),
+        })
+    }
+}
+
+/// The `List` literal of `exprs` when each is a non-NULL literal and all are of one type (an
+/// empty list: of the Null type, as `make_array()` returns); `None` otherwise (mixed types
+/// need `make_array`'s coercion, column references its evaluation).
+pub fn literal_list(exprs: &[Expr]) -> Option<Expr> {
+    let values: Vec<ScalarValue> = exprs
+        .iter()
+        .map(|expr| match expr {
+            Expr::Literal(value, None) if !value.is_null() => Some(value.clone()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let data_type = values
+        .first()
+        .map_or(DataType::Null, ScalarValue::data_type);
+    if values.iter().any(|v| v.data_type() != data_type) {
+        return None;
+    }
+    let list = ScalarValue::new_list_nullable(&values, &data_type);
+    Some(Expr::Literal(ScalarValue::List(list), None))
+}
+
+/// `expr` with every `make_array` call of literals (innermost first) folded into its `List`
+/// literal, as the SQL planner folds `[2, 3]` ([`LiteralListPlanner`]): what a call built
+/// outside SQL (`make_array(vec![lit(2), lit(3)])`) needs where a tensor function reads a
+/// literal list (a shape, axes).
+pub fn fold_literal_lists(expr: Expr) -> Expr {
+    match expr {
+        Expr::ScalarFunction(mut call) if call.func.name() == "make_array" => {
+            call.args = call.args.into_iter().map(fold_literal_lists).collect();
+            literal_list(&call.args).unwrap_or(Expr::ScalarFunction(call))
         }
-        let list = ScalarValue::new_list_nullable(&values, &data_type);
-        Ok(PlannerResult::Planned(Expr::Literal(
-            ScalarValue::List(list),
-            None,
-        )))
+        other => other,
     }
 }

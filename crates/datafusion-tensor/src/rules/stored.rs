@@ -26,8 +26,8 @@ use datafusion::logical_expr::{Expr, ExprSchemable, LogicalPlan};
 use datafusion::optimizer::AnalyzerRule;
 
 use crate::rules::union::{same_layout, same_logical_type};
-use crate::tensor_type::has_any_tensor_extension;
 use crate::variable_shape::AnyTensorType;
+use crate::variable_shape::has_any_tensor_extension;
 
 /// The analyzer rule refusing DataFusion's comparisons of tensors by stored values. [`crate::register_all`]
 /// and the crate's contexts install it.

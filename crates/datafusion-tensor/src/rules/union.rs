@@ -40,11 +40,9 @@ use datafusion::logical_expr::{Expr, LogicalPlan, Projection, ScalarUDF, Union};
 use datafusion::optimizer::AnalyzerRule;
 use datafusion::sql::sqlparser::ast::{Ident, SetExpr, TableAlias, TableFactor};
 
-use crate::tensor_type::{
-    EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, TensorType, has_any_tensor_extension,
-};
+use crate::tensor_type::{EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY, TensorType};
 use crate::udf::{TensorAscontiguousarray, TensorTyped, TensorUdf};
-use crate::variable_shape::{AnyTensorType, VariableShapeType};
+use crate::variable_shape::{AnyTensorType, VariableShapeType, has_any_tensor_extension};
 
 /// Every `UNION` in `plan` (and its subqueries) with one tensor type per column, and the
 /// schemas of the nodes above a changed union derived again (see the module docs).

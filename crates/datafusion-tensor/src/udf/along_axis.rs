@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray};
+use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray};
 use arrow::buffer::NullBuffer;
 use arrow::compute::cast_with_options;
 use arrow::datatypes::{DataType, Field, FieldRef, Int64Type};
@@ -457,6 +457,51 @@ fn element_offsets(
     Ok((positions, nulls))
 }
 
+impl AlongCall {
+    /// The result's field.
+    fn output_field(&self, name: &str) -> FieldRef {
+        Arc::new(match self {
+            Self::Fixed(plan) => plan.output.to_field(name),
+            Self::Variable(plan) => plan.output.to_field(name),
+        })
+    }
+
+    /// A call over `args` (its data arguments at `columns`, `t` and `idx` first): rows of
+    /// variable shape through [`along_variable`]; rows of fixed shape through `fixed`, given
+    /// `t`, the arrays, the element positions `idx` names and the NULL rows (a NULL in any
+    /// argument, or in an `idx` row), which returns the result's values.
+    fn invoke(
+        &self,
+        name: &str,
+        args: &[ColumnarValue],
+        columns: &[usize],
+        number_rows: usize,
+        fixed: impl FnOnce(
+            &AlongAxisPlan,
+            &FixedSizeListArray,
+            &[ArrayRef],
+            Vec<u64>,
+            Option<&NullBuffer>,
+        ) -> Result<ArrayRef>,
+    ) -> Result<ColumnarValue> {
+        map_arrays(args, columns, number_rows, |arrays| match self {
+            Self::Variable(plan) => along_variable(name, plan, arrays),
+            Self::Fixed(plan) => {
+                let input = tensor_array(name, &arrays[0])?;
+                let rows = input.len();
+                let nulls = arrays[1..]
+                    .iter()
+                    .fold(input.logical_nulls(), |nulls, array| {
+                        NullBuffer::union(nulls.as_ref(), array.logical_nulls().as_ref())
+                    });
+                let (positions, nulls) = element_offsets(name, plan, &arrays[1], rows, nulls)?;
+                let out = fixed(plan, input, arrays, positions, nulls.as_ref())?;
+                Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
+            }
+        })
+    }
+}
+
 /// `tensor_take_along_axis`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
@@ -494,19 +539,12 @@ impl TensorFunction for TensorTakeAlongAxis {
         vec![0, 1]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongCall> {
         plan_call(args, self.name(), None, 2)
     }
 
     fn return_field(&self, plan: &AlongCall) -> FieldRef {
-        Arc::new(match plan {
-            AlongCall::Fixed(plan) => plan.output.to_field(self.name()),
-            AlongCall::Variable(plan) => plan.output.to_field(self.name()),
-        })
+        plan.output_field(self.name())
     }
 
     fn invoke(
@@ -515,33 +553,23 @@ impl TensorFunction for TensorTakeAlongAxis {
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        let plan = match plan {
-            AlongCall::Fixed(plan) => plan,
-            AlongCall::Variable(plan) => {
-                return map_arrays(args, &[0, 1], number_rows, |arrays| {
-                    along_variable(self.name(), plan, arrays)
-                });
-            }
-        };
-        map_arrays(args, &[0, 1], number_rows, |arrays| {
-            let input = tensor_array(self.name(), &arrays[0])?;
-            let rows = input.len();
-            let nulls = NullBuffer::union(
-                input.logical_nulls().as_ref(),
-                arrays[1].logical_nulls().as_ref(),
-            );
-            let (positions, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
-            // t laid out as the offsets address it: as stored (no row-major copy of a permuted
-            // t), or for axis=None its logical values flattened.
-            let values = if plan.input == plan.stored {
-                Arc::clone(input.values())
-            } else {
-                layout::row_major_values(&plan.stored, input)?
-            };
-            let n = plan.offsets.len();
-            let out = take_along_axis(&values, positions, n, rows, nulls.as_ref())?;
-            Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
-        })
+        plan.invoke(
+            self.name(),
+            args,
+            &[0, 1],
+            number_rows,
+            |plan, input, _, positions, nulls| {
+                // t laid out as the offsets address it: as stored (no row-major copy of a permuted
+                // t), or for axis=None its logical values flattened.
+                let values = if plan.input == plan.stored {
+                    Arc::clone(input.values())
+                } else {
+                    layout::row_major_values(&plan.stored, input)?
+                };
+                let n = plan.offsets.len();
+                Ok(take_along_axis(&values, positions, n, input.len(), nulls)?)
+            },
+        )
     }
 }
 
@@ -599,19 +627,12 @@ impl TensorFunction for TensorPutAlongAxis {
         }
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AlongCall> {
         plan_call(args, self.name(), Some(2), 3)
     }
 
     fn return_field(&self, plan: &AlongCall) -> FieldRef {
-        Arc::new(match plan {
-            AlongCall::Fixed(plan) => plan.output.to_field(self.name()),
-            AlongCall::Variable(plan) => plan.output.to_field(self.name()),
-        })
+        plan.output_field(self.name())
     }
 
     fn invoke(
@@ -620,47 +641,44 @@ impl TensorFunction for TensorPutAlongAxis {
         args: &[ColumnarValue],
         number_rows: usize,
     ) -> Result<ColumnarValue> {
-        let plan = match plan {
-            AlongCall::Fixed(plan) => plan,
-            AlongCall::Variable(plan) => {
-                return map_arrays(args, &[0, 1, 2], number_rows, |arrays| {
-                    along_variable(self.name(), plan, arrays)
-                });
-            }
-        };
-        map_arrays(args, &[0, 1, 2], number_rows, |arrays| {
-            let input = tensor_array(self.name(), &arrays[0])?;
-            let rows = input.len();
-            let mut nulls = NullBuffer::union(
-                input.logical_nulls().as_ref(),
-                arrays[1].logical_nulls().as_ref(),
-            );
-            nulls = NullBuffer::union(nulls.as_ref(), arrays[2].logical_nulls().as_ref());
-            let (positions, nulls) = element_offsets(self.name(), plan, &arrays[1], rows, nulls)?;
-            let Some((value_type, value_offsets)) = &plan.values else {
-                return exec_err!("{}: values missing from the plan", self.name());
-            };
-            let (value_values, value_len) = if value_type.ndim() == 0
-                && !matches!(arrays[2].data_type(), DataType::FixedSizeList(..))
-            {
-                (Arc::clone(&arrays[2]), 1)
-            } else {
-                let list = tensor_array(self.name(), &arrays[2])?;
-                (
-                    layout::row_major_values(value_type, list)?,
-                    value_type.size(),
-                )
-            };
-            let value_values = put_values(self.name(), &value_values, plan.input.element_type())?;
-            let base = layout::row_major_values(&plan.stored, input)?;
-            let values = PutValues {
-                values: &value_values,
-                value_len,
-                offsets: value_offsets,
-            };
-            let n = plan.offsets.len();
-            let out = put_along_axis(&base, &positions, n, rows, nulls.as_ref(), values)?;
-            Ok(Arc::new(layout::tensor_array(&plan.output, out, nulls, rows)?) as ArrayRef)
-        })
+        let name = self.name();
+        plan.invoke(
+            name,
+            args,
+            &[0, 1, 2],
+            number_rows,
+            |plan, input, arrays, positions, nulls| {
+                let Some((value_type, value_offsets)) = &plan.values else {
+                    return exec_err!("{name}: values missing from the plan");
+                };
+                let (value_values, value_len) = if value_type.ndim() == 0
+                    && !matches!(arrays[2].data_type(), DataType::FixedSizeList(..))
+                {
+                    (Arc::clone(&arrays[2]), 1)
+                } else {
+                    let list = tensor_array(name, &arrays[2])?;
+                    (
+                        layout::row_major_values(value_type, list)?,
+                        value_type.size(),
+                    )
+                };
+                let value_values = put_values(name, &value_values, plan.input.element_type())?;
+                let base = layout::row_major_values(&plan.stored, input)?;
+                let values = PutValues {
+                    values: &value_values,
+                    value_len,
+                    offsets: value_offsets,
+                };
+                let n = plan.offsets.len();
+                Ok(put_along_axis(
+                    &base,
+                    &positions,
+                    n,
+                    input.len(),
+                    nulls,
+                    values,
+                )?)
+            },
+        )
     }
 }

@@ -17,7 +17,6 @@ use datafusion::common::{ScalarValue, plan_datafusion_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 
-use super::registry::{HigherOrderTensorCall, Registered, ScalarTensorCall, registry};
 use super::{
     AtOp, CallInputs, TensorAtApply, TensorFunction, TensorTyped, TensorUdf, VariadicTensorUdf,
 };
@@ -48,6 +47,28 @@ pub enum CallState {
         /// The argument fields and literals it is planned with.
         pinned: Option<CallInputs>,
     },
+}
+
+/// A scalar tensor function's instance, whatever its type: what the plan codecs need.
+pub trait ScalarTensorCall: Send + Sync {
+    /// The state of a planned call; `None` for a registered instance, which resolves by name.
+    fn call_state(&self) -> Option<CallState>;
+    /// The planned call of this (registered) function with `state`.
+    fn with_state(&self, state: CallState) -> Result<ScalarUDF>;
+}
+
+/// A higher-order tensor function's instance, whatever its type.
+pub trait HigherOrderTensorCall: Send + Sync {
+    /// The state of a call's instance; `None` for a registered instance.
+    fn call_state(&self) -> Option<CallState>;
+    /// The call of this (registered) function with `state`.
+    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF>;
+    /// This call pinned to the argument fields and literals it has where the query is planned.
+    fn pinned_to(
+        &self,
+        fields: &[ValueOrLambda<FieldRef, FieldRef>],
+        scalars: &[Option<&ScalarValue>],
+    ) -> Result<HigherOrderUDF>;
 }
 
 fn planned_state<F: TensorFunction>(udf: &TensorUdf<F>) -> Option<CallState> {
@@ -225,102 +246,5 @@ impl HigherOrderTensorCall for super::math::TensorMap {
         Ok(HigherOrderUDF::new_from_impl(
             super::math::TensorMap::pinned_to(fields)?,
         ))
-    }
-}
-
-/// Whether `udf` is one of this crate's scalar functions.
-pub fn is_tensor_function(udf: &ScalarUDF) -> bool {
-    registry().scalar_call(udf).is_some()
-}
-
-/// The state of a planned call of one of this crate's scalar functions; `None` for a
-/// registered (not planned) instance, which resolves by name, and for other functions.
-pub fn scalar_call_state(udf: &ScalarUDF) -> Option<CallState> {
-    registry().scalar_call(udf)?.call_state()
-}
-
-/// The planned call of the scalar function `name` (one of this crate's) with `state`.
-///
-/// # Errors
-/// When `name` is not a tensor function, the state is not one of a scalar function, or the
-/// call does not plan (it did where the state was taken, so only with another version).
-pub fn scalar_with_state(name: &str, state: CallState) -> Result<ScalarUDF> {
-    let Some(Registered::Scalar(registered)) = registry().get(name).map(|d| &d.function) else {
-        return Err(plan_datafusion_err!("{name} is not a tensor function"));
-    };
-    registry()
-        .scalar_call(registered)
-        .ok_or_else(|| plan_datafusion_err!("{name} is not a tensor function"))?
-        .with_state(state)
-}
-
-/// Whether `udf` is one of this crate's higher-order functions.
-pub fn is_tensor_higher_order_function(udf: &HigherOrderUDF) -> bool {
-    registry().higher_order_call(udf).is_some()
-}
-
-/// The state of a call of one of this crate's higher-order functions (`None`: a registered
-/// instance, which resolves by name, or another function).
-pub fn higher_order_call_state(udf: &HigherOrderUDF) -> Option<CallState> {
-    registry().higher_order_call(udf)?.call_state()
-}
-
-/// The call of the higher-order function `name` (one of this crate's) with `state`.
-///
-/// # Errors
-/// When `name` is not a higher-order tensor function or the state is not one of such.
-pub fn higher_order_with_state(name: &str, state: CallState) -> Result<HigherOrderUDF> {
-    let Some(Registered::HigherOrder(registered)) = registry().get(name).map(|d| &d.function)
-    else {
-        return Err(plan_datafusion_err!(
-            "{name} is not a higher-order tensor function"
-        ));
-    };
-    registry()
-        .higher_order_call(registered)
-        .ok_or_else(|| plan_datafusion_err!("{name} is not a higher-order tensor function"))?
-        .with_state(state)
-}
-
-/// `udf` (a call's instance) pinned to the argument fields and literals it has where the query
-/// is planned: it then plans with those wherever it runs, whatever metadata its arguments
-/// arrive with. `None` for functions that are not this crate's.
-///
-/// # Errors
-/// When a lambda stands where `tensor_at_apply` takes none.
-pub fn pin_higher_order(
-    udf: &HigherOrderUDF,
-    fields: &[ValueOrLambda<FieldRef, FieldRef>],
-    scalars: &[Option<&ScalarValue>],
-) -> Result<Option<HigherOrderUDF>> {
-    registry()
-        .higher_order_call(udf)
-        .map(|call| call.pinned_to(fields, scalars))
-        .transpose()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every function the crate declares is one whose calls' state the plan codecs carry
-    /// (`tensor_to_variable` and `tensor_to_fixed` were missing from the old hand-written
-    /// list: on a cluster they were planned again without their tensor metadata).
-    #[test]
-    fn every_registered_function_is_known_to_the_codecs() {
-        for udf in super::super::all_functions() {
-            assert!(
-                is_tensor_function(&udf),
-                "{} is unknown to the call-state codecs",
-                udf.name()
-            );
-        }
-        for udf in super::super::variadic_functions() {
-            assert!(
-                is_tensor_higher_order_function(&udf),
-                "{} is unknown to the call-state codecs",
-                udf.name()
-            );
-        }
     }
 }

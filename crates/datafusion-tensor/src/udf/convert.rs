@@ -59,10 +59,6 @@ impl TensorFunction for TensorToVariable {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ToVariablePlan> {
         Ok(match args.any_tensor(0, "t")? {
             AnyTensorType::Variable(tensor) => ToVariablePlan::Unchanged(tensor),
@@ -203,10 +199,6 @@ impl TensorFunction for TensorToFixed {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ToFixedPlan> {
         let tensor = match args.any_tensor(0, "t")? {
             AnyTensorType::Variable(tensor) => tensor,
@@ -301,10 +293,6 @@ impl TensorFunction for TensorAscontiguousarray {
 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ContiguousPlan> {

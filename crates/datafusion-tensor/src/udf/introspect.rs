@@ -133,10 +133,6 @@ macro_rules! introspection_function {
                 vec![0]
             }
 
-            fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-                Ok(arg_types.to_vec())
-            }
-
             fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
                 args.any_tensor(0, "t")
             }
@@ -263,10 +259,6 @@ impl TensorFunction for TensorTypeName {
     type Plan = String;
 
     function_metadata!("tensor_type", ["t"], required = 1);
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<String> {
         let Some(field) = args.fields.first() else {

@@ -62,6 +62,7 @@ mod choose;
 mod convert;
 mod get;
 mod introspect;
+mod lambda;
 mod linalg;
 mod list_args;
 pub mod math;
@@ -189,8 +190,12 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
     fn parameters(&self) -> Parameters;
     /// `SHOW FUNCTIONS` / `information_schema` documentation.
     fn documentation(&self) -> Option<&Documentation>;
-    /// Checks the argument count and types before planning; returns the types to coerce to.
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>>;
+    /// Checks the argument types before planning (the count is checked first, by the
+    /// parameters); returns the types to coerce to. The default takes them as they are: most
+    /// functions check their arguments' types where they plan, with the tensor metadata.
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
     /// The arguments that take a tensor, where a list literal (`[2.0, 3.0]`,
     /// `[[1, 2], [3, 4]]`) stands for the tensor numpy's `np.array` makes of it
     /// ([`with_list_tensors`]); `arg_types` are the call's argument types.

@@ -14,14 +14,14 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use arrow::datatypes::FieldRef;
-use datafusion::common::{ScalarValue, plan_err};
+use datafusion::common::{ScalarValue, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
     AggregateUDF, HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl, Signature,
     ValueOrLambda, Volatility,
 };
 
-use super::call_state::CallState;
+use super::call_state::{CallState, HigherOrderTensorCall, ScalarTensorCall};
 use super::{
     AtOp, ReduceFunction, TensorAt, TensorAtApply, TensorBinary, TensorChoose, TensorConstructor,
     TensorFunction, TensorGet, TensorNdim, TensorPutAlongAxis, TensorReshape, TensorShape,
@@ -118,28 +118,6 @@ pub fn quoted_choices<T: PartialEq>(choices: &[(&str, T)], last: &str) -> String
     }
 }
 
-/// A scalar tensor function's instance, whatever its type: what the plan codecs need.
-pub trait ScalarTensorCall: Send + Sync {
-    /// The state of a planned call; `None` for a registered instance, which resolves by name.
-    fn call_state(&self) -> Option<CallState>;
-    /// The planned call of this (registered) function with `state`.
-    fn with_state(&self, state: CallState) -> Result<ScalarUDF>;
-}
-
-/// A higher-order tensor function's instance, whatever its type.
-pub trait HigherOrderTensorCall: Send + Sync {
-    /// The state of a call's instance; `None` for a registered instance.
-    fn call_state(&self) -> Option<CallState>;
-    /// The call of this (registered) function with `state`.
-    fn with_state(&self, state: CallState) -> Result<HigherOrderUDF>;
-    /// This call pinned to the argument fields and literals it has where the query is planned.
-    fn pinned_to(
-        &self,
-        fields: &[ValueOrLambda<FieldRef, FieldRef>],
-        scalars: &[Option<&ScalarValue>],
-    ) -> Result<HigherOrderUDF>;
-}
-
 /// A registered function in DataFusion's form.
 #[derive(Debug, Clone)]
 pub enum Registered {
@@ -162,13 +140,63 @@ impl Registered {
     }
 }
 
-/// One function of the list: registered form and parameters.
+/// One function of the list: registered form, parameters and family.
 #[derive(Debug, Clone)]
 pub struct Declared {
     /// What is registered.
     pub function: Registered,
     /// How it takes its arguments.
     pub parameters: Parameters,
+    /// Its family (a page of the reference, a module of [`crate::expr_fn`]).
+    pub family: Family,
+}
+
+/// The families the functions are grouped in, in the order the registry lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Family {
+    /// Building tensors, their properties, and conversions (`tensor`, `tensor_shape`,
+    /// `tensor_to_list`).
+    #[default]
+    Tensors,
+    /// Indexing and indexed updates (`tensor_get`, `tensor_at_*`, `tensor_choose`, take and
+    /// put along an axis).
+    Indexing,
+    /// Elementwise math: numpy's ufuncs, `where`, `astype`, `tensor_map`.
+    Elementwise,
+    /// Reductions along axes and cumulative sums and products.
+    Reductions,
+    /// Shapes: transposes, squeezes, flips, concatenation and stacking.
+    Shapes,
+    /// Linear algebra per row: products, contractions, norms and vector measures.
+    LinearAlgebra,
+    /// Aggregates over rows (`tensor_agg_*`).
+    Aggregates,
+}
+
+impl Family {
+    /// Every family, in order.
+    pub const ALL: [Self; 7] = [
+        Self::Tensors,
+        Self::Indexing,
+        Self::Elementwise,
+        Self::Reductions,
+        Self::Shapes,
+        Self::LinearAlgebra,
+        Self::Aggregates,
+    ];
+
+    /// A name for files and anchors (`linear_algebra`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Self::Tensors => "tensors",
+            Self::Indexing => "indexing",
+            Self::Elementwise => "elementwise",
+            Self::Reductions => "reductions",
+            Self::Shapes => "shapes",
+            Self::LinearAlgebra => "linear_algebra",
+            Self::Aggregates => "aggregates",
+        }
+    }
 }
 
 type ScalarView = fn(&dyn Any) -> Option<&dyn ScalarTensorCall>;
@@ -178,6 +206,8 @@ type HigherOrderView = fn(&dyn Any) -> Option<&dyn HigherOrderTensorCall>;
 #[derive(Default)]
 pub struct Registry {
     functions: Vec<Declared>,
+    /// The family of the functions declared next.
+    family: Family,
     by_name: HashMap<String, usize>,
     scalar_views: HashMap<TypeId, ScalarView>,
     higher_order_views: HashMap<TypeId, HigherOrderView>,
@@ -200,7 +230,14 @@ impl Registry {
         self.functions.push(Declared {
             function,
             parameters,
+            family: self.family,
         });
+    }
+
+    /// The functions declared next are of `family`.
+    fn family(&mut self, family: Family) -> &mut Self {
+        self.family = family;
+        self
     }
 
     /// A [`TensorFunction`], registered as a scalar function.
@@ -289,6 +326,7 @@ impl Registry {
 /// THE list: every function the crate defines, each declared once.
 fn declare() -> Registry {
     let mut r = Registry::default();
+    r.family(Family::Tensors);
     r.scalar(TensorConstructor::new());
     r.scalar(TensorShape::new());
     r.scalar(TensorNdim::new());
@@ -300,6 +338,7 @@ fn declare() -> Registry {
     r.scalar(TensorToVariable::new());
     r.scalar(TensorToFixed::new());
     r.scalar(super::TensorAscontiguousarray::new());
+    r.family(Family::Indexing);
     r.scalar(TensorGet::new());
     r.scalar(TensorTakeAlongAxis::new());
     r.scalar(TensorPutAlongAxis::new());
@@ -308,20 +347,25 @@ fn declare() -> Registry {
             r.scalar(TensorAt::new(op));
         }
     }
+    r.family(Family::Elementwise);
     for op in super::math::BINARY_OPS {
         r.scalar(TensorBinary::new(op));
     }
     r.scalar(TensorWhere::new());
     r.scalar(super::math::TensorAstype::new());
+    r.family(Family::Reductions);
     for function in ReduceFunction::ALL {
         r.scalar(TensorReduce::new(function));
     }
+    r.family(Family::Elementwise);
     for function in TensorUnary::all() {
         r.scalar(function);
     }
+    r.family(Family::Shapes);
     for function in ShapeFunction::ALL {
         r.scalar(TensorShapeOp::new(function));
     }
+    r.family(Family::LinearAlgebra);
     for function in super::ContractFunction::ALL {
         r.scalar(super::TensorContract::new(function));
     }
@@ -329,18 +373,23 @@ fn declare() -> Registry {
         r.scalar(super::linalg::TensorVectorMeasure::new(measure));
     }
     r.scalar(super::linalg::TensorNorm::new());
+    r.family(Family::Tensors);
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
+    r.family(Family::Indexing);
     r.higher_order(
         VariadicTensorUdf::new(TensorChoose::new()),
         TensorChoose::new().parameters(),
     );
     r.higher_order(TensorAtApply::new(), AtOp::Apply.parameters());
+    r.family(Family::Elementwise);
     r.higher_order(super::math::TensorMap::new(), super::math::MAP_PARAMETERS);
+    r.family(Family::Shapes);
     for stack in [false, true] {
         let join = TensorJoin::new(stack);
         let parameters = join.parameters();
         r.higher_order(VariadicTensorUdf::new(join), parameters);
     }
+    r.family(Family::Aggregates);
     for function in super::AggregateFunction::ALL {
         r.aggregate(function);
     }
@@ -361,6 +410,77 @@ pub fn keyword_parameters(name: &str) -> Option<Parameters> {
         .get(name)
         .map(|declared| declared.parameters)
         .filter(|parameters| *parameters != Parameters::Internal)
+}
+
+/// Whether `udf` is one of this crate's scalar functions.
+pub fn is_tensor_function(udf: &ScalarUDF) -> bool {
+    registry().scalar_call(udf).is_some()
+}
+
+/// The state of a planned call of one of this crate's scalar functions; `None` for a
+/// registered (not planned) instance, which resolves by name, and for other functions.
+pub fn scalar_call_state(udf: &ScalarUDF) -> Option<CallState> {
+    registry().scalar_call(udf)?.call_state()
+}
+
+/// The planned call of the scalar function `name` (one of this crate's) with `state`.
+///
+/// # Errors
+/// When `name` is not a tensor function, the state is not one of a scalar function, or the
+/// call does not plan (it did where the state was taken, so only with another version).
+pub fn scalar_with_state(name: &str, state: CallState) -> Result<ScalarUDF> {
+    let Some(Registered::Scalar(registered)) = registry().get(name).map(|d| &d.function) else {
+        return Err(plan_datafusion_err!("{name} is not a tensor function"));
+    };
+    registry()
+        .scalar_call(registered)
+        .ok_or_else(|| plan_datafusion_err!("{name} is not a tensor function"))?
+        .with_state(state)
+}
+
+/// Whether `udf` is one of this crate's higher-order functions.
+pub fn is_tensor_higher_order_function(udf: &HigherOrderUDF) -> bool {
+    registry().higher_order_call(udf).is_some()
+}
+
+/// The state of a call of one of this crate's higher-order functions (`None`: a registered
+/// instance, which resolves by name, or another function).
+pub fn higher_order_call_state(udf: &HigherOrderUDF) -> Option<CallState> {
+    registry().higher_order_call(udf)?.call_state()
+}
+
+/// The call of the higher-order function `name` (one of this crate's) with `state`.
+///
+/// # Errors
+/// When `name` is not a higher-order tensor function or the state is not one of such.
+pub fn higher_order_with_state(name: &str, state: CallState) -> Result<HigherOrderUDF> {
+    let Some(Registered::HigherOrder(registered)) = registry().get(name).map(|d| &d.function)
+    else {
+        return Err(plan_datafusion_err!(
+            "{name} is not a higher-order tensor function"
+        ));
+    };
+    registry()
+        .higher_order_call(registered)
+        .ok_or_else(|| plan_datafusion_err!("{name} is not a higher-order tensor function"))?
+        .with_state(state)
+}
+
+/// `udf` (a call's instance) pinned to the argument fields and literals it has where the query
+/// is planned: it then plans with those wherever it runs, whatever metadata its arguments
+/// arrive with. `None` for functions that are not this crate's.
+///
+/// # Errors
+/// When a lambda stands where `tensor_at_apply` takes none.
+pub fn pin_higher_order(
+    udf: &HigherOrderUDF,
+    fields: &[ValueOrLambda<FieldRef, FieldRef>],
+    scalars: &[Option<&ScalarValue>],
+) -> Result<Option<HigherOrderUDF>> {
+    registry()
+        .higher_order_call(udf)
+        .map(|call| call.pinned_to(fields, scalars))
+        .transpose()
 }
 
 #[cfg(test)]
@@ -402,5 +522,26 @@ mod tests {
             .strip_backtrace(),
             "Error during planning: f function requires 1 to 2 arguments, got 3"
         );
+    }
+
+    /// Every function the crate declares is one whose calls' state the plan codecs carry
+    /// (`tensor_to_variable` and `tensor_to_fixed` were missing from the old hand-written
+    /// list: on a cluster they were planned again without their tensor metadata).
+    #[test]
+    fn every_registered_function_is_known_to_the_codecs() {
+        for udf in super::super::all_functions() {
+            assert!(
+                is_tensor_function(&udf),
+                "{} is unknown to the call-state codecs",
+                udf.name()
+            );
+        }
+        for udf in super::super::variadic_functions() {
+            assert!(
+                is_tensor_higher_order_function(&udf),
+                "{} is unknown to the call-state codecs",
+                udf.name()
+            );
+        }
     }
 }

@@ -77,10 +77,6 @@ impl TensorFunction for TensorReshape {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ReshapeCall> {
         let input = args.any_tensor(0, "t")?;
         let Some(requested) = args.literal(1).and_then(literal_int_list) else {

@@ -52,10 +52,6 @@ impl TensorFunction for TensorToList {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AnyTensorType> {
         args.any_tensor(0, "t")
     }

@@ -66,10 +66,6 @@ impl TensorFunction for TensorToString {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn settings(&self) -> Vec<u64> {
         self.summary.map_or_else(Vec::new, |summary| {
             vec![summary.threshold as u64, summary.edge_items as u64]

@@ -22,8 +22,8 @@ use datafusion_macros::user_doc;
 
 use super::{TensorAscontiguousarray, TensorUdf};
 use crate::rules::union::{logical_shapes, row_major_union, same_layout, same_logical_type};
-use crate::tensor_type::has_any_tensor_extension;
 use crate::variable_shape::AnyTensorType;
+use crate::variable_shape::has_any_tensor_extension;
 
 /// The SQL name of [`TensorTyped`].
 pub const TENSOR_TYPED: &str = "tensor_typed";

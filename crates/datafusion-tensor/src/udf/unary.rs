@@ -240,10 +240,6 @@ impl TensorFunction for TensorUnary {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<UnaryPlan> {
         let name = self.name();
         let input = args.any_tensor(0, "x")?;

@@ -7,45 +7,9 @@
 //! strides once; [`Contraction::run`] computes one row's result, row-major.
 
 use super::element::Element;
-use super::gemm::{Gemm, HalfScratch};
+use super::gemm::{Gemm, GemmRow, HalfScratch};
+use super::labelling::Labelling;
 use crate::error::{Result, TensorError};
-
-/// One operand dimension of a [`Labelling`]: the index it runs over, and where along the
-/// dimension that index starts (a diagonal's offset; 0 otherwise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Axis {
-    /// The index (a position in [`Labelling::sizes`]).
-    pub label: usize,
-    /// The first position read along the dimension.
-    pub start: usize,
-}
-
-impl Axis {
-    /// A dimension read whole by index `label`.
-    pub fn of(label: usize) -> Self {
-        Self { label, start: 0 }
-    }
-}
-
-/// Which index each dimension of each operand runs over, and which indices the result keeps
-/// (in its order; the others are summed). A dimension of length 1 under an index of another
-/// length broadcasts (numpy's broadcasting of batch dimensions and of einsum's `...`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Labelling {
-    /// The extent of each index.
-    pub sizes: Vec<usize>,
-    /// Per operand, one [`Axis`] per logical dimension.
-    pub operands: Vec<Vec<Axis>>,
-    /// The result's indices, in order.
-    pub output: Vec<usize>,
-}
-
-impl Labelling {
-    /// The result's shape.
-    pub fn output_shape(&self) -> Vec<usize> {
-        self.output.iter().map(|&l| self.sizes[l]).collect()
-    }
-}
 
 /// A [`Labelling`] compiled against the operands' layouts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -182,7 +146,7 @@ impl Contraction {
     ///
     /// # Errors
     /// An internal error when an operand's values end before the last row does.
-    pub fn run_rows<T: Element>(
+    pub fn run_rows<T: GemmRow>(
         &self,
         inputs: &[&[T]],
         bases: &[usize],
@@ -208,7 +172,7 @@ impl Contraction {
     ///
     /// # Errors
     /// An internal error when an operand's values end before the row does.
-    pub fn run<T: Element>(
+    pub fn run<T: GemmRow>(
         &self,
         inputs: &[&[T]],
         bases: &[usize],
@@ -367,6 +331,7 @@ pub struct Scratch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::linalg::labelling::Axis;
 
     fn matmul_labels(n: usize, k: usize, m: usize) -> Labelling {
         Labelling {

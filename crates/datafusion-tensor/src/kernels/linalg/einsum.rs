@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::contraction::{Axis, Labelling};
+use super::labelling::{Axis, Labelling};
 use super::products::compact_shape;
 use crate::error::{Result, TensorError};
 use crate::shape::broadcast_shapes;

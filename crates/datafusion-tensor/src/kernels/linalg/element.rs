@@ -6,9 +6,6 @@
 
 use half::f16;
 
-use super::gemm::{Gemm, HalfScratch};
-use crate::error::Result;
-
 /// An element type of the products, with the type its sums run in.
 pub trait Element: Copy + Default + Send + Sync + 'static {
     /// The type products and sums are worked in.
@@ -23,17 +20,6 @@ pub trait Element: Copy + Default + Send + Sync + 'static {
     fn add(a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// A result back in the element type.
     fn narrow(acc: Self::Acc) -> Self;
-    /// One row of a matrix product through `plan` ([`Gemm::run`]) where this type has gemm
-    /// (the floats); `None`: the contraction's loop works it.
-    fn gemm(
-        _plan: &Gemm,
-        _inputs: [&[Self]; 2],
-        _bases: [usize; 2],
-        _out: &mut Vec<Self>,
-        _scratch: &mut HalfScratch,
-    ) -> Option<Result<()>> {
-        None
-    }
 }
 
 macro_rules! integer_element {
@@ -90,15 +76,6 @@ macro_rules! float_element {
             fn narrow(acc: $t) -> $t {
                 acc
             }
-            fn gemm(
-                plan: &Gemm,
-                [a, b]: [&[$t]; 2],
-                bases: [usize; 2],
-                out: &mut Vec<$t>,
-                _scratch: &mut HalfScratch,
-            ) -> Option<Result<()>> {
-                Some(plan.run(a, b, bases, out))
-            }
         }
     )*};
 }
@@ -126,15 +103,6 @@ impl Element for f16 {
     #[inline]
     fn narrow(acc: f32) -> f16 {
         f16::from_f32(acc)
-    }
-    fn gemm(
-        plan: &Gemm,
-        [a, b]: [&[f16]; 2],
-        bases: [usize; 2],
-        out: &mut Vec<f16>,
-        scratch: &mut HalfScratch,
-    ) -> Option<Result<()>> {
-        Some(plan.run_half(a, b, bases, out, scratch))
     }
 }
 

@@ -31,8 +31,8 @@
 
 use half::{f16, slice::HalfFloatSliceExt};
 
-use super::contraction::Labelling;
 use super::element::Element;
+use super::labelling::Labelling;
 use crate::error::{Result, TensorError};
 
 /// The smallest product (m * k * n multiply-adds per call) worked by gemm; see the module's
@@ -676,6 +676,61 @@ impl Gemm {
         self.run(&scratch.a, &scratch.b, [0, 0], &mut scratch.c)?;
         out.extend(scratch.c.iter().map(|&x| f16::from_f32(x)));
         Ok(())
+    }
+}
+
+/// An element type's matrix-product path in a contraction ([`super::contraction`]): the floats
+/// go through [`Gemm`], float16 worked in float32; the other types return `None` and the
+/// contraction's own loop works them.
+pub trait GemmRow: Element {
+    /// One row of a matrix product through `plan` ([`Gemm::run`]); `None` where this type has
+    /// no gemm.
+    fn gemm(
+        _plan: &Gemm,
+        _inputs: [&[Self]; 2],
+        _bases: [usize; 2],
+        _out: &mut Vec<Self>,
+        _scratch: &mut HalfScratch,
+    ) -> Option<Result<()>> {
+        None
+    }
+}
+
+macro_rules! loop_only {
+    ($($t:ty),*) => {$(
+        impl GemmRow for $t {}
+    )*};
+}
+
+loop_only!(i8, i16, i32, i64, u8, u16, u32, u64, bool);
+
+macro_rules! gemm_row {
+    ($($t:ty),*) => {$(
+        impl GemmRow for $t {
+            fn gemm(
+                plan: &Gemm,
+                [a, b]: [&[$t]; 2],
+                bases: [usize; 2],
+                out: &mut Vec<$t>,
+                _scratch: &mut HalfScratch,
+            ) -> Option<Result<()>> {
+                Some(plan.run(a, b, bases, out))
+            }
+        }
+    )*};
+}
+
+gemm_row!(f32, f64);
+
+impl GemmRow for f16 {
+    fn gemm(
+        plan: &Gemm,
+        [a, b]: [&[f16]; 2],
+        bases: [usize; 2],
+        out: &mut Vec<f16>,
+        scratch: &mut HalfScratch,
+    ) -> Option<Result<()>> {
+        Some(plan.run_half(a, b, bases, out, scratch))
     }
 }
 

@@ -1,5 +1,5 @@
 //! numpy's linear algebra per row (SPEC §10): products and diagonals as planned contractions
-//! ([`contraction`], labelled by [`products`] and [`einsum`], worked per element type as
+//! ([`contraction`], labelled ([`labelling`]) by [`products`] and [`einsum`], worked per element type as
 //! [`element`] says), the vector kernels along an axis ([`similarity`], [`norm`]), and
 //! decompositions ([`decompose`], through `faer`).
 
@@ -8,6 +8,7 @@ pub mod decompose;
 pub mod einsum;
 pub mod element;
 pub mod gemm;
+pub mod labelling;
 pub mod norm;
 pub mod products;
 pub mod similarity;

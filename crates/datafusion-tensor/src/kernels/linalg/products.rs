@@ -2,7 +2,7 @@
 //! logical shapes with numpy's checks and messages: `matmul`, `dot`, `inner`, `outer`,
 //! `tensordot`, and `diagonal` (whose sum is `trace`).
 
-use super::contraction::{Axis, Labelling};
+use super::labelling::{Axis, Labelling};
 use crate::error::{Result, TensorError};
 use crate::index::wrap_index;
 use crate::shape::broadcast_shapes;

@@ -18,8 +18,6 @@ use datafusion::common::{DataFusionError, Result};
 use datafusion::parquet::file::metadata::{ColumnChunkMetaData, ParquetMetaData};
 use datafusion::parquet::file::page_index::offset_index::PageLocation;
 
-use super::open::FilePlan;
-
 /// The byte range of column chunk `chunk` as its footer gives it.
 fn chunk_bytes(chunk: &ColumnChunkMetaData) -> (i64, i64) {
     let start = chunk
@@ -168,16 +166,15 @@ pub(super) fn refuse_falling(
 /// Checks that the offset index, if read, is as a writer writes it for every column chunk of
 /// row group `row_group` the scan reads: an error otherwise (not a corrupt file's: the row
 /// group is then DataFusion's reader's, which reads by the index).
-pub(super) fn trusted(file: &FilePlan, row_group: usize) -> Result<()> {
+pub(super) fn trusted(
+    metadata: &ParquetMetaData,
+    leaves: &[usize],
+    row_group: usize,
+) -> Result<()> {
     let fault = |locations: &[PageLocation], chunk: &ColumnChunkMetaData, rows| {
         (!as_written(locations, chunk, rows)).then(String::new)
     };
-    match first_fault(
-        file.metadata.metadata(),
-        &file.fetched_leaves,
-        &[row_group],
-        fault,
-    ) {
+    match first_fault(metadata, leaves, &[row_group], fault) {
         Some((_, chunk, _)) => Err(DataFusionError::Execution(format!(
             "the offset index of column '{}' is not as a writer writes it: DataFusion's reader reads the row group",
             chunk.column_path().string()

@@ -108,7 +108,7 @@ impl RowGroupReader {
                 group.num_rows()
             ))
         })?;
-        located::trusted(&file, row_group)?;
+        located::trusted(file.metadata.metadata(), &file.fetched_leaves, row_group)?;
         let mut reader = Self {
             file,
             shared,

@@ -21,6 +21,7 @@ use datafusion::logical_expr::{
 };
 
 use super::super::PlanArgs;
+use super::super::lambda::element_parameter;
 use super::super::plan_cache::PlanCache;
 use super::{ApplyFn, AtCall, AtOp, apply_by_name, documentation, plan_call};
 use crate::error::TensorError;
@@ -213,13 +214,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
                 let Some(ValueOrLambda::Value(x)) = fields.first() else {
                     return plan_err!("{NAME}: argument x must come first");
                 };
-                let Some(x) = crate::variable_shape::AnyTensorType::from_field(x)
-                    .map_err(|e| e.in_function(NAME))?
-                else {
-                    return plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type());
-                };
-                // The lambda sees one element of x; its number literals are weakly typed.
-                params.push(vec![crate::rules::weak::lambda_parameter(x.element_type())]);
+                params.push(vec![element_parameter(NAME, x)?]);
             }
         }
         Ok(LambdaParametersProgress::Complete(params))

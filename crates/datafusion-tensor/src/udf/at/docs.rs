@@ -3,51 +3,52 @@
 use datafusion::logical_expr::Documentation;
 
 use super::options::AtOp;
+use crate::kernels::update::Combine;
 
 /// The documentation of each function.
 pub fn documentation(op: AtOp) -> Documentation {
     let (description, example_call, example_out) = match op {
-        AtOp::Set => (
+        AtOp::Update(Combine::Set) => (
             "JAX's x.at[idx].set(y): a copy of x with the elements idx names replaced by y (broadcast to x[idx]'s shape). Where idx names an element twice, the last occurrence in row-major order wins.",
             "tensor_at_set(tensor([1.0, 2.0, 3.0, 4.0, 5.0], [5]), '[0, 2]', 9.0)",
             "[9.0, 2.0, 9.0, 4.0, 5.0]",
         ),
-        AtOp::Add => (
+        AtOp::Update(Combine::Add) => (
             "JAX's x.at[idx].add(y): a copy of x with y added at the elements idx names; every occurrence of a duplicate index adds (unlike numpy's x[idx] += y).",
             "tensor_at_add(tensor([1.0, 2.0, 3.0, 4.0, 5.0], [5]), '[0, 0, 1]', 1.0)",
             "[3.0, 3.0, 3.0, 4.0, 5.0]",
         ),
-        AtOp::Subtract => (
+        AtOp::Update(Combine::Subtract) => (
             "JAX's x.at[idx].subtract(y): y subtracted at the elements idx names, every occurrence.",
             "tensor_at_subtract(tensor([1, 2, 3], [3]), '[0, 0]', 1)",
             "[-1, 2, 3]",
         ),
-        AtOp::Multiply => (
+        AtOp::Update(Combine::Multiply) => (
             "JAX's x.at[idx].multiply(y): the elements idx names multiplied by y, every occurrence.",
             "tensor_at_multiply(tensor([1, 2, 3], [3]), '[1, 1]', 3)",
             "[1, 18, 3]",
         ),
-        AtOp::Divide => (
+        AtOp::Update(Combine::Divide) => (
             "JAX's x.at[idx].divide(y): the elements idx names divided by y (true division: an integer x gives Float64); duplicate divisors multiply.",
             "tensor_at_divide(tensor([4, 4, 4], [3]), '[0, 0]', 2)",
             "[1.0, 4.0, 4.0]",
         ),
-        AtOp::Power => (
+        AtOp::Update(Combine::Power) => (
             "JAX's x.at[idx].power(y): the elements idx names raised to y; duplicate exponents multiply.",
             "tensor_at_power(tensor([2, 2, 2], [3]), '[0, 0]', 3)",
             "[512, 2, 2]",
         ),
-        AtOp::Min => (
+        AtOp::Update(Combine::Min) => (
             "JAX's x.at[idx].min(y): the elements idx names replaced by the minimum of themselves and y (NaN propagates).",
             "tensor_at_min(tensor([1, 5, 3], [3]), '[1]', 2)",
             "[1, 2, 3]",
         ),
-        AtOp::Max => (
+        AtOp::Update(Combine::Max) => (
             "JAX's x.at[idx].max(y): the elements idx names replaced by the maximum of themselves and y (NaN propagates).",
             "tensor_at_max(tensor([1, 5, 3], [3]), '[0]', 2)",
             "[2, 5, 3]",
         ),
-        AtOp::Apply => (
+        AtOp::Apply | AtOp::Update(Combine::Apply(_) | Combine::Lambda) => (
             "JAX's x.at[idx].apply(fn) (numpy's ufunc.at): fn applied to the elements idx names, once per occurrence. fn is a lambda such as v -> v * 2 + 1 (the CLI and tensor_session_context parse lambdas), or one of 'negative', 'abs', 'square', 'sign', 'sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'floor', 'ceil', 'round'; its result must have x's element type. Options are positional: mode, wrap_negative_indices, indices_are_sorted, unique_indices.",
             "tensor_at_apply(tensor([1, 2, 3], [3]), '[0, 0]', v -> v * 2 + 1)",
             "[7, 2, 3]",
@@ -66,7 +67,7 @@ pub fn documentation(op: AtOp) -> Documentation {
         AtOp::Apply => format!(
             "{name}(x, idx, fn [, mode [, wrap_negative_indices [, indices_are_sorted [, unique_indices]]]])"
         ),
-        _ => format!(
+        AtOp::Update(_) => format!(
             "{name}(x, idx, y [, mode [, wrap_negative_indices [, indices_are_sorted [, unique_indices]]]])"
         ),
     };

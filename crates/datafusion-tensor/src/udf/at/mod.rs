@@ -299,7 +299,7 @@ impl TensorFunction for TensorAt {
             // x; idx keeps its own reading of lists (indices, coordinates).
             AtOp::Get | AtOp::Apply => vec![0],
             // and y.
-            _ => vec![0, 2],
+            AtOp::Update(_) => vec![0, 2],
         }
     }
 
@@ -310,10 +310,6 @@ impl TensorFunction for TensorAt {
         } else {
             None
         }
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AtCall> {

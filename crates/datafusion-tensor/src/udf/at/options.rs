@@ -8,28 +8,16 @@ use super::super::PlanArgs;
 use super::super::options::match_option;
 use super::super::registry::quoted_choices;
 use crate::index::OutOfBounds;
-use crate::kernels::update::UnaryFn;
+use crate::kernels::update::{Combine, UnaryFn};
 use arrow::datatypes::DataType;
 
 /// The operation of a `tensor_at_*` function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AtOp {
-    /// `x.at[idx].set(y)`.
-    Set,
-    /// `x.at[idx].add(y)`.
-    Add,
-    /// `x.at[idx].subtract(y)`.
-    Subtract,
-    /// `x.at[idx].multiply(y)`.
-    Multiply,
-    /// `x.at[idx].divide(y)`.
-    Divide,
-    /// `x.at[idx].power(y)`.
-    Power,
-    /// `x.at[idx].min(y)`.
-    Min,
-    /// `x.at[idx].max(y)`.
-    Max,
+    /// `x.at[idx].set(y)`, `.add(y)`, `.subtract(y)`, `.multiply(y)`, `.divide(y)`,
+    /// `.power(y)`, `.min(y)` and `.max(y)`: the kernel's combination of `y`, one of
+    /// [`Combine::Set`] to [`Combine::Max`].
+    Update(Combine),
     /// `x.at[idx].apply(fn)`.
     Apply,
     /// `x.at[idx].get()`.
@@ -39,14 +27,14 @@ pub enum AtOp {
 impl AtOp {
     /// Every operation, in the order of the functions' registration.
     pub const ALL: [Self; 10] = [
-        Self::Set,
-        Self::Add,
-        Self::Subtract,
-        Self::Multiply,
-        Self::Divide,
-        Self::Power,
-        Self::Min,
-        Self::Max,
+        Self::Update(Combine::Set),
+        Self::Update(Combine::Add),
+        Self::Update(Combine::Subtract),
+        Self::Update(Combine::Multiply),
+        Self::Update(Combine::Divide),
+        Self::Update(Combine::Power),
+        Self::Update(Combine::Min),
+        Self::Update(Combine::Max),
         Self::Apply,
         Self::Get,
     ];
@@ -54,15 +42,15 @@ impl AtOp {
     /// The SQL function name.
     pub fn function_name(self) -> &'static str {
         match self {
-            Self::Set => "tensor_at_set",
-            Self::Add => "tensor_at_add",
-            Self::Subtract => "tensor_at_subtract",
-            Self::Multiply => "tensor_at_multiply",
-            Self::Divide => "tensor_at_divide",
-            Self::Power => "tensor_at_power",
-            Self::Min => "tensor_at_min",
-            Self::Max => "tensor_at_max",
-            Self::Apply => "tensor_at_apply",
+            Self::Update(Combine::Set) => "tensor_at_set",
+            Self::Update(Combine::Add) => "tensor_at_add",
+            Self::Update(Combine::Subtract) => "tensor_at_subtract",
+            Self::Update(Combine::Multiply) => "tensor_at_multiply",
+            Self::Update(Combine::Divide) => "tensor_at_divide",
+            Self::Update(Combine::Power) => "tensor_at_power",
+            Self::Update(Combine::Min) => "tensor_at_min",
+            Self::Update(Combine::Max) => "tensor_at_max",
+            Self::Apply | Self::Update(Combine::Apply(_) | Combine::Lambda) => "tensor_at_apply",
             Self::Get => "tensor_at_get",
         }
     }
@@ -93,7 +81,7 @@ impl AtOp {
                 "indices_are_sorted",
                 "unique_indices",
             ],
-            _ => &[
+            Self::Update(_) => &[
                 "x",
                 "idx",
                 "y",

@@ -184,7 +184,7 @@ fn plan_parts(
     } else {
         None
     };
-    let output_element = if op == AtOp::Divide && !is_float(element) {
+    let output_element = if op == AtOp::Update(Combine::Divide) && !is_float(element) {
         DataType::Float64
     } else {
         element.clone()
@@ -254,7 +254,13 @@ fn combination(
     if *element == DataType::Boolean
         && matches!(
             op,
-            AtOp::Add | AtOp::Subtract | AtOp::Multiply | AtOp::Divide | AtOp::Power
+            AtOp::Update(
+                Combine::Add
+                    | Combine::Subtract
+                    | Combine::Multiply
+                    | Combine::Divide
+                    | Combine::Power
+            )
         )
     {
         return plan_err!(
@@ -274,14 +280,8 @@ fn combination(
     }
     Ok(match op {
         // A get combines nothing; its plan is never run as an update.
-        AtOp::Set | AtOp::Get => Combine::Set,
-        AtOp::Add => Combine::Add,
-        AtOp::Subtract => Combine::Subtract,
-        AtOp::Multiply => Combine::Multiply,
-        AtOp::Divide => Combine::Divide,
-        AtOp::Power => Combine::Power,
-        AtOp::Min => Combine::Min,
-        AtOp::Max => Combine::Max,
+        AtOp::Get => Combine::Set,
+        AtOp::Update(combine) => combine,
         AtOp::Apply => match apply {
             Some(ApplyFn::Named(f)) => Combine::Apply(f),
             Some(ApplyFn::Lambda) => Combine::Lambda,
@@ -406,7 +406,7 @@ fn plan_index(
 
 /// The type `y` combines with `x` in: numpy's promotion (JAX promotes, then casts back).
 fn work_type(name: &str, op: AtOp, x: &DataType, y: &DataType) -> Result<DataType> {
-    if op == AtOp::Set {
+    if op == AtOp::Update(Combine::Set) {
         // Nothing is computed: y is cast to x's type (checked).
         return Ok(x.clone());
     }

@@ -25,9 +25,10 @@ use super::docs::documentation;
 use super::rows::{batch_args, readers, values_as, variable_result, views};
 use crate::dtype::result_type;
 use crate::kernels::layout::output_rows;
-use crate::kernels::linalg::contraction::{Contraction, Labelling, Scratch};
+use crate::kernels::linalg::contraction::{Contraction, Scratch};
 use crate::kernels::linalg::einsum::Subscripts;
-use crate::kernels::linalg::element::Element;
+use crate::kernels::linalg::gemm::GemmRow;
+use crate::kernels::linalg::labelling::Labelling;
 use crate::kernels::linalg::products::{self, TensordotAxes};
 use crate::kernels::reduce::sum_type;
 use crate::kernels::rows::{RowPlans, RowTensor};
@@ -456,7 +457,7 @@ fn typed<P: ArrowPrimitiveType>(
     rows: usize,
 ) -> Result<ArrayRef>
 where
-    P::Native: Element,
+    P::Native: GemmRow,
 {
     let refs: Vec<&[P::Native]> = values
         .iter()
@@ -469,7 +470,7 @@ where
 
 /// The result values of every row, row-major; for a variable-shape result, each row's shape
 /// (NULL rows: zeros, no values).
-fn contract_rows<T: Element + PartialEq>(
+fn contract_rows<T: GemmRow + PartialEq>(
     name: &str,
     plan: &ContractPlan,
     readers: &[RowTensor<'_>],
@@ -581,7 +582,7 @@ impl Product {
     /// Appends every row's result to `out` at once where the rows are evenly spaced and the
     /// contraction is a small matrix product ([`Contraction::run_rows`]); NULL rows are
     /// zeros, as [`Product::run`] leaves them. `false`, with nothing appended, otherwise.
-    fn run_rows<T: Element + PartialEq>(
+    fn run_rows<T: GemmRow + PartialEq>(
         &self,
         inputs: &[&[T]],
         readers: &[RowTensor<'_>],
@@ -617,7 +618,7 @@ impl Product {
     }
 
     /// Appends one row's result to `out` ([`Contraction::run`]).
-    fn run<T: Element + PartialEq>(
+    fn run<T: GemmRow + PartialEq>(
         &self,
         inputs: &[&[T]],
         bases: &[usize],

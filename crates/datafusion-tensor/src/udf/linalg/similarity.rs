@@ -116,10 +116,6 @@ impl TensorFunction for TensorVectorMeasure {
         Some(&self.documentation)
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1]
     }

@@ -78,10 +78,6 @@ impl TensorFunction for TensorAstype {
 
     function_metadata!("tensor_astype", ["x", "dtype"], required = 2);
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, FixedSizeListArray, UInt32Array};
 use arrow::buffer::OffsetBuffer;
 use arrow::compute::take_arrays;
-use arrow::datatypes::{DataType, Field, FieldRef};
+use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
@@ -33,6 +33,7 @@ use datafusion::logical_expr::{
 use crate::error::TensorError;
 use crate::kernels::layout;
 use crate::tensor_type::is_element_type;
+use crate::udf::lambda::{element_parameter, tensor_argument};
 use crate::udf::registry::Parameters;
 use crate::udf::unary::variable_storage;
 use crate::udf::{CallInputs, check_batch_bytes, name_plan_error, tensor_array};
@@ -129,20 +130,12 @@ fn flatten_fields(args: &[ValueOrLambda<FieldRef, FieldRef>]) -> Result<Vec<Fiel
     }
 }
 
-/// The tensor type of `x`'s field; a plan error unless it is a tensor.
-fn tensor_of(x: &Field) -> Result<AnyTensorType> {
-    match AnyTensorType::from_field(x).map_err(|e| e.in_function(NAME))? {
-        Some(tensor) => Ok(tensor),
-        None => plan_err!("{NAME}: argument x must be a tensor, got {}", x.data_type()),
-    }
-}
-
 /// The input and result types of a call with these fields (x, the lambda's result).
 fn plan(fields: &[FieldRef]) -> Result<(AnyTensorType, AnyTensorType)> {
     let [x, result] = fields else {
         return plan_err!("{NAME} function requires 2 arguments, got {}", fields.len());
     };
-    let input = tensor_of(x)?;
+    let input = tensor_argument(NAME, x)?;
     let element = result.data_type();
     if !is_element_type(element) {
         return plan_err!(
@@ -188,10 +181,8 @@ impl HigherOrderUDFImpl for TensorMap {
                 );
             }
         };
-        let x = tensor_of(x)?;
-        // The lambda sees one element of x; its number literals are weakly typed.
         Ok(LambdaParametersProgress::Complete(vec![vec![
-            crate::rules::weak::lambda_parameter(x.element_type()),
+            element_parameter(NAME, x)?,
         ]]))
     }
 

@@ -72,10 +72,6 @@ impl TensorFunction for TensorWhere {
 
     function_metadata!("tensor_where", ["condition", "x", "y"], required = 3);
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1, 2]
     }

@@ -3,62 +3,63 @@
 use datafusion::logical_expr::Documentation;
 
 use super::ReduceFunction;
+use crate::kernels::reduce::Reduction;
 
 /// The documentation of each function.
 pub fn documentation(function: ReduceFunction) -> Documentation {
     use ReduceFunction as F;
     let (description, example_call, example_out) = match function {
-        F::Sum => (
+        F::Reduce(Reduction::Sum) => (
             "numpy's sum along axes: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, summed pairwise in numpy's order. 0 over no elements.",
             "tensor_sum(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 0)",
             "[5, 7, 9]",
         ),
-        F::Prod => (
+        F::Reduce(Reduction::Prod) => (
             "numpy's prod along axes, in the types of tensor_sum. 1 over no elements.",
             "tensor_prod(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1)",
             "[6, 120]",
         ),
-        F::Mean => (
+        F::Reduce(Reduction::Mean) => (
             "numpy's mean along axes: float64 for integers and booleans, float16 and float32 kept (float16 summed in float32). NaN over no elements.",
             "tensor_mean(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 0)",
             "[2.5, 3.5, 4.5]",
         ),
-        F::Min => (
+        F::Reduce(Reduction::Min) => (
             "numpy's min along axes (NaN propagates); an error over no elements: zero-size array to reduction operation minimum which has no identity.",
             "tensor_min(tensor([3, 1, 2, 6, 5, 4], [2, 3]), axis => 1)",
             "[1, 4]",
         ),
-        F::Max => (
+        F::Reduce(Reduction::Max) => (
             "numpy's max along axes (NaN propagates); an error over no elements.",
             "tensor_max(tensor([3, 1, 2, 6, 5, 4], [2, 3]), axis => 1)",
             "[3, 6]",
         ),
-        F::ArgMin => (
+        F::Reduce(Reduction::ArgMin) => (
             "numpy's argmin: the int64 index of the first minimum along one axis, or in the flattened tensor without one (the first NaN wins).",
             "tensor_argmin(tensor([3, 1, 2, 6, 5, 4], [2, 3]), axis => 1)",
             "[1, 2]",
         ),
-        F::ArgMax => (
+        F::Reduce(Reduction::ArgMax) => (
             "numpy's argmax: the int64 index of the first maximum along one axis, or in the flattened tensor without one (the first NaN wins).",
             "tensor_argmax(tensor([3, 1, 2, 6, 5, 4], [2, 3]))",
             "3",
         ),
-        F::Any => (
+        F::Reduce(Reduction::Any) => (
             "numpy's any along axes: whether any element is non-zero (NaN counts). false over no elements.",
             "tensor_any(tensor([0, 0, 0, 1], [2, 2]), axis => 1)",
             "[false, true]",
         ),
-        F::All => (
+        F::Reduce(Reduction::All) => (
             "numpy's all along axes: whether every element is non-zero. true over no elements.",
             "tensor_all(tensor([0, 1, 1, 1], [2, 2]), axis => 1)",
             "[false, true]",
         ),
-        F::Var => (
+        F::Reduce(Reduction::Var { .. }) => (
             "numpy's var along axes: the mean of squared deviations from the mean, divided by count - ddof; float64 for integers and booleans, floats their own type.",
             "tensor_var(tensor([1.0, 2.0, 3.0, 4.0], [4]), ddof => 1)",
             "1.6666666666666667",
         ),
-        F::Std => (
+        F::Reduce(Reduction::Std { .. }) => (
             "numpy's std along axes: the square root of tensor_var.",
             "tensor_std(tensor([1.0, 2.0, 3.0, 4.0], [2, 2]), axis => 0)",
             "[1.0, 1.0]",
@@ -76,9 +77,11 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
     };
     let name = function.function_name();
     let syntax = match function {
-        F::Var | F::Std => format!("{name}(x [, axis [, keepdims [, ddof]]])"),
+        F::Reduce(Reduction::Var { .. } | Reduction::Std { .. }) => {
+            format!("{name}(x [, axis [, keepdims [, ddof]]])")
+        }
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
-        _ => format!("{name}(x [, axis [, keepdims]])"),
+        F::Reduce(_) => format!("{name}(x [, axis [, keepdims]])"),
     };
     let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
         .with_argument(
@@ -86,11 +89,11 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList), reduced over its logical axes (its permutation applied); each variable-shape row in its own shape.",
     );
     builder = match function {
-        F::ArgMin | F::ArgMax | F::CumSum | F::CumProd => builder.with_argument(
+        F::Reduce(Reduction::ArgMin | Reduction::ArgMax) | F::CumSum | F::CumProd => builder.with_argument(
             "axis",
             "A literal integer (negative from the end), or NULL / omitted: the flattened tensor.",
         ),
-        _ => builder.with_argument(
+        F::Reduce(_) => builder.with_argument(
             "axis",
             "A literal integer or list of integers (negative from the end), or NULL / omitted: every axis, and the result is a plain value.",
         ),
@@ -101,7 +104,10 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "true: the reduced axes stay, of length 1 (default false).",
         );
     }
-    if matches!(function, F::Var | F::Std) {
+    if matches!(
+        function,
+        F::Reduce(Reduction::Var { .. } | Reduction::Std { .. })
+    ) {
         builder = builder.with_argument(
             "ddof",
             "Delta degrees of freedom: the divisor is count - ddof (default 0).",

@@ -27,31 +27,13 @@ use crate::kernels::reduce::{ReduceLayout, Reduction, Rows, reduce, sum_type};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
-/// The SQL functions of this family.
+/// The SQL functions of this family: the kernel's reductions (`tensor_var` and `tensor_std`
+/// registered with `ddof` 0, which a call's `ddof` replaces) and the cumulative sum and
+/// product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReduceFunction {
-    /// `tensor_sum`.
-    Sum,
-    /// `tensor_prod`.
-    Prod,
-    /// `tensor_mean`.
-    Mean,
-    /// `tensor_min`.
-    Min,
-    /// `tensor_max`.
-    Max,
-    /// `tensor_argmin`.
-    ArgMin,
-    /// `tensor_argmax`.
-    ArgMax,
-    /// `tensor_any`.
-    Any,
-    /// `tensor_all`.
-    All,
-    /// `tensor_var`.
-    Var,
-    /// `tensor_std`.
-    Std,
+    /// `tensor_sum` ... `tensor_std`: a reduction along axes.
+    Reduce(Reduction),
     /// `tensor_cumsum`.
     CumSum,
     /// `tensor_cumprod`.
@@ -61,17 +43,17 @@ pub enum ReduceFunction {
 impl ReduceFunction {
     /// Every function, in registration order.
     pub const ALL: [Self; 13] = [
-        Self::Sum,
-        Self::Prod,
-        Self::Mean,
-        Self::Min,
-        Self::Max,
-        Self::ArgMin,
-        Self::ArgMax,
-        Self::Any,
-        Self::All,
-        Self::Var,
-        Self::Std,
+        Self::Reduce(Reduction::Sum),
+        Self::Reduce(Reduction::Prod),
+        Self::Reduce(Reduction::Mean),
+        Self::Reduce(Reduction::Min),
+        Self::Reduce(Reduction::Max),
+        Self::Reduce(Reduction::ArgMin),
+        Self::Reduce(Reduction::ArgMax),
+        Self::Reduce(Reduction::Any),
+        Self::Reduce(Reduction::All),
+        Self::Reduce(Reduction::Var { ddof: 0 }),
+        Self::Reduce(Reduction::Std { ddof: 0 }),
         Self::CumSum,
         Self::CumProd,
     ];
@@ -79,17 +61,17 @@ impl ReduceFunction {
     /// The SQL name.
     pub fn function_name(self) -> &'static str {
         match self {
-            Self::Sum => "tensor_sum",
-            Self::Prod => "tensor_prod",
-            Self::Mean => "tensor_mean",
-            Self::Min => "tensor_min",
-            Self::Max => "tensor_max",
-            Self::ArgMin => "tensor_argmin",
-            Self::ArgMax => "tensor_argmax",
-            Self::Any => "tensor_any",
-            Self::All => "tensor_all",
-            Self::Var => "tensor_var",
-            Self::Std => "tensor_std",
+            Self::Reduce(Reduction::Sum) => "tensor_sum",
+            Self::Reduce(Reduction::Prod) => "tensor_prod",
+            Self::Reduce(Reduction::Mean) => "tensor_mean",
+            Self::Reduce(Reduction::Min) => "tensor_min",
+            Self::Reduce(Reduction::Max) => "tensor_max",
+            Self::Reduce(Reduction::ArgMin) => "tensor_argmin",
+            Self::Reduce(Reduction::ArgMax) => "tensor_argmax",
+            Self::Reduce(Reduction::Any) => "tensor_any",
+            Self::Reduce(Reduction::All) => "tensor_all",
+            Self::Reduce(Reduction::Var { .. }) => "tensor_var",
+            Self::Reduce(Reduction::Std { .. }) => "tensor_std",
             Self::CumSum => "tensor_cumsum",
             Self::CumProd => "tensor_cumprod",
         }
@@ -98,9 +80,11 @@ impl ReduceFunction {
     /// The parameter names, in order.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
-            Self::Var | Self::Std => &["x", "axis", "keepdims", "ddof"],
+            Self::Reduce(Reduction::Var { .. } | Reduction::Std { .. }) => {
+                &["x", "axis", "keepdims", "ddof"]
+            }
             Self::CumSum | Self::CumProd => &["x", "axis"],
-            _ => &["x", "axis", "keepdims"],
+            Self::Reduce(_) => &["x", "axis", "keepdims"],
         }
     }
 
@@ -108,7 +92,7 @@ impl ReduceFunction {
     fn single_axis(self) -> bool {
         matches!(
             self,
-            Self::ArgMin | Self::ArgMax | Self::CumSum | Self::CumProd
+            Self::Reduce(Reduction::ArgMin | Reduction::ArgMax) | Self::CumSum | Self::CumProd
         )
     }
 
@@ -117,25 +101,20 @@ impl ReduceFunction {
     }
 
     fn takes_ddof(self) -> bool {
-        matches!(self, Self::Var | Self::Std)
+        matches!(
+            self,
+            Self::Reduce(Reduction::Var { .. } | Reduction::Std { .. })
+        )
     }
 
-    /// The kernel's reduction (`None` for the cumulative functions).
+    /// The kernel's reduction, with the call's `ddof` (`None` for the cumulative functions).
     fn reduction(self, ddof: i64) -> Option<Reduction> {
-        Some(match self {
-            Self::Sum => Reduction::Sum,
-            Self::Prod => Reduction::Prod,
-            Self::Mean => Reduction::Mean,
-            Self::Min => Reduction::Min,
-            Self::Max => Reduction::Max,
-            Self::ArgMin => Reduction::ArgMin,
-            Self::ArgMax => Reduction::ArgMax,
-            Self::Any => Reduction::Any,
-            Self::All => Reduction::All,
-            Self::Var => Reduction::Var { ddof },
-            Self::Std => Reduction::Std { ddof },
-            Self::CumSum | Self::CumProd => return None,
-        })
+        match self {
+            Self::Reduce(Reduction::Var { .. }) => Some(Reduction::Var { ddof }),
+            Self::Reduce(Reduction::Std { .. }) => Some(Reduction::Std { ddof }),
+            Self::Reduce(reduction) => Some(reduction),
+            Self::CumSum | Self::CumProd => None,
+        }
     }
 }
 
@@ -216,10 +195,6 @@ impl TensorFunction for TensorReduce {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ReducePlan> {
         let input = args.any_tensor(0, "x")?;
         let options = args::options(self.function, args)?;
@@ -287,27 +262,28 @@ fn zero_d_axes<'a>(
         return Ok(axes);
     };
     match function {
-        ReduceFunction::Sum
-        | ReduceFunction::Prod
-        | ReduceFunction::Min
-        | ReduceFunction::Max
-        | ReduceFunction::Any
-        | ReduceFunction::All
-        | ReduceFunction::ArgMin
-        | ReduceFunction::ArgMax
+        ReduceFunction::Reduce(
+            Reduction::Sum
+            | Reduction::Prod
+            | Reduction::Min
+            | Reduction::Max
+            | Reduction::Any
+            | Reduction::All
+            | Reduction::ArgMin
+            | Reduction::ArgMax,
+        )
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd
             if axis == 0 || axis == -1 =>
         {
             Ok(None)
         }
-        ReduceFunction::ArgMin
-        | ReduceFunction::ArgMax
+        ReduceFunction::Reduce(Reduction::ArgMin | Reduction::ArgMax)
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd => {
             plan_err!("{name}: axis {axis} is out of bounds for array of dimension 1")
         }
-        _ => Ok(axes),
+        ReduceFunction::Reduce(_) => Ok(axes),
     }
 }
 

@@ -147,10 +147,6 @@ impl TensorFunction for TensorShapeOp {
         vec![0]
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(arg_types.to_vec())
-    }
-
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ShapeCall> {
         let input = args.any_tensor(0, "x")?;
         let name = args.name;

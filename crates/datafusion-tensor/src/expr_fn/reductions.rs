@@ -1,0 +1,146 @@
+//! The expression builders of the functions of family Reductions (written by `render.rs`
+//! from the registry: see the module docs of `expr_fn`). Do not edit.
+
+// The docs are the SQL reference's words, in which function names are plain text.
+#![allow(clippy::doc_markdown)]
+
+use datafusion::logical_expr::Expr;
+
+with_options! {
+    /// numpy's sum along axes: int64 for booleans and signed integers, uint64 for unsigned ones
+    /// (wrapping on overflow as numpy does), floats their own type, summed pairwise in numpy's
+    /// order.
+    ///
+    /// SQL: `tensor_sum(x [, axis [, keepdims]])`.
+    tensor_sum(x) -> TensorSumCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's prod along axes, in the types of tensor_sum.
+    ///
+    /// SQL: `tensor_prod(x [, axis [, keepdims]])`.
+    tensor_prod(x) -> TensorProdCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's mean along axes: float64 for integers and booleans, float16 and float32 kept
+    /// (float16 summed in float32).
+    ///
+    /// SQL: `tensor_mean(x [, axis [, keepdims]])`.
+    tensor_mean(x) -> TensorMeanCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's min along axes (NaN propagates); an error over no elements: zero-size array to
+    /// reduction operation minimum which has no identity.
+    ///
+    /// SQL: `tensor_min(x [, axis [, keepdims]])`.
+    tensor_min(x) -> TensorMinCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's max along axes (NaN propagates); an error over no elements.
+    ///
+    /// SQL: `tensor_max(x [, axis [, keepdims]])`.
+    tensor_max(x) -> TensorMaxCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's argmin: the int64 index of the first minimum along one axis, or in the flattened
+    /// tensor without one (the first NaN wins).
+    ///
+    /// SQL: `tensor_argmin(x [, axis [, keepdims]])`.
+    tensor_argmin(x) -> TensorArgminCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's argmax: the int64 index of the first maximum along one axis, or in the flattened
+    /// tensor without one (the first NaN wins).
+    ///
+    /// SQL: `tensor_argmax(x [, axis [, keepdims]])`.
+    tensor_argmax(x) -> TensorArgmaxCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's any along axes: whether any element is non-zero (NaN counts).
+    ///
+    /// SQL: `tensor_any(x [, axis [, keepdims]])`.
+    tensor_any(x) -> TensorAnyCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's all along axes: whether every element is non-zero.
+    ///
+    /// SQL: `tensor_all(x [, axis [, keepdims]])`.
+    tensor_all(x) -> TensorAllCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's var along axes: the mean of squared deviations from the mean, divided by count -
+    /// ddof; float64 for integers and booleans, floats their own type.
+    ///
+    /// SQL: `tensor_var(x [, axis [, keepdims [, ddof]]])`.
+    tensor_var(x) -> TensorVarCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ddof = "ddof",
+    }
+}
+
+with_options! {
+    /// numpy's std along axes: the square root of tensor_var.
+    ///
+    /// SQL: `tensor_std(x [, axis [, keepdims [, ddof]]])`.
+    tensor_std(x) -> TensorStdCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ddof = "ddof",
+    }
+}
+
+with_options! {
+    /// numpy's cumsum along one axis (the flattened tensor without one), in the types of
+    /// tensor_sum.
+    ///
+    /// SQL: `tensor_cumsum(x [, axis])`.
+    tensor_cumsum(x) -> TensorCumsumCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's cumprod along one axis (the flattened tensor without one), in the types of
+    /// tensor_sum.
+    ///
+    /// SQL: `tensor_cumprod(x [, axis])`.
+    tensor_cumprod(x) -> TensorCumprodCall {
+        axis = "axis",
+    }
+}

@@ -1,0 +1,91 @@
+//! The expression builders of the functions of family Shapes (written by `render.rs`
+//! from the registry: see the module docs of `expr_fn`). Do not edit.
+
+// The docs are the SQL reference's words, in which function names are plain text.
+#![allow(clippy::doc_markdown)]
+
+use datafusion::logical_expr::Expr;
+
+with_options! {
+    /// numpy's transpose / permute_dims: the dimensions in the order axes gives (reversed without
+    /// axes).
+    ///
+    /// SQL: `tensor_transpose(x [, axes])`.
+    tensor_transpose(x) -> TensorTransposeCall {
+        axes = "axes",
+    }
+}
+
+with_options! {
+    /// numpy's transpose / permute_dims: the dimensions in the order axes gives (reversed without
+    /// axes).
+    ///
+    /// SQL: `tensor_permute_dims(x [, axes])`.
+    tensor_permute_dims(x) -> TensorPermuteDimsCall {
+        axes = "axes",
+    }
+}
+
+with_options! {
+    /// numpy's squeeze: removes dimensions of length 1, those of axis or, without it, all of them
+    /// (on a variable-shape tensor, without axis, which dimensions have length 1 must be known from
+    /// its uniform_shape).
+    ///
+    /// SQL: `tensor_squeeze(x [, axis])`.
+    tensor_squeeze(x) -> TensorSqueezeCall {
+        axis = "axis",
+    }
+}
+
+plain! {
+    /// numpy's expand_dims: inserts dimensions of length 1 at the positions axis gives (positions
+    /// in the result).
+    ///
+    /// SQL: `tensor_expand_dims(x, axis)`.
+    tensor_expand_dims(x, axis)
+}
+
+plain! {
+    /// numpy's broadcast_to: the tensor repeated to a literal shape by numpy's broadcasting rules;
+    /// a shape it does not broadcast to is numpy's error (operands could not be broadcast together
+    /// with remapped shapes ...), naming the row for variable-shape rows.
+    ///
+    /// SQL: `tensor_broadcast_to(x, shape)`.
+    tensor_broadcast_to(x, shape)
+}
+
+plain! {
+    /// numpy's ravel: the elements in logical row-major (C) order, as a 1-d tensor.
+    ///
+    /// SQL: `tensor_flatten(x)`.
+    tensor_flatten(x)
+}
+
+with_options! {
+    /// numpy's flip: the elements in reverse order along axis (an integer or a list), or along
+    /// every axis without it.
+    ///
+    /// SQL: `tensor_flip(x [, axis])`.
+    tensor_flip(x) -> TensorFlipCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis
+    /// NULL, flattened and joined.
+    ///
+    /// SQL: `tensor_concatenate(x, y [, ...] [, axis])`.
+    tensor_concatenate(..) -> TensorConcatenateCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's stack: the tensors, all of one shape, joined along a new axis (default 0).
+    ///
+    /// SQL: `tensor_stack(x, y [, ...] [, axis])`.
+    tensor_stack(..) -> TensorStackCall {
+        axis = "axis",
+    }
+}
