@@ -41,6 +41,7 @@
 //! [Apache DataFusion]: https://datafusion.apache.org
 // Module docs link the private items they describe (see above).
 #![allow(rustdoc::private_intra_doc_links)]
+#![warn(missing_docs)]
 
 pub mod config;
 pub mod context;

@@ -142,22 +142,37 @@ impl UnaryOp {
 /// The libm functions of a loop type (`f32` for float16 and float32, `f64`).
 #[allow(clippy::return_self_not_must_use)]
 pub trait Float: Accum + std::ops::Div<Output = Self> + std::ops::Neg<Output = Self> {
+    /// `e^x`.
     fn exp(self) -> Self;
+    /// The natural logarithm.
     fn ln(self) -> Self;
+    /// `ln(1 + x)`, exact near 0.
     fn ln_1p(self) -> Self;
+    /// `e^x - 1`, exact near 0.
     fn exp_m1(self) -> Self;
+    /// The sine.
     fn sin(self) -> Self;
+    /// The cosine.
     fn cos(self) -> Self;
+    /// The tangent.
     fn tan(self) -> Self;
+    /// The hyperbolic tangent.
     fn tanh(self) -> Self;
+    /// The arctangent.
     fn atan(self) -> Self;
+    /// Rounded down.
     fn floor(self) -> Self;
+    /// Rounded up.
     fn ceil(self) -> Self;
     /// numpy's `rint`: to the nearest integer, ties to even.
     fn rint(self) -> Self;
+    /// The absolute value.
     fn abs(self) -> Self;
+    /// `value` rounded to this type.
     fn from_f64(value: f64) -> Self;
+    /// Whether it is NaN.
     fn is_nan(self) -> bool;
+    /// Whether it is an infinity.
     fn is_infinite(self) -> bool;
 }
 

@@ -13,7 +13,7 @@
 //!   encoding.
 
 mod bounded;
-pub mod fast;
+pub(crate) mod fast;
 pub mod format;
 mod quiet;
 pub mod scan;

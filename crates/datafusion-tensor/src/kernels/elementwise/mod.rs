@@ -30,23 +30,41 @@ use crate::error::TensorError;
 /// A binary ufunc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
+    /// `np.add` (`+`).
     Add,
+    /// `np.subtract` (`-`).
     Subtract,
+    /// `np.multiply` (`*`).
     Multiply,
+    /// `np.true_divide` (`/`).
     Divide,
+    /// `np.floor_divide` (`//`).
     FloorDivide,
+    /// `np.mod` (`%`), the sign of the divisor.
     Mod,
+    /// `np.power`.
     Power,
+    /// `np.maximum` (NaN propagates).
     Maximum,
+    /// `np.minimum` (NaN propagates).
     Minimum,
+    /// `np.equal` (`=`).
     Equal,
+    /// `np.not_equal` (`<>`).
     NotEqual,
+    /// `np.less` (`<`).
     Less,
+    /// `np.less_equal` (`<=`).
     LessEqual,
+    /// `np.greater` (`>`).
     Greater,
+    /// `np.greater_equal` (`>=`).
     GreaterEqual,
+    /// `np.logical_and`.
     LogicalAnd,
+    /// `np.logical_or`.
     LogicalOr,
+    /// `np.logical_xor`.
     LogicalXor,
 }
 
@@ -91,7 +109,9 @@ impl BinaryOp {
 /// same values serve every row).
 #[derive(Debug, Clone)]
 pub struct Input {
+    /// The values, in the computing type.
     pub values: ArrayRef,
+    /// How many values one row holds (0: the same values serve every row).
     pub row_len: usize,
 }
 

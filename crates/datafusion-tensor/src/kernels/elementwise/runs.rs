@@ -173,7 +173,9 @@ impl Runs {
 /// serve every row, a literal).
 #[derive(Debug, Clone, Copy)]
 pub struct Operand<'a, T> {
+    /// The values.
     pub values: &'a [T],
+    /// How many values one row holds (0: the same values serve every row).
     pub row_len: usize,
 }
 

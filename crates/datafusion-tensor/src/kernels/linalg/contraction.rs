@@ -7,7 +7,8 @@
 //! strides once; [`Contraction::run`] computes one row's result, row-major.
 
 use super::element::Element;
-use super::gemm::{Gemm, GemmRow, HalfScratch};
+use super::gemm::Gemm;
+use super::gemm_row::{GemmRow, HalfScratch};
 use super::labelling::Labelling;
 use crate::error::{Result, TensorError};
 

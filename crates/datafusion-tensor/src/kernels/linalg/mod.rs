@@ -8,6 +8,7 @@ pub mod decompose;
 pub mod einsum;
 pub mod element;
 pub mod gemm;
+pub mod gemm_row;
 pub mod labelling;
 pub mod norm;
 pub mod products;

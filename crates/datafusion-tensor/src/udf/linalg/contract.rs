@@ -27,7 +27,7 @@ use crate::dtype::result_type;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::contraction::{Contraction, Scratch};
 use crate::kernels::linalg::einsum::Subscripts;
-use crate::kernels::linalg::gemm::GemmRow;
+use crate::kernels::linalg::gemm_row::GemmRow;
 use crate::kernels::linalg::labelling::Labelling;
 use crate::kernels::linalg::products::{self, TensordotAxes};
 use crate::kernels::reduce::sum_type;
