@@ -37,7 +37,7 @@ use datafusion::logical_expr::expr::HigherOrderFunction;
 use crate::rules::operators::TensorOperators;
 use crate::rules::planner::fold_literal_lists;
 use crate::udf::Parameters;
-use crate::udf::registry::{Registered, registry};
+use crate::udf::registry::{Declared, Registered, registry};
 
 static OPERATORS: LazyLock<TensorOperators> = LazyLock::new(TensorOperators::default);
 
@@ -66,33 +66,33 @@ pub fn tensor_call_with(name: &str, args: Vec<Expr>, options: Vec<(&str, Expr)>)
         );
     };
     let parameters = declared.parameters;
-    // `make_array` of literals folded as SQL folds `[2, 3]`: shapes and axes are literals.
-    let args = args.into_iter().map(fold_literal_lists).collect();
-    let options = options
-        .into_iter()
-        .map(|(key, value)| (key, fold_literal_lists(value)))
-        .collect();
     let args = place_options(name, parameters, args, options)?;
     parameters.check_count(name, args.len())?;
-    Ok(match &declared.function {
+    Ok(declared_call(declared, args))
+}
+
+/// The call of `declared` with `args` in place. A list argument built with `make_array` of
+/// literals is folded into its `List` literal, as SQL's `[2, 3]` is ([`fold_literal_lists`]):
+/// functions read shapes and axes from literals.
+pub(crate) fn declared_call(declared: &Declared, args: Vec<Expr>) -> Expr {
+    let args = args.into_iter().map(fold_literal_lists).collect();
+    match &declared.function {
         Registered::Scalar(udf) => udf.call(args),
         Registered::Aggregate(udaf) => udaf.call(args),
         Registered::HigherOrder(udf) => {
             Expr::HigherOrderFunction(HigherOrderFunction::new(Arc::new(udf.clone()), args))
         }
-    })
+    }
 }
 
-/// The positional arguments of a call (see [`tensor_call_with`]).
+/// The positional arguments of a call (see [`tensor_call_with`]): the options checked against
+/// the parameters in Python's words, then placed by [`placed`].
 fn place_options(
     name: &str,
     parameters: Parameters,
     args: Vec<Expr>,
     options: Vec<(&str, Expr)>,
 ) -> Result<Vec<Expr>> {
-    if options.is_empty() {
-        return Ok(args);
-    }
     let names = parameters.names();
     let unexpected = |key: &str| {
         let valid = names
@@ -102,44 +102,49 @@ fn place_options(
             .join(", ");
         plan_err!("{name}() got an unexpected keyword argument '{key}' (its keywords: {valid})")
     };
-    match parameters {
-        Parameters::Fixed { .. } => {
-            let mut slots: Vec<Option<Expr>> = args.into_iter().map(Some).collect();
-            for (key, value) in options {
-                let Some(at) = names.iter().position(|n| *n == key) else {
-                    return unexpected(key);
-                };
-                if at >= slots.len() {
-                    slots.resize(at + 1, None);
-                }
-                if slots[at].is_some() {
-                    return plan_err!("{name}() got multiple values for argument '{key}'");
-                }
-                slots[at] = Some(value);
+    let mut positions: Vec<(usize, Expr)> = Vec::with_capacity(options.len());
+    for (key, value) in options {
+        let Some(at) = names.iter().position(|n| *n == key) else {
+            return unexpected(key);
+        };
+        let repeated = positions.iter().any(|(other, _)| *other == at);
+        match parameters {
+            Parameters::Fixed { .. } if repeated || at < args.len() => {
+                return plan_err!("{name}() got multiple values for argument '{key}'");
             }
-            Ok(slots
-                .into_iter()
-                .map(|slot| slot.unwrap_or(Expr::Literal(ScalarValue::Null, None)))
-                .collect())
+            // A variadic function's option given twice: the second has no place.
+            _ if repeated => return unexpected(key),
+            _ => positions.push((at, value)),
         }
-        Parameters::Variadic { .. } => {
-            let mut args = args;
-            let mut options = options;
-            for option in names {
-                if let Some(at) = options.iter().position(|(k, _)| k == option) {
-                    args.push(options.remove(at).1);
-                }
-            }
-            match options.first() {
-                Some((key, _)) => unexpected(key),
-                None => Ok(args),
-            }
-        }
-        Parameters::Positional | Parameters::Internal => match options.first() {
-            Some((key, _)) => unexpected(key),
-            None => Ok(args),
-        },
     }
+    Ok(placed(parameters, args, positions))
+}
+
+/// `args` with the options in place; `options` are positions in `parameters.names()`, each
+/// once, none where an argument stands. A function of fixed parameters takes each option at
+/// its parameter's place, `NULL` (the option's default) in the places of options skipped
+/// before the last one given; a variadic function takes the options given after its
+/// arguments, in its options' order (`tensor_choose`'s `mode`). Functions without keyword
+/// parameters have no positions to be given.
+pub(crate) fn placed(
+    parameters: Parameters,
+    args: Vec<Expr>,
+    mut options: Vec<(usize, Expr)>,
+) -> Vec<Expr> {
+    if options.is_empty() {
+        return args;
+    }
+    options.sort_by_key(|(at, _)| *at);
+    let mut args = args;
+    if let Parameters::Fixed { .. } = parameters {
+        for (at, value) in options {
+            args.resize(at, Expr::Literal(ScalarValue::Null, None));
+            args.push(value);
+        }
+    } else {
+        args.extend(options.into_iter().map(|(_, value)| value));
+    }
+    args
 }
 
 /// `expr` with each operator on a tensor operand (`col("x") * lit(2.0)`, `col("x").gt(lit(0.5))`)

@@ -24,38 +24,31 @@
 //! `Vec`.
 //!
 //! The functions are generated from the function registry ([`mod@crate::udf::registry`]) into one
-//! module per family (`tensors.rs`, `indexing.rs`, ...), and a test fails when that file is not what the registry gives (run the
-//! test with `DATAFUSION_TENSOR_WRITE_EXPR_FN=1` to write it again): a function added to the
+//! module per family (`tensors.rs`, `indexing.rs`, ...), and a test fails when a module is
+//! not what the registry gives (run the test with `DATAFUSION_TENSOR_WRITE_EXPR_FN=1` to
+//! write them again): a function added to the
 //! registry is added here, with its SQL documentation, and none can drift.
 
-use std::sync::Arc;
-
-use datafusion::common::ScalarValue;
 use datafusion::logical_expr::Expr;
-use datafusion::logical_expr::expr::HigherOrderFunction;
 
-use crate::rules::planner::fold_literal_lists;
-use crate::udf::registry::{Registered, registry};
+use crate::dataframe::{declared_call, placed};
+use crate::udf::registry::registry;
 
-/// The call of the registered function `name` with `args` in place.
-///
-/// A list argument built with `make_array` of literals is folded into its `List` literal, as
-/// SQL's `[2, 3]` is ([`crate::rules::planner::fold_literal_lists`]): functions read shapes
-/// and axes from literals.
-fn call(name: &str, args: Vec<Expr>) -> Expr {
-    let args = args.into_iter().map(fold_literal_lists).collect();
-    // Every name here is written by the generator from the registry, and the test
-    // `every_function_is_registered` calls each of them.
+/// The call of the registered function `name` with `args`, then `options` by name, placed as
+/// [`crate::dataframe::tensor_call_with`] places them; `make_array` of literals folded into
+/// list literals as there.
+fn call(name: &str, args: Vec<Expr>, options: Vec<(&str, Expr)>) -> Expr {
+    // Every name and option key here is the generator's, from the registry (the test
+    // `generated_functions_are_the_registry_s` keeps the two alike), so each is found.
     let Some(declared) = registry().get(name) else {
         unreachable!("{name}: a generated expression builder without a registered function");
     };
-    match &declared.function {
-        Registered::Scalar(udf) => udf.call(args),
-        Registered::Aggregate(udaf) => udaf.call(args),
-        Registered::HigherOrder(udf) => {
-            Expr::HigherOrderFunction(HigherOrderFunction::new(Arc::new(udf.clone()), args))
-        }
-    }
+    let names = declared.parameters.names();
+    let options = options
+        .into_iter()
+        .filter_map(|(key, value)| Some((names.iter().position(|n| *n == key)?, value)))
+        .collect();
+    declared_call(declared, placed(declared.parameters, args, options))
 }
 
 /// A call with keyword options being given: what every generated builder holds.
@@ -63,57 +56,29 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
 struct OptionCall {
     name: &'static str,
     args: Vec<Expr>,
-    /// The options' names, in the function's order.
-    keys: &'static [&'static str],
-    /// The options given, by position in `keys`.
-    values: Vec<Option<Expr>>,
-    /// Whether the options follow any number of arguments (`tensor_choose`'s `mode`): only
-    /// those given are passed, in order; else each option has its place after the required
-    /// arguments, `NULL` (its default) standing for one left out before the last given.
-    variadic: bool,
+    /// The options given, each key once.
+    options: Vec<(&'static str, Expr)>,
 }
 
 impl OptionCall {
-    fn new(
-        name: &'static str,
-        args: Vec<Expr>,
-        keys: &'static [&'static str],
-        variadic: bool,
-    ) -> Self {
+    fn new(name: &'static str, args: Vec<Expr>) -> Self {
         Self {
             name,
             args,
-            keys,
-            values: vec![None; keys.len()],
-            variadic,
+            options: Vec::new(),
         }
     }
 
     /// `key` set to `value` (a second value for one key replaces the first).
     fn set(&mut self, key: &'static str, value: Expr) {
-        if let Some(at) = self.keys.iter().position(|k| *k == key) {
-            self.values[at] = Some(value);
+        match self.options.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, old)) => *old = value,
+            None => self.options.push((key, value)),
         }
     }
 
     fn build(self) -> Expr {
-        let mut args = self.args;
-        if self.variadic {
-            args.extend(self.values.into_iter().flatten());
-        } else {
-            let given = self
-                .values
-                .iter()
-                .rposition(Option::is_some)
-                .map_or(0, |i| i + 1);
-            args.extend(
-                self.values
-                    .into_iter()
-                    .take(given)
-                    .map(|value| value.unwrap_or(Expr::Literal(ScalarValue::Null, None))),
-            );
-        }
-        call(self.name, args)
+        call(self.name, self.args, self.options)
     }
 }
 
@@ -122,7 +87,7 @@ macro_rules! plain {
     ($(#[$doc:meta])* $name:ident($($arg:ident),*)) => {
         $(#[$doc])*
         pub fn $name($($arg: Expr),*) -> Expr {
-            super::call(stringify!($name), vec![$($arg),*])
+            super::call(stringify!($name), vec![$($arg),*], Vec::new())
         }
     };
 }
@@ -132,7 +97,7 @@ macro_rules! list {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         pub fn $name(args: Vec<Expr>) -> Expr {
-            super::call(stringify!($name), args)
+            super::call(stringify!($name), args, Vec::new())
         }
     };
 }
@@ -143,19 +108,14 @@ macro_rules! with_options {
     ($(#[$doc:meta])* $name:ident($($arg:ident),*) -> $builder:ident { $($option:ident = $key:literal),+ $(,)? }) => {
         $(#[$doc])*
         pub fn $name($($arg: Expr),*) -> $builder {
-            $builder(super::OptionCall::new(
-                stringify!($name),
-                vec![$($arg),*],
-                &[$($key),+],
-                false,
-            ))
+            $builder(super::OptionCall::new(stringify!($name), vec![$($arg),*]))
         }
         with_options!(@builder $name $builder { $($option = $key),+ });
     };
     ($(#[$doc:meta])* $name:ident(..) -> $builder:ident { $($option:ident = $key:literal),+ $(,)? }) => {
         $(#[$doc])*
         pub fn $name(args: Vec<Expr>) -> $builder {
-            $builder(super::OptionCall::new(stringify!($name), args, &[$($key),+], true))
+            $builder(super::OptionCall::new(stringify!($name), args))
         }
         with_options!(@builder $name $builder { $($option = $key),+ });
     };
@@ -211,9 +171,11 @@ mod render;
 
 #[cfg(test)]
 mod tests {
+    use datafusion::common::ScalarValue;
     use datafusion::prelude::{col, lit};
 
     use super::*;
+    use crate::udf::registry::Registered;
 
     /// The generated modules are what the registry gives (module docs).
     #[test]
@@ -265,7 +227,7 @@ mod tests {
         assert_eq!(Some(sum), expected);
         assert_eq!(
             tensor_sum(col("x")).build(),
-            call("tensor_sum", vec![col("x")])
+            call("tensor_sum", vec![col("x")], Vec::new())
         );
         // A variadic function's options follow its arguments, only those given.
         assert_eq!(
@@ -274,7 +236,8 @@ mod tests {
                 .build(),
             call(
                 "tensor_choose",
-                vec![col("a"), col("b"), col("c"), lit("clip")]
+                vec![col("a"), col("b"), col("c"), lit("clip")],
+                Vec::new()
             )
         );
     }

@@ -1,4 +1,5 @@
-//! Writes `generated.rs` from the registry (the test in `super` compares the two).
+//! Writes the module of each family from the registry (the test in `super` compares them with
+//! the checked-in files).
 
 use std::fmt::Write;
 

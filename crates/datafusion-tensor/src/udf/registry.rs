@@ -235,9 +235,8 @@ impl Registry {
     }
 
     /// The functions declared next are of `family`.
-    fn family(&mut self, family: Family) -> &mut Self {
+    fn family(&mut self, family: Family) {
         self.family = family;
-        self
     }
 
     /// A [`TensorFunction`], registered as a scalar function.
