@@ -24,6 +24,7 @@ use arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::SessionContext;
 use datafusion_tensor::index::normalize::{BoundsRule, DROPPED, OutOfBounds, normalize_with};
 use datafusion_tensor::index::parse::parse_index as parse;
+use datafusion_tensor::limits::Limits;
 use datafusion_tensor::{TensorType, VariableShapeType};
 
 /// The fuzzer's bytes, read front to back; zeros once they run out.
@@ -184,7 +185,7 @@ pub fn parse_index(data: &[u8]) {
         },
     ];
     for rule in rules {
-        if let Ok(selection) = normalize_with(&expr, &shape, &strides, rule) {
+        if let Ok(selection) = normalize_with(&expr, &shape, &strides, rule, &Limits::default()) {
             let offsets = selection.offsets();
             assert_eq!(offsets.len(), selection.size(), "{text:?} on {shape:?}");
             for &o in &offsets {

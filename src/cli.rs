@@ -54,8 +54,10 @@ use datafusion_cli::print_format::PrintFormat;
 use datafusion_cli::print_options::{MaxRows, PrintOptions};
 use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
+use datafusion::common::config::ExtensionOptions;
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::dialect_from_str;
+use datafusion_tensor::TensorOptions;
 use datafusion_tensor::context::{
     TensorDisplay, display_tensor_columns, register_all, session_config,
 };
@@ -513,10 +515,7 @@ impl TensorCliContext {
             )?,
             None => {
                 let state = self.ctx.state();
-                let limits = datafusion_tensor::limits::Limits::of(state.config().options());
-                let plan =
-                    datafusion_tensor::limits::scope(limits, state.statement_to_plan(statement))
-                        .await?;
+                let plan = state.statement_to_plan(statement).await?;
                 // As datafusion-cli: these print whole.
                 if matches!(
                     plan,
@@ -746,11 +745,41 @@ fn get_session_config(args: &Args) -> Result<SessionConfig> {
     if env::var_os("DATAFUSION_SQL_PARSER_DIALECT").is_none() {
         config_options.sql_parser.dialect = session_config().options().sql_parser.dialect;
     }
-    let mut config = SessionConfig::from(config_options).with_information_schema(true);
+    let mut config = SessionConfig::from(config_options)
+        .with_information_schema(true)
+        .with_option_extension(tensor_options_from_env()?);
     if args.reads_sql_from_stdin() {
         config = config.with_extension(Arc::new(StdinCarriesCommands));
     }
     Ok(config)
+}
+
+/// The tensor settings the CLI's session starts from: the defaults, with three environment
+/// variables read as datafusion-cli reads `DATAFUSION_*` (the library reads none):
+/// `DATAFUSION_TENSOR_ARROW_SCAN` (any value: `tensor.fast_parquet = false`),
+/// `DATAFUSION_TENSOR_MAX_ELEMENTS` (`tensor.max_tensor_elements`) and
+/// `DATAFUSION_TENSOR_MAX_BATCH_BYTES` (`tensor.max_batch_bytes`).
+fn tensor_options_from_env() -> Result<TensorOptions> {
+    let mut options = TensorOptions::default();
+    if env::var_os("DATAFUSION_TENSOR_ARROW_SCAN").is_some() {
+        options.fast_parquet = false;
+    }
+    for (variable, key) in [
+        ("DATAFUSION_TENSOR_MAX_ELEMENTS", "max_tensor_elements"),
+        ("DATAFUSION_TENSOR_MAX_BATCH_BYTES", "max_batch_bytes"),
+    ] {
+        if let Ok(value) = env::var(variable) {
+            options
+                .set(key, value.trim().replace('_', "").as_str())
+                .map_err(|err| {
+                    DataFusionError::Configuration(format!(
+                        "{variable}={value}: {}",
+                        err.strip_backtrace()
+                    ))
+                })?;
+        }
+    }
+    Ok(options)
 }
 
 /// datafusion-cli's formats; `ndjson` is also accepted for its `nd-json`.

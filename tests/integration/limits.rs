@@ -5,6 +5,11 @@
 use datafusion::prelude::SessionContext;
 use datafusion_tensor::tensor_session_context;
 
+/// Runs a statement that must succeed (a `SET`).
+async fn run(ctx: &SessionContext, sql: &str) {
+    ctx.sql(sql).await.unwrap().collect().await.unwrap();
+}
+
 async fn error_of(ctx: &SessionContext, sql: &str) -> String {
     match ctx.sql(sql).await {
         Ok(df) => match df.collect().await {
@@ -18,12 +23,7 @@ async fn error_of(ctx: &SessionContext, sql: &str) -> String {
 #[tokio::test]
 async fn a_batch_past_the_session_byte_limit_is_an_error_and_another_session_runs_it() {
     let ctx = tensor_session_context().unwrap();
-    ctx.sql("SET tensor.max_batch_bytes = 1048576")
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap();
+    run(&ctx, "SET tensor.max_batch_bytes = 1048576").await;
 
     // 1000 rows of 1024 Int64 elements: 8,192,000 bytes in one batch.
     let sql = "SELECT tensor(range(value, value + 1024), [32, 32]) FROM generate_series(1, 1000)";
@@ -61,22 +61,19 @@ async fn a_batch_past_the_session_byte_limit_is_an_error_and_another_session_run
 }
 
 /// A window aggregate stacking a growing frame (every row's result a stack of the rows so
-/// far): its results are counted per batch of results against the byte limit in force, and
-/// refused past it instead of growing quadratically.
+/// far): its results are counted per batch of results against the session's byte limit, set
+/// with SET (DataFusion gives an accumulator no configuration: the analyzer rule
+/// `SessionLimits` hands the call its session's limits), and refused past it instead of
+/// growing quadratically.
 #[tokio::test]
 async fn a_window_stack_past_the_byte_limit_is_an_error() {
-    use datafusion_tensor::limits::{Limits, scope};
-
     let config = datafusion_tensor::session_config().with_target_partitions(1);
     let ctx = datafusion_tensor::tensor_session_context_with_config(config).unwrap();
-    let limits = Limits {
-        max_tensor_elements: datafusion_tensor::limits::DEFAULT_MAX_TENSOR_ELEMENTS,
-        max_batch_bytes: 1 << 20,
-    };
+    run(&ctx, "SET tensor.max_batch_bytes = 1048576").await;
     // 400 rows of 64 Float64: the running stacks hold 64 * 400 * 401 / 2 * 8 = 41 MB.
     let sql = "SELECT tensor_agg_stack(tensor(range(value, value + 64), [8, 8])) \
                OVER (ORDER BY value) FROM generate_series(1, 400)";
-    let err = scope(limits, error_of(&ctx, sql)).await;
+    let err = error_of(&ctx, sql).await;
     assert!(
         err.contains("tensor_agg_stack: its results would take more than 1048576 bytes"),
         "{err}"
@@ -86,10 +83,7 @@ async fn a_window_stack_past_the_byte_limit_is_an_error() {
     let partitioned = "SELECT sum(tensor_size(s)) FROM (SELECT tensor_agg_stack(tensor(range(value, \
                        value + 64), [8, 8])) OVER (PARTITION BY value % 100 ORDER BY value) AS s \
                        FROM generate_series(1, 400))";
-    let batches = scope(limits, async {
-        ctx.sql(partitioned).await.unwrap().collect().await.unwrap()
-    })
-    .await;
+    let batches = ctx.sql(partitioned).await.unwrap().collect().await.unwrap();
     let text = arrow::util::pretty::pretty_format_batches(&batches)
         .unwrap()
         .to_string();
@@ -97,4 +91,55 @@ async fn a_window_stack_past_the_byte_limit_is_an_error() {
         text.contains(&format!("| {} ", 64 * (1 + 2 + 3 + 4) * 100)),
         "{text}"
     );
+}
+
+/// The element limit, lowered and raised with SET through `SessionContext::sql` (no SQL
+/// rewrite, no task-local: DataFusion renews the functions with the session's settings), and
+/// set in the configuration a session starts from.
+#[tokio::test]
+async fn the_element_limit_follows_the_session_on_every_path() {
+    // 2^26 + 4 elements: past the default limit. Planned only (EXPLAIN), and of a column
+    // (not folded into a literal while planning): nothing is allocated.
+    let big = "EXPLAIN SELECT tensor_broadcast_to(tensor([v], [1]), [67108868]) \
+               FROM (VALUES (1.0)) t(v)";
+    let ctx = tensor_session_context().unwrap();
+    let err = error_of(&ctx, big).await;
+    assert!(
+        err.contains("tensor_broadcast_to: tensor shape (67108868,) has 67108868 elements, more than the limit of 67108864 elements per tensor (raise it with SET tensor.max_tensor_elements)"),
+        "{err}"
+    );
+    run(&ctx, "SET tensor.max_tensor_elements = 100000000").await;
+    let batches = ctx.sql(big).await.unwrap().collect().await.unwrap();
+    let text = arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string();
+    assert!(text.contains("tensor_broadcast_to"), "{text}");
+
+    // Lowered: a 4 x 4 result is refused.
+    let small = "SELECT tensor_broadcast_to(tensor([1.0], [1]), [4, 4])";
+    run(&ctx, "SET tensor.max_tensor_elements = 10").await;
+    let err = error_of(&ctx, small).await;
+    assert!(
+        err.contains("more than the limit of 10 elements per tensor"),
+        "{err}"
+    );
+    // RESET (DataFusion 55 resets its own settings only: SET back to the default).
+    run(&ctx, "SET tensor.max_tensor_elements = 67108864").await;
+    assert!(ctx.sql(small).await.unwrap().collect().await.is_ok());
+
+    // A session whose configuration sets the limit from the start.
+    let mut config = datafusion_tensor::session_config();
+    config
+        .options_mut()
+        .set("tensor.max_tensor_elements", "10")
+        .unwrap();
+    let limited = datafusion_tensor::tensor_session_context_with_config(config).unwrap();
+    let err = error_of(&limited, small).await;
+    assert!(
+        err.contains("more than the limit of 10 elements per tensor"),
+        "{err}"
+    );
+    // Another session of the process keeps the default.
+    let other = tensor_session_context().unwrap();
+    assert!(other.sql(small).await.unwrap().collect().await.is_ok());
 }

@@ -14,7 +14,7 @@ use datafusion::common::{DataFusionError, ScalarValue, TableReference};
 use datafusion::datasource::file_format::FileFormatFactory;
 use datafusion::error::Result;
 use datafusion::execution::TaskContext;
-use datafusion::logical_expr::{Extension, HigherOrderUDF, LogicalPlan, ScalarUDF};
+use datafusion::logical_expr::{AggregateUDF, Extension, HigherOrderUDF, LogicalPlan, ScalarUDF};
 use datafusion::physical_expr_common::physical_expr::proto_decode::PhysicalExprDecodeCtx;
 use datafusion::physical_expr_common::physical_expr::proto_encode::PhysicalExprEncodeCtx;
 use datafusion::physical_plan::{ExecutionPlan, PhysicalExpr};
@@ -24,11 +24,13 @@ use datafusion_proto::protobuf;
 use prost::Message;
 
 use super::plan::{TensorPlanRoot, restore_plan};
-use datafusion_tensor::udf::CallInputs;
+use datafusion_tensor::limits::Limits;
 use datafusion_tensor::udf::call_state::CallState;
 use datafusion_tensor::udf::registry::{
-    higher_order_call_state, higher_order_with_state, scalar_call_state, scalar_with_state,
+    Registered, higher_order_call_state, higher_order_with_state, registry, scalar_call_state,
+    scalar_with_state,
 };
+use datafusion_tensor::udf::{CallInputs, TensorAggregate};
 use datafusion_tensor::variable_shape::AnyTensorType;
 
 /// The first bytes of everything this codec encodes itself.
@@ -38,6 +40,7 @@ pub const MAGIC: &[u8; 4] = b"DFT\x01";
 const KIND_WRAPPED: u8 = 0;
 const KIND_CALL: u8 = 1;
 const KIND_ROOT: u8 = 2;
+const KIND_AGGREGATE_LIMITS: u8 = 3;
 
 /// The function methods of both codecs (`LogicalExtensionCodec` and `PhysicalExtensionCodec`
 /// declare them alike): this crate's calls encoded with their state ([`encode_udf`],
@@ -74,6 +77,17 @@ macro_rules! forward_functions {
             }
             self.inner.try_encode_higher_order_function(node, buf)
         }
+
+        fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
+            decode_udaf(name, buf).unwrap_or_else(|| self.inner.try_decode_udaf(name, buf))
+        }
+
+        fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
+            if encode_udaf(node, buf)? {
+                return Ok(());
+            }
+            self.inner.try_encode_udaf(node, buf)
+        }
     };
 }
 
@@ -107,6 +121,12 @@ struct CallStateProto {
     /// Whether `fields` and `literals` are given (a higher-order call's pinned inputs).
     #[prost(bool, tag = "9")]
     has_inputs: bool,
+    /// A planned call's (or an aggregate's) session limits (`datafusion_tensor::limits`).
+    #[prost(uint64, optional, tag = "10")]
+    max_tensor_elements: Option<u64>,
+    /// With `max_tensor_elements`.
+    #[prost(uint64, optional, tag = "11")]
+    max_batch_bytes: Option<u64>,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -195,10 +215,15 @@ fn restore_float16(
 pub fn encode_call_state(state: &CallState) -> Result<Vec<u8>> {
     let mut proto = CallStateProto::default();
     match state {
-        CallState::Planned { inputs, settings } => {
+        CallState::Planned {
+            inputs,
+            settings,
+            limits,
+        } => {
             proto.kind = 1;
             encode_inputs(inputs, &mut proto)?;
             proto.settings.clone_from(settings);
+            encode_limits(*limits, &mut proto);
         }
         CallState::Typed { tensor, name } => {
             proto.kind = 2;
@@ -239,6 +264,7 @@ fn decode_call_state(buf: &[u8]) -> Result<CallState> {
         1 => Ok(CallState::Planned {
             inputs: decode_inputs(&proto)?,
             settings: proto.settings.clone(),
+            limits: decode_limits(&proto)?,
         }),
         2 => {
             let tensor = match &proto.tensor {
@@ -266,6 +292,77 @@ fn decode_call_state(buf: &[u8]) -> Result<CallState> {
         }),
         other => Err(codec_error("call state", format!("unknown kind {other}"))),
     }
+}
+
+fn encode_limits(limits: Limits, proto: &mut CallStateProto) {
+    proto.max_tensor_elements = Some(limits.max_tensor_elements as u64);
+    proto.max_batch_bytes = Some(limits.max_batch_bytes as u64);
+}
+
+/// The limits in `proto`; the defaults when it has none (bytes from a build before them).
+fn decode_limits(proto: &CallStateProto) -> Result<Limits> {
+    let mut limits = Limits::default();
+    for (value, slot) in [
+        (proto.max_tensor_elements, &mut limits.max_tensor_elements),
+        (proto.max_batch_bytes, &mut limits.max_batch_bytes),
+    ] {
+        if let Some(value) = value {
+            *slot = usize::try_from(value)
+                .map_err(|_| codec_error("limits", format!("{value} does not fit usize")))?;
+        }
+    }
+    Ok(limits)
+}
+
+/// A tensor aggregate's instance on the wire: its limits, when they are not the defaults (the
+/// registered instance, resolved by name, has those).
+fn encode_udaf(node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<bool> {
+    let Some(tensor) =
+        (node.inner().as_ref() as &dyn std::any::Any).downcast_ref::<TensorAggregate>()
+    else {
+        return Ok(false);
+    };
+    if tensor.limits() == Limits::default() {
+        return Ok(false);
+    }
+    let mut proto = CallStateProto {
+        kind: KIND_AGGREGATE_LIMITS.into(),
+        ..CallStateProto::default()
+    };
+    encode_limits(tensor.limits(), &mut proto);
+    buf.extend_from_slice(MAGIC);
+    buf.push(KIND_AGGREGATE_LIMITS);
+    proto
+        .encode(buf)
+        .map_err(|e| codec_error("aggregate limits", e))?;
+    Ok(true)
+}
+
+fn decode_udaf(name: &str, buf: &[u8]) -> Option<Result<Arc<AggregateUDF>>> {
+    let Payload::Own(KIND_AGGREGATE_LIMITS, rest) = payload(buf) else {
+        return None;
+    };
+    Some((|| {
+        let proto = CallStateProto::decode(rest).map_err(|e| codec_error("aggregate limits", e))?;
+        let limits = decode_limits(&proto)?;
+        let Some(Registered::Aggregate(udaf)) = registry().get(name).map(|d| &d.function) else {
+            return Err(codec_error(
+                "aggregate limits",
+                format!("{name} is not a tensor aggregate"),
+            ));
+        };
+        let tensor = (udaf.inner().as_ref() as &dyn std::any::Any)
+            .downcast_ref::<TensorAggregate>()
+            .ok_or_else(|| {
+                codec_error(
+                    "aggregate limits",
+                    format!("{name} is not a tensor aggregate"),
+                )
+            })?;
+        Ok(Arc::new(AggregateUDF::new_from_impl(
+            tensor.with_limits(limits),
+        )))
+    })())
 }
 
 /// What an encoded buffer holds.
@@ -409,22 +506,6 @@ impl PhysicalExtensionCodec for TensorPhysicalCodec {
         self.inner.try_encode_expr(node, buf, ctx)
     }
 
-    fn try_decode_udaf(
-        &self,
-        name: &str,
-        buf: &[u8],
-    ) -> Result<Arc<datafusion::logical_expr::AggregateUDF>> {
-        self.inner.try_decode_udaf(name, buf)
-    }
-
-    fn try_encode_udaf(
-        &self,
-        node: &datafusion::logical_expr::AggregateUDF,
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        self.inner.try_encode_udaf(node, buf)
-    }
-
     fn try_decode_udwf(
         &self,
         name: &str,
@@ -531,6 +612,10 @@ mod tests {
                 scalars: vec![None, Some(ScalarValue::Utf8(Some("0, ::-1".into())))],
             },
             settings: vec![1000, 3],
+            limits: Limits {
+                max_tensor_elements: 1000,
+                max_batch_bytes: 1 << 20,
+            },
         };
         let bytes = encode_call_state(&state).unwrap();
         let Payload::Own(KIND_CALL, rest) = payload(&bytes) else {

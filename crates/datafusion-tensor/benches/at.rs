@@ -74,6 +74,7 @@ fn bench_call(
             name: function.name(),
             fields: &fields,
             scalars: &scalars,
+            limits: datafusion_tensor::limits::Limits::default(),
         })
         .unwrap();
     let batches: Vec<Vec<ColumnarValue>> = (0..ROWS.div_ceil(BATCH))

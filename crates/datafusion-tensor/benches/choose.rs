@@ -71,6 +71,7 @@ fn choose(c: &mut Criterion) {
                 name: "tensor_choose",
                 fields: &fields,
                 scalars: &scalars,
+                limits: datafusion_tensor::limits::Limits::default(),
             })
             .unwrap();
         let index = if mode == "raise" { &in_range } else { &wide };

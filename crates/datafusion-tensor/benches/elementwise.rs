@@ -103,6 +103,7 @@ fn elementwise(c: &mut Criterion) {
                 name: "bench",
                 fields,
                 scalars,
+                limits: datafusion_tensor::limits::Limits::default(),
             })
             .unwrap();
         (function, plan)
@@ -247,6 +248,7 @@ fn variable_and_astype(c: &mut Criterion) {
             name: "bench",
             fields: &[Arc::clone(&field), number],
             scalars: &[None, Some(&two)],
+            limits: datafusion_tensor::limits::Limits::default(),
         })
         .unwrap();
     let add = TensorBinary::new(BinaryOp::Add);
@@ -255,6 +257,7 @@ fn variable_and_astype(c: &mut Criterion) {
             name: "bench",
             fields: &[Arc::clone(&field), Arc::clone(&field)],
             scalars: &[None, None],
+            limits: datafusion_tensor::limits::Limits::default(),
         })
         .unwrap();
     let dtype = ScalarValue::Utf8(Some("float16".to_string()));
@@ -265,6 +268,7 @@ fn variable_and_astype(c: &mut Criterion) {
             name: "bench",
             fields: &[Arc::clone(&field), Arc::clone(&dtype_field)],
             scalars: &[None, Some(&dtype)],
+            limits: datafusion_tensor::limits::Limits::default(),
         })
         .unwrap();
     let fixed = TensorType::new(DataType::Float32, vec![16, 16]).unwrap();
@@ -274,6 +278,7 @@ fn variable_and_astype(c: &mut Criterion) {
             name: "bench",
             fields: &[Arc::new(fixed.to_field("x")), dtype_field],
             scalars: &[None, Some(&dtype)],
+            limits: datafusion_tensor::limits::Limits::default(),
         })
         .unwrap();
 

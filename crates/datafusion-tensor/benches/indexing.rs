@@ -52,6 +52,7 @@ fn indexing(c: &mut Criterion) {
                 name: "tensor_get",
                 fields: &fields,
                 scalars: &[None, Some(&index_value)],
+                limits: datafusion_tensor::limits::Limits::default(),
             })
             .unwrap();
         let batches: Vec<Vec<ColumnarValue>> = (0..ROWS.div_ceil(BATCH))

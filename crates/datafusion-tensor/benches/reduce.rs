@@ -71,6 +71,7 @@ fn reduce(c: &mut Criterion) {
                 name: which.function_name(),
                 fields: &fields,
                 scalars: &scalars,
+                limits: datafusion_tensor::limits::Limits::default(),
             })
             .unwrap();
         group.bench_with_input(

@@ -79,6 +79,7 @@ fn shape(c: &mut Criterion) {
                 name: which.function_name(),
                 fields: &fields,
                 scalars: &scalars,
+                limits: datafusion_tensor::limits::Limits::default(),
             })
             .unwrap();
         group.bench_with_input(

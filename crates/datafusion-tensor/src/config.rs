@@ -23,23 +23,13 @@ use datafusion::common::config::{
 use datafusion::common::config_namespace;
 use datafusion::error::Result;
 
-/// The environment variable (any value) that makes [`TensorOptions::fast_parquet`] default to
-/// false: every session of the process then starts with DataFusion's Parquet reader.
-pub const ARROW_SCAN_VARIABLE: &str = "DATAFUSION_TENSOR_ARROW_SCAN";
-
-/// The default of [`TensorOptions::fast_parquet`]: true unless [`ARROW_SCAN_VARIABLE`] is set.
-fn fast_parquet_default() -> bool {
-    std::env::var_os(ARROW_SCAN_VARIABLE).is_none()
-}
-
 config_namespace! {
     /// The tensor settings of a session (see the module docs); each is a `tensor.NAME` key.
     pub struct TensorOptions {
         /// Read full tensor columns of Parquet tables with this crate's faster reader (row
         /// groups it does not serve go to DataFusion's reader). When false, every scan is
-        /// DataFusion's reader. Defaults to true, or to false when the environment variable
-        /// DATAFUSION_TENSOR_ARROW_SCAN is set.
-        pub fast_parquet: bool, default = fast_parquet_default()
+        /// DataFusion's reader.
+        pub fast_parquet: bool, default = true
 
         /// Let the faster reader map local Parquet files into memory and decode their row
         /// groups from the page cache, instead of first copying them into the process's
@@ -50,12 +40,12 @@ config_namespace! {
 
         /// The most elements one tensor (one row, one index array, a shape computed while
         /// planning) may have: larger shapes are errors before anything is allocated.
-        /// Defaults to 2^26, or to the environment variable DATAFUSION_TENSOR_MAX_ELEMENTS.
-        pub max_tensor_elements: usize, default = crate::limits::default_max_tensor_elements()
+        /// Defaults to 2^26.
+        pub max_tensor_elements: usize, default = crate::limits::DEFAULT_MAX_TENSOR_ELEMENTS
 
         /// The most bytes one function's tensor result over one batch may take. Defaults to
-        /// 2^33 (8 GiB), or to the environment variable DATAFUSION_TENSOR_MAX_BATCH_BYTES.
-        pub max_batch_bytes: usize, default = crate::limits::default_max_batch_bytes()
+        /// 2^33 (8 GiB).
+        pub max_batch_bytes: usize, default = crate::limits::DEFAULT_MAX_BATCH_BYTES
 
         /// Run the k-nearest-neighbour join (`row_number()` or `rank()` over a cross join,
         /// per group, ordered by a tensor distance or similarity, filtered to the first k)
@@ -198,17 +188,14 @@ mod tests {
     #[test]
     fn a_configuration_without_the_extension_reads_the_defaults() {
         let options = ConfigOptions::new();
-        assert_eq!(
-            TensorOptions::from_config(&options).fast_parquet,
-            std::env::var_os(ARROW_SCAN_VARIABLE).is_none()
-        );
+        assert!(TensorOptions::from_config(&options).fast_parquet);
         assert_eq!(
             TensorOptions::default_value("fast_parquet").as_deref(),
-            Some(if fast_parquet_default() {
-                "true"
-            } else {
-                "false"
-            })
+            Some("true")
+        );
+        assert_eq!(
+            TensorOptions::default_value("max_tensor_elements").as_deref(),
+            Some("67108864")
         );
         assert_eq!(TensorOptions::default_value("nothing"), None);
     }

@@ -21,8 +21,8 @@ use crate::nearest::NearestNeighbourJoin;
 use crate::parquet::TensorParquetFormatFactory;
 use crate::rules::{
     FilterBeforeComputedProjection, FreezeLiteralArguments, LiteralListPlanner, ProjectSortKeys,
-    RefuseDistinctAggregates, RefuseStoredComparisons, TensorOperatorPlanner, TensorOperators,
-    TensorUnionLayouts, TensorUnionRelations, WeakLambdaLiterals,
+    RefuseDistinctAggregates, RefuseStoredComparisons, SessionLimits, TensorOperatorPlanner,
+    TensorOperators, TensorUnionLayouts, TensorUnionRelations, WeakLambdaLiterals,
 };
 use crate::tensor_type::has_tensor_extension;
 use crate::udf::{
@@ -78,15 +78,7 @@ pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
 /// # }
 /// ```
 pub fn register_all(ctx: &SessionContext) -> Result<()> {
-    for udf in all_functions() {
-        ctx.register_udf(udf);
-    }
-    for udf in variadic_functions() {
-        ctx.register_higher_order_function(Arc::new(udf));
-    }
-    for udaf in aggregate_functions() {
-        ctx.register_udaf(udaf);
-    }
+    register_session_functions(ctx);
     ctx.state()
         .extension_type_registry()
         .add_extension_type_registration(tensor_extension_type())?;
@@ -118,6 +110,8 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
     let operators_missing = analyzer_missing(&state, operators.name());
     let distinct = RefuseDistinctAggregates;
     let distinct_missing = analyzer_missing(&state, distinct.name());
+    let session_limits = SessionLimits;
+    let session_limits_missing = analyzer_missing(&state, session_limits.name());
     let stored = RefuseStoredComparisons;
     let stored_missing = analyzer_missing(&state, stored.name());
     // One tensor type per UNION column (`rules::union`): after the operators, before type
@@ -153,6 +147,7 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         || filters_first_missing
         || operators_missing
         || distinct_missing
+        || session_limits_missing
         || stored_missing
         || sort_keys_missing
         || unions_missing
@@ -200,6 +195,9 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         if distinct_missing {
             builder = builder.with_analyzer_rule(Arc::new(distinct));
         }
+        if session_limits_missing {
+            builder = builder.with_analyzer_rule(Arc::new(session_limits));
+        }
         if stored_missing {
             builder = builder.with_analyzer_rule(Arc::new(stored));
         }
@@ -215,6 +213,24 @@ pub fn register_all(ctx: &SessionContext) -> Result<()> {
         *state = builder.build();
     }
     Ok(())
+}
+
+/// Registers every tensor function on `ctx`, each instance holding the session's limits
+/// (`crate::limits`): DataFusion renews the scalar functions' when a setting changes, and
+/// [`SessionLimits`] gives aggregate calls theirs.
+fn register_session_functions(ctx: &SessionContext) {
+    let options = Arc::clone(ctx.state().config().options());
+    let limits = crate::limits::Limits::of(&options);
+    for udf in all_functions() {
+        ctx.register_udf(udf.inner().with_updated_config(&options).unwrap_or(udf));
+    }
+    for udf in variadic_functions() {
+        let udf = crate::udf::registry::higher_order_with_limits(&udf, limits).unwrap_or(udf);
+        ctx.register_higher_order_function(Arc::new(udf));
+    }
+    for udaf in aggregate_functions() {
+        ctx.register_udaf(udaf);
+    }
 }
 
 /// Whether `state` has no analyzer rule named `name`.

@@ -27,7 +27,7 @@ pub enum TensorError {
     /// A shape, permutation or dim-names list that is inconsistent in itself or with the storage.
     #[error("{0}")]
     Shape(String),
-    /// A shape with more elements than [`crate::limits::max_tensor_elements`] allows.
+    /// A shape with more elements than a session's [`crate::limits::Limits`] allow.
     #[error("{0}")]
     Limit(String),
     /// The element type is not one a tensor may hold.

@@ -50,8 +50,25 @@ pub mod display;
 pub mod dtype;
 pub mod error;
 pub mod expr_fn;
-pub mod index;
-pub mod kernels;
+/// Declares the crate's internal modules: public only with the `internals` feature (its
+/// benches, fuzz targets and the CLI's tests; hidden from the docs, no semver promise), else
+/// crate-private.
+macro_rules! internal_modules {
+    ($($name:ident),*) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        #[allow(
+            dead_code,
+            unused_imports,
+            reason = "what only the `internals` feature's users (benches, fuzz targets) call"
+        )]
+        pub(crate) mod $name;
+    )*};
+}
+// The index machinery and the element kernels.
+internal_modules!(index, kernels);
 pub mod limits;
 pub mod nearest;
 pub mod parquet;

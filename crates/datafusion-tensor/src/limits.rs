@@ -4,145 +4,141 @@
 //! Below that, a query can still ask for more memory than the machine has: an index whose
 //! arrays broadcast to millions of elements, a `tensor_choose` whose arguments broadcast to a
 //! huge shape, a shape literal with large dimensions. Allocating that would abort the process;
-//! instead every shape is checked against [`max_tensor_elements`] when it is computed (so at
-//! planning time, before anything is allocated), and every tensor result against
-//! [`max_batch_bytes`] before its batch is allocated.
+//! instead every shape a call computes is checked against [`Limits::max_tensor_elements`] when
+//! it is computed (so at planning time, before anything is allocated), and every tensor result
+//! against [`Limits::max_batch_bytes`] before its batch is allocated.
 //!
 //! Both are session settings, `tensor.max_tensor_elements` and `tensor.max_batch_bytes`
-//! ([`crate::TensorOptions`]: `SET tensor.max_batch_bytes = 1048576`). A session's values apply
-//! wherever DataFusion hands a function its session configuration: when the optimizer plans a
-//! call (`simplify`), when a batch runs, and around the whole planning of a statement on the
-//! paths this crate owns (the CLI, [`crate::TensorSql::tensor_sql`], Python), which enter them
-//! with [`scope`] / [`sync_scope`]. Elsewhere (DataFusion's own `SessionContext::sql` asks a
-//! function's result type before any configuration is at hand) the process defaults apply: the
-//! environment variables `DATAFUSION_TENSOR_MAX_ELEMENTS` / `DATAFUSION_TENSOR_MAX_BATCH_BYTES`
-//! (read once), or what [`set_max_tensor_elements`] / [`set_max_batch_bytes`] set; they are also
-//! the defaults of the session settings.
-
-use std::future::Future;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! ([`crate::TensorOptions`]: `SET tensor.max_batch_bytes = 1048576`). There is no process-wide
+//! value: a [`Limits`] is read from the session's `ConfigOptions` ([`Limits::of`]) and handed
+//! down, the same on every path (`SessionContext::sql`, the CLI, Python, a Ballista executor):
+//! - a registered function's instance holds its session's limits, renewed by DataFusion when a
+//!   setting changes (`ScalarUDFImpl::with_updated_config`): they apply when DataFusion asks a
+//!   call's result type, before any configuration is at hand;
+//! - the optimizer plans each call with the session's configuration (`simplify`), and the plan
+//!   keeps the limits it was planned with (and a serialised plan carries them);
+//! - a batch runs with the session's configuration (`invoke_with_args`);
+//! - aggregate calls are given the session's limits by an analyzer rule
+//!   ([`crate::rules::SessionLimits`]), since DataFusion hands an accumulator no configuration.
+//!
+//! The CLI alone reads two environment variables, `DATAFUSION_TENSOR_MAX_ELEMENTS` and
+//! `DATAFUSION_TENSOR_MAX_BATCH_BYTES`, as the starting values of its session.
 
 use datafusion::common::config::ConfigOptions;
 
-/// Default [`max_tensor_elements`]: 2^26 = 67,108,864 elements (256 MiB of float32) per tensor.
+use crate::error::TensorError;
+use crate::shape::{checked_size, format_shape};
+
+/// Default [`Limits::max_tensor_elements`]: 2^26 = 67,108,864 elements (256 MiB of float32)
+/// per tensor.
 pub const DEFAULT_MAX_TENSOR_ELEMENTS: usize = 1 << 26;
-/// Default [`max_batch_bytes`]: 8 GiB for one function's result over one batch.
+/// Default [`Limits::max_batch_bytes`]: 8 GiB for one function's result over one batch.
 pub const DEFAULT_MAX_BATCH_BYTES: usize = 1 << 33;
 
-const UNSET: usize = usize::MAX;
-static MAX_ELEMENTS: AtomicUsize = AtomicUsize::new(UNSET);
-static MAX_BATCH: AtomicUsize = AtomicUsize::new(UNSET);
-
-fn from_env(var: &str, default: usize, cell: &'static OnceLock<usize>) -> usize {
-    *cell.get_or_init(|| {
-        std::env::var(var)
-            .ok()
-            .and_then(|v| v.trim().replace('_', "").parse::<usize>().ok())
-            .unwrap_or(default)
-    })
-}
-
-/// The limits of one session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The limits of one session (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
-    /// [`max_tensor_elements`].
+    /// The most elements one tensor (one row of a tensor column, one index array, a shape
+    /// computed while planning) may have.
     pub max_tensor_elements: usize,
-    /// [`max_batch_bytes`].
+    /// The most bytes one function's tensor result over one batch may take.
     pub max_batch_bytes: usize,
 }
 
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_tensor_elements: DEFAULT_MAX_TENSOR_ELEMENTS,
+            max_batch_bytes: DEFAULT_MAX_BATCH_BYTES,
+        }
+    }
+}
+
 impl Limits {
-    /// The limits a session's configuration sets (its [`crate::TensorOptions`]; the process
-    /// defaults when it has none).
+    /// No element limit: for shapes of values already in memory (a whole row copied).
+    pub(crate) const NONE: Self = Self {
+        max_tensor_elements: usize::MAX,
+        max_batch_bytes: usize::MAX,
+    };
+
+    /// The limits a session's configuration sets (its [`crate::TensorOptions`]; the defaults
+    /// when it has none).
     ///
     /// Read for every batch: the two values are taken from the extension where it is, without
-    /// cloning it or building its defaults (which read the environment) where it is not.
+    /// cloning it.
     pub fn of(options: &ConfigOptions) -> Self {
         match options.extensions.get::<crate::TensorOptions>() {
             Some(tensor) => Self {
                 max_tensor_elements: tensor.max_tensor_elements,
                 max_batch_bytes: tensor.max_batch_bytes,
             },
-            None => Self {
-                max_tensor_elements: default_max_tensor_elements(),
-                max_batch_bytes: default_max_batch_bytes(),
-            },
+            None => Self::default(),
+        }
+    }
+
+    /// The number of elements of `shape` ([`checked_size`]), or an error when it has more
+    /// than [`Self::max_tensor_elements`] in its nonzero dimensions.
+    ///
+    /// # Errors
+    /// [`checked_size`]'s, and [`TensorError::Limit`] past the limit.
+    pub fn checked_size(&self, shape: &[usize]) -> Result<usize, TensorError> {
+        let size = checked_size(shape)?;
+        let empty = shape.contains(&0);
+        let nonzero = if empty {
+            // checked_size has multiplied these without overflow.
+            shape.iter().filter(|&&d| d != 0).product()
+        } else {
+            size
+        };
+        let limit = self.max_tensor_elements;
+        if nonzero > limit {
+            return Err(TensorError::Limit(format!(
+                "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with SET tensor.max_tensor_elements)",
+                format_shape(shape),
+                if empty {
+                    " in its nonzero dimensions"
+                } else {
+                    ""
+                }
+            )));
+        }
+        Ok(size)
+    }
+
+    /// Refuses a tensor result whose batch would take more than [`Self::max_batch_bytes`]
+    /// (before anything is allocated: an allocation that large would abort the process).
+    ///
+    /// # Errors
+    /// Past the limit, naming the function `name`.
+    pub fn check_batch_bytes(
+        &self,
+        name: &str,
+        result: &arrow::datatypes::DataType,
+        rows: usize,
+    ) -> datafusion::error::Result<()> {
+        let arrow::datatypes::DataType::FixedSizeList(item, size) = result else {
+            return Ok(());
+        };
+        let width = item.data_type().primitive_width().unwrap_or(1);
+        let limit = self.max_batch_bytes;
+        let bytes = rows
+            .checked_mul(*size as usize)
+            .and_then(|n| n.checked_mul(width));
+        match bytes {
+            Some(bytes) if bytes <= limit => Ok(()),
+            _ => datafusion::common::exec_err!(
+                "{name}: the result of this batch would take {} bytes ({rows} rows of {size} {} elements), more than the limit of {limit} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes",
+                bytes.map_or_else(|| "more than usize::MAX".to_string(), |b| b.to_string()),
+                item.data_type()
+            ),
         }
     }
 }
 
-tokio::task_local! {
-    /// The session limits in force on this task (or, for [`sync_scope`], this call).
-    static SESSION: Limits;
-}
-
-/// Runs `future` with `limits` in force (on the paths that plan a whole statement).
-pub async fn scope<F: Future>(limits: Limits, future: F) -> F::Output {
-    SESSION.scope(limits, future).await
-}
-
-/// Runs `f` with `limits` in force (planning one call, running one batch).
-pub fn sync_scope<T>(limits: Limits, f: impl FnOnce() -> T) -> T {
-    SESSION.sync_scope(limits, f)
-}
-
-/// The limits in force: the session's inside a [`scope`], else the process defaults.
-fn in_force() -> Option<Limits> {
-    SESSION.try_with(|limits| *limits).ok()
-}
-
-/// The most elements one tensor (one row of a tensor column, or one index array) may have.
-pub fn max_tensor_elements() -> usize {
-    in_force().map_or_else(default_max_tensor_elements, |l| l.max_tensor_elements)
-}
-
-/// The process default of [`max_tensor_elements`] (and of the session setting).
-pub fn default_max_tensor_elements() -> usize {
-    static ENV: OnceLock<usize> = OnceLock::new();
-    match MAX_ELEMENTS.load(Ordering::Relaxed) {
-        UNSET => from_env(
-            "DATAFUSION_TENSOR_MAX_ELEMENTS",
-            DEFAULT_MAX_TENSOR_ELEMENTS,
-            &ENV,
-        ),
-        n => n,
-    }
-}
-
-/// The most bytes one function's tensor result over one batch may take.
-pub fn max_batch_bytes() -> usize {
-    in_force().map_or_else(default_max_batch_bytes, |l| l.max_batch_bytes)
-}
-
-/// The process default of [`max_batch_bytes`] (and of the session setting).
-pub fn default_max_batch_bytes() -> usize {
-    static ENV: OnceLock<usize> = OnceLock::new();
-    match MAX_BATCH.load(Ordering::Relaxed) {
-        UNSET => from_env(
-            "DATAFUSION_TENSOR_MAX_BATCH_BYTES",
-            DEFAULT_MAX_BATCH_BYTES,
-            &ENV,
-        ),
-        n => n,
-    }
-}
-
-/// Sets the process default of [`max_tensor_elements`] (sessions created afterwards start with
-/// it; so does planning outside any session scope).
-pub fn set_max_tensor_elements(n: usize) {
-    MAX_ELEMENTS.store(n.min(UNSET - 1), Ordering::Relaxed);
-}
-
-/// Sets the process default of [`max_batch_bytes`].
-pub fn set_max_batch_bytes(n: usize) {
-    MAX_BATCH.store(n.min(UNSET - 1), Ordering::Relaxed);
-}
-
 /// The running size of a variable-shape result over one batch, refused past
-/// [`max_batch_bytes`] as its rows' shapes become known, before their values
-/// are computed (`udf::check_batch_bytes` does this at once for fixed-shape results, whose size
-/// the type gives).
+/// [`Limits::max_batch_bytes`] as its rows' shapes become known, before their values
+/// are computed ([`Limits::check_batch_bytes`] does this at once for fixed-shape results,
+/// whose size the type gives).
 #[derive(Debug)]
 pub(crate) struct ResultBudget<'a> {
     name: &'a str,
@@ -153,13 +149,17 @@ pub(crate) struct ResultBudget<'a> {
 }
 
 impl<'a> ResultBudget<'a> {
-    /// A budget for the result of `name`, of `element`s, under the session's limit.
-    pub(crate) fn new(name: &'a str, element: &'a arrow::datatypes::DataType) -> Self {
+    /// A budget for the result of `name`, of `element`s, under the session's `limits`.
+    pub(crate) fn new(
+        name: &'a str,
+        element: &'a arrow::datatypes::DataType,
+        limits: &Limits,
+    ) -> Self {
         Self {
             name,
             element,
             width: element.primitive_width().unwrap_or(1),
-            limit: max_batch_bytes(),
+            limit: limits.max_batch_bytes,
             elements: 0,
         }
     }
@@ -172,7 +172,7 @@ impl<'a> ResultBudget<'a> {
             return Ok(());
         }
         datafusion::common::exec_err!(
-            "{}: the result of this batch would take more than {} bytes ({} {} elements up to row {row} of its batch), more than the limit of {} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes, or DATAFUSION_TENSOR_MAX_BATCH_BYTES",
+            "{}: the result of this batch would take more than {} bytes ({} {} elements up to row {row} of its batch), more than the limit of {} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes",
             self.name,
             self.limit,
             self.elements,

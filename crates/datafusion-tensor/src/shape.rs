@@ -9,8 +9,8 @@ use crate::error::TensorError;
 pub const MAX_NDIM: usize = 64;
 
 /// Number of elements of `shape`, or an error when it has more than [`MAX_NDIM`] dimensions,
-/// or when the product of its nonzero dimensions overflows `usize` or exceeds
-/// [`crate::limits::max_tensor_elements`].
+/// or when the product of its nonzero dimensions overflows `usize`. A session's element limit
+/// is [`crate::limits::Limits::checked_size`].
 ///
 /// The zeros are left out of the product as numpy leaves them out of its "array is too big"
 /// check: a 0-size shape such as `[0, 2^62, 4]` still has strides and offsets computed from its
@@ -33,20 +33,7 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
                 format_shape(shape)
             ))
         })?;
-    let empty = shape.contains(&0);
-    let limit = crate::limits::max_tensor_elements();
-    if nonzero > limit {
-        return Err(TensorError::Limit(format!(
-            "tensor shape {} has {nonzero} elements{}, more than the limit of {limit} elements per tensor (raise it with SET tensor.max_tensor_elements, or DATAFUSION_TENSOR_MAX_ELEMENTS)",
-            format_shape(shape),
-            if empty {
-                " in its nonzero dimensions"
-            } else {
-                ""
-            }
-        )));
-    }
-    Ok(if empty { 0 } else { nonzero })
+    Ok(if shape.contains(&0) { 0 } else { nonzero })
 }
 
 /// Row-major (C order) element strides of `shape`.

@@ -686,9 +686,11 @@ mod tests {
                 "the product overflows",
             ),
             (
+                // A column's type is what it is: only Arrow's bound applies to it (a session's
+                // element limit applies to the shapes a call computes).
                 r#"{"shape":[65536,65536]}"#,
                 0,
-                "more than the limit of 67108864 elements per tensor",
+                "more than an Arrow FixedSizeList holds (2147483647)",
             ),
         ];
         for (json, size, expected) in cases {

@@ -6,7 +6,8 @@
 
 use super::parse::{IndexArray, IndexExpr, IndexItem};
 use crate::error::{Result, TensorError};
-use crate::shape::{checked_size, format_shape};
+use crate::limits::Limits;
+use crate::shape::format_shape;
 
 /// One output dimension group and how it walks the input.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -282,9 +283,15 @@ enum Bound {
 }
 
 /// Normalises `index` against a tensor of `shape` (logical) whose dimension `i` is `strides[i]`
-/// elements apart, with numpy's bounds rule.
-pub fn normalize(index: &IndexExpr, shape: &[usize], strides: &[usize]) -> Result<Selection> {
-    normalize_with(index, shape, strides, BoundsRule::NUMPY)
+/// elements apart, with numpy's bounds rule; the index arrays' broadcast and the result may
+/// have no more elements than `limits` allow.
+pub fn normalize(
+    index: &IndexExpr,
+    shape: &[usize],
+    strides: &[usize],
+    limits: &Limits,
+) -> Result<Selection> {
+    normalize_with(index, shape, strides, BoundsRule::NUMPY, limits)
 }
 
 /// What an index asks of a tensor's number of dimensions alone, whatever its shape: at most
@@ -328,6 +335,7 @@ pub fn normalize_with(
     shape: &[usize],
     strides: &[usize],
     rule: BoundsRule,
+    limits: &Limits,
 ) -> Result<Selection> {
     let ndim = shape.len();
     let consumed = check_axes(index, ndim)?;
@@ -529,8 +537,9 @@ pub fn normalize_with(
     if let Some(slot) = advanced_slot {
         // Broadcast the index arrays together (numpy's wording on mismatch).
         let block_shape = broadcast_index_shapes(&advanced)?;
-        let block_size =
-            checked_size(&block_shape).map_err(|e| TensorError::Index(e.to_string()))?;
+        let block_size = limits
+            .checked_size(&block_shape)
+            .map_err(|e| TensorError::Index(e.to_string()))?;
         if block_size > 0 {
             // The arrays' values (integers, of shape [], are checked already).
             for (_, parts) in advanced.iter_mut().filter(|(shape, _)| !shape.is_empty()) {
@@ -590,7 +599,9 @@ pub fn normalize_with(
             out_shape.len()
         ));
     }
-    checked_size(&out_shape).map_err(|e| TensorError::Index(e.to_string()))?;
+    limits
+        .checked_size(&out_shape)
+        .map_err(|e| TensorError::Index(e.to_string()))?;
     Ok(Selection {
         shape: out_shape,
         base,
@@ -606,11 +617,7 @@ pub fn normalize_with(
 /// written without spaces.
 fn broadcast_index_shapes(advanced: &[AdvancedArray]) -> Result<Vec<usize>> {
     let shapes: Vec<&[usize]> = advanced.iter().map(|(s, _)| s.as_slice()).collect();
-    crate::shape::broadcast_shapes(&shapes).map_err(|e| {
-        if matches!(e, TensorError::Limit(_)) {
-            // The shapes broadcast, to more elements than the limit allows.
-            return TensorError::Index(e.to_string());
-        }
+    crate::shape::broadcast_shapes(&shapes).map_err(|_| {
         let listed: Vec<String> = advanced
             .iter()
             .filter(|(shape, _)| !shape.is_empty())
@@ -632,7 +639,12 @@ mod tests {
     use crate::index::parse::parse_index;
 
     fn select(index: &str) -> Result<Selection> {
-        normalize(&parse_index(index).unwrap(), &[2, 3, 4], &[12, 4, 1])
+        normalize(
+            &parse_index(index).unwrap(),
+            &[2, 3, 4],
+            &[12, 4, 1],
+            &Limits::default(),
+        )
     }
 
     #[test]
@@ -672,12 +684,12 @@ mod tests {
             out_of_bounds: OutOfBounds::Drop,
         };
         let index = parse_index(":, [0, 9]").unwrap();
-        let s = normalize_with(&index, &[2, 3], &[3, 1], drop).unwrap();
+        let s = normalize_with(&index, &[2, 3], &[3, 1], drop, &Limits::default()).unwrap();
         assert_eq!(s.shape, vec![2, 2]);
         assert_eq!(s.offsets(), vec![0, DROPPED, 3, DROPPED]);
         // An out-of-bounds basic integer drops everything.
         let index = parse_index("5, :").unwrap();
-        let s = normalize_with(&index, &[2, 3], &[3, 1], drop).unwrap();
+        let s = normalize_with(&index, &[2, 3], &[3, 1], drop, &Limits::default()).unwrap();
         assert_eq!(s.offsets(), vec![DROPPED; 3]);
     }
 

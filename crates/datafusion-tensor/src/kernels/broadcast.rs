@@ -9,6 +9,7 @@ use arrow::buffer::NullBuffer;
 
 use super::rows::{RowPlans, RowTensor};
 use crate::error::TensorError;
+use crate::limits::Limits;
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 
 /// The offset in its row of each position of `target` (row-major) that an input of
@@ -71,6 +72,7 @@ pub fn broadcast_rows(
     nulls: Option<&NullBuffer>,
     rows: usize,
     out_ndim: usize,
+    limits: &Limits,
 ) -> BroadcastRows {
     let readers: Vec<&RowTensor<'_>> = tensors.iter().map(|(_, tensor)| *tensor).collect();
     let mut out = BroadcastRows {
@@ -96,6 +98,7 @@ pub fn broadcast_rows(
                 .map(|((label, _), (shape, _))| (*label, shape.as_slice()))
                 .collect();
             let shape = broadcast_labelled(&labelled)?;
+            limits.checked_size(&shape)?;
             let offsets = layouts
                 .iter()
                 .map(|(s, strides)| broadcast_offsets(s, strides, &shape))

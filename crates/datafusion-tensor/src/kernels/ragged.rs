@@ -19,6 +19,7 @@ use crate::error::{Result, TensorError};
 use crate::index::{IndexExpr, normalize, wrap_index};
 use crate::kernels::layout::{self, with_row_nulls};
 use crate::kernels::shape_plans::ShapePlans;
+use crate::limits::Limits;
 use crate::shape::{checked_size, format_shape, resolve_reshape, strided_offsets};
 use crate::tensor_type::{ITEM_FIELD_NAME, TensorType};
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
@@ -365,6 +366,7 @@ pub fn get_index(
     index: &IndexExpr,
     out_ndim: usize,
     pad: Option<usize>,
+    limits: &Limits,
 ) -> Result<IndexedRows> {
     let mut out = RowsBuilder::new(view.values(), pad, out_ndim, view.nulls().is_some());
     let mut plans: ShapePlans<RowGather> = ShapePlans::default();
@@ -375,7 +377,7 @@ pub fn get_index(
         }
         let plan = plans.get(view.physical_shape(row), |physical| {
             let (shape, strides) = view.tensor().logical_layout(physical);
-            let selection = normalize(index, &shape, &strides)
+            let selection = normalize(index, &shape, &strides, limits)
                 .map_err(|e| TensorError::Data(format!("{e} at row {row} of its batch")))?;
             Ok(RowGather {
                 offsets: selection.offsets().iter().map(|&o| o as u32).collect(),
@@ -536,7 +538,14 @@ pub fn reshape(
     pad: Option<usize>,
 ) -> Result<IndexedRows> {
     // The empty index selects the whole tensor, in logical order.
-    let mut rows = get_index(view, &IndexExpr::default(), view.tensor().ndim(), pad)?;
+    let mut rows = get_index(
+        view,
+        &IndexExpr::default(),
+        view.tensor().ndim(),
+        pad,
+        // Each whole row, which is in memory.
+        &Limits::NONE,
+    )?;
     rows.shapes.clear();
     for (row, &len) in rows.lengths.iter().enumerate() {
         if view.is_null(row) {
@@ -761,13 +770,15 @@ pub(crate) mod tests {
         let view = VariableShapeArray::try_new(&tensor, &array).unwrap();
         // x[:, 2]: row 0 gives [2, 5]; row 2 (2 x 1) has no column 2.
         let index = parse_index(":, 2").unwrap();
-        let err = get_index(&view, &index, 1, None).unwrap_err().to_string();
+        let err = get_index(&view, &index, 1, None, &Limits::default())
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "index 2 is out of bounds for axis 1 with size 1 at row 2 of its batch"
         );
         let index = parse_index(":, -1").unwrap();
-        let rows = get_index(&view, &index, 1, None).unwrap();
+        let rows = get_index(&view, &index, 1, None, &Limits::default()).unwrap();
         assert_eq!(
             rows.values.as_primitive::<Int16Type>().values().to_vec(),
             vec![2, 5, 6, 7]

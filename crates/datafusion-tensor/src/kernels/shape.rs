@@ -22,6 +22,7 @@ use arrow::compute::{concat, take};
 
 use crate::error::{Result, TensorError};
 use crate::kernels::shape_plans::ShapePlans;
+use crate::limits::Limits;
 use crate::variable_shape::VariableShapeArray;
 
 /// A one-tensor shape function, its axes normalised against the input's `ndim`.
@@ -108,11 +109,13 @@ impl ShapeOp {
     }
 
     /// The layout of this op on a tensor of logical `shape` read through `strides` (element
-    /// strides into a row's stored values); numpy's message where numpy refuses the shape.
+    /// strides into a row's stored values); numpy's message where numpy refuses the shape, or
+    /// the result has more elements than `limits` allow.
     pub fn layout(
         &self,
         shape: &[usize],
         strides: &[usize],
+        limits: &Limits,
     ) -> std::result::Result<ShapeLayout, String> {
         let ndim = shape.len();
         let signed = |s: usize| s as isize;
@@ -203,7 +206,9 @@ impl ShapeOp {
         let out_shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
         // The result's size against the element limit before its offsets are allocated (a
         // broadcast to [100000, 100000] would otherwise ask for 80 GB here).
-        crate::shape::checked_size(&out_shape).map_err(|err| err.to_string())?;
+        limits
+            .checked_size(&out_shape)
+            .map_err(|err| err.to_string())?;
         let offsets = signed_offsets(&dims, base);
         let identity = offsets.iter().enumerate().all(|(i, &o)| i == o);
         Ok(ShapeLayout {
@@ -284,6 +289,7 @@ pub fn apply_variable(
     op: &ShapeOp,
     out_ndim: usize,
     pad: usize,
+    limits: &Limits,
 ) -> Result<ShapedRows> {
     let rows = view.len();
     let mut plans: ShapePlans<ShapeLayout> = ShapePlans::default();
@@ -299,7 +305,7 @@ pub fn apply_variable(
         }
         let layout = plans.get(view.physical_shape(row), |physical| {
             let (shape, strides) = view.tensor().logical_layout(physical);
-            op.layout(&shape, &strides).map_err(|message| {
+            op.layout(&shape, &strides, limits).map_err(|message| {
                 TensorError::Data(format!("{message} at row {row} of its batch"))
             })
         })?;
@@ -425,7 +431,8 @@ mod tests {
     use crate::shape::row_major_strides;
 
     fn layout(op: &ShapeOp, shape: &[usize]) -> ShapeLayout {
-        op.layout(shape, &row_major_strides(shape)).unwrap()
+        op.layout(shape, &row_major_strides(shape), &Limits::default())
+            .unwrap()
     }
 
     #[test]
@@ -454,7 +461,7 @@ mod tests {
         assert_eq!((l.shape.as_slice(), l.offsets), (&[3][..], None));
         assert_eq!(op.sources(3), [Some(1)]);
         let err = ShapeOp::Squeeze(vec![true, false])
-            .layout(&[2, 3], &[3, 1])
+            .layout(&[2, 3], &[3, 1], &Limits::default())
             .unwrap_err();
         assert_eq!(
             err,
@@ -472,7 +479,7 @@ mod tests {
         let l = layout(&ShapeOp::BroadcastTo(vec![2, 2, 3]), &[1, 3]);
         assert_eq!(l.offsets.unwrap(), [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
         let err = ShapeOp::BroadcastTo(vec![4, 3])
-            .layout(&[2, 3], &[3, 1])
+            .layout(&[2, 3], &[3, 1], &Limits::default())
             .unwrap_err();
         assert_eq!(
             err,

@@ -143,8 +143,7 @@ impl TensorSql for SessionContext {
         lambdas::refuse_in_statement(&statement, &|name| {
             state.aggregate_functions().contains_key(name)
         })?;
-        let limits = crate::limits::Limits::of(state.config().options());
-        let plan = crate::limits::scope(limits, state.statement_to_plan(statement)).await?;
+        let plan = state.statement_to_plan(statement).await?;
         // One tensor type per UNION column, before the DataFrame takes the plan's schema.
         let plan = crate::rules::reconcile_union_layouts(plan)?.data;
         options.verify_plan(&plan)?;

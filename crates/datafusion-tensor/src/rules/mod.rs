@@ -27,6 +27,7 @@
 pub mod distinct;
 pub mod filter_order;
 pub mod freeze;
+pub mod limits;
 pub mod operators;
 pub mod planner;
 pub mod sort_keys;
@@ -37,6 +38,7 @@ pub mod weak;
 pub use distinct::RefuseDistinctAggregates;
 pub use filter_order::FilterBeforeComputedProjection;
 pub use freeze::FreezeLiteralArguments;
+pub use limits::SessionLimits;
 pub use operators::{TensorOperatorPlanner, TensorOperators};
 pub use planner::LiteralListPlanner;
 pub use sort_keys::ProjectSortKeys;

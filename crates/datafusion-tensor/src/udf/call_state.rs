@@ -20,6 +20,7 @@ use datafusion::logical_expr::{HigherOrderUDF, ScalarUDF, ValueOrLambda};
 use super::{
     AtOp, CallInputs, TensorAtApply, TensorFunction, TensorTyped, TensorUdf, VariadicTensorUdf,
 };
+use crate::limits::Limits;
 use crate::variable_shape::AnyTensorType;
 
 /// The planning state of one tensor call (module docs).
@@ -32,6 +33,8 @@ pub enum CallState {
         inputs: CallInputs,
         /// The instance's settings beyond the registered one's.
         settings: Vec<u64>,
+        /// The session's limits it was planned under.
+        limits: Limits,
     },
     /// A simplified `tensor_typed` call: its tensor type and column name.
     Typed {
@@ -69,12 +72,16 @@ pub trait HigherOrderTensorCall: Send + Sync {
         fields: &[ValueOrLambda<FieldRef, FieldRef>],
         scalars: &[Option<&ScalarValue>],
     ) -> Result<HigherOrderUDF>;
+    /// This instance under a session's `limits`, which DataFusion asking its result type plans
+    /// with (a batch runs under its session's own).
+    fn with_limits(&self, limits: Limits) -> HigherOrderUDF;
 }
 
 fn planned_state<F: TensorFunction>(udf: &TensorUdf<F>) -> Option<CallState> {
     udf.inputs().map(|inputs| CallState::Planned {
         inputs: inputs.clone(),
         settings: udf.function().settings(),
+        limits: udf.limits(),
     })
 }
 
@@ -82,9 +89,10 @@ fn replan<F: TensorFunction>(
     registered: &TensorUdf<F>,
     inputs: CallInputs,
     settings: &[u64],
+    limits: Limits,
 ) -> Result<ScalarUDF> {
     let planned = if settings.is_empty() {
-        registered.planned(inputs)?
+        registered.planned(inputs, limits)?
     } else {
         let function = registered
             .function()
@@ -95,7 +103,7 @@ fn replan<F: TensorFunction>(
                     registered.function().name()
                 )
             })?;
-        TensorUdf::new(function).planned(inputs)?
+        TensorUdf::new(function).planned(inputs, limits)?
     };
     Ok(ScalarUDF::new_from_impl(planned))
 }
@@ -108,7 +116,11 @@ impl<F: TensorFunction> ScalarTensorCall for TensorUdf<F> {
     fn with_state(&self, state: CallState) -> Result<ScalarUDF> {
         let name = self.function().name();
         match state {
-            CallState::Planned { inputs, settings } => replan(self, inputs, &settings),
+            CallState::Planned {
+                inputs,
+                settings,
+                limits,
+            } => replan(self, inputs, &settings, limits),
             CallState::Typed { .. } => Err(plan_datafusion_err!(
                 "{name}: a tensor_typed call's state for another function"
             )),
@@ -200,6 +212,10 @@ impl<F: TensorFunction> HigherOrderTensorCall for VariadicTensorUdf<F> {
             self, &values, scalars,
         )))
     }
+
+    fn with_limits(&self, limits: Limits) -> HigherOrderUDF {
+        HigherOrderUDF::new_from_impl(VariadicTensorUdf::with_limits(self, limits))
+    }
 }
 
 impl HigherOrderTensorCall for TensorAtApply {
@@ -224,6 +240,10 @@ impl HigherOrderTensorCall for TensorAtApply {
             fields, scalars,
         )?))
     }
+
+    fn with_limits(&self, limits: Limits) -> HigherOrderUDF {
+        HigherOrderUDF::new_from_impl(TensorAtApply::with_limits(self, limits))
+    }
 }
 
 impl HigherOrderTensorCall for super::math::TensorMap {
@@ -245,6 +265,13 @@ impl HigherOrderTensorCall for super::math::TensorMap {
     ) -> Result<HigherOrderUDF> {
         Ok(HigherOrderUDF::new_from_impl(
             super::math::TensorMap::pinned_to(fields)?,
+        ))
+    }
+
+    fn with_limits(&self, _limits: Limits) -> HigherOrderUDF {
+        // Its result has its argument's shape: no shape to check.
+        HigherOrderUDF::new_from_impl(super::math::TensorMap::with_pinned(
+            self.pinned.as_deref().cloned(),
         ))
     }
 }

@@ -25,6 +25,7 @@ use crate::index::{
 };
 use crate::kernels::gather::{gather_at_indices, gather_values};
 use crate::kernels::{layout, ragged};
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType};
 
@@ -99,6 +100,8 @@ pub struct VariableGetPlan {
     /// Number of integer index columns (dynamic form).
     dynamic: usize,
     output: VariableGetOutput,
+    /// The session's limits, which each row's selection is checked against.
+    limits: Limits,
 }
 
 /// The result type of `tensor_get` on a variable-shape tensor.
@@ -189,7 +192,7 @@ fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<Variab
     let planned = plan_with_probes(&index, true, |probe| {
         let shape: Vec<usize> = uniform.iter().map(|d| d.unwrap_or(probe)).collect();
         // Only the shape is needed here, not offsets: strides of zero cannot overflow.
-        normalize(&index, &shape, &vec![0; shape.len()])
+        normalize(&index, &shape, &vec![0; shape.len()], &args.limits)
     });
     let selection = match planned {
         Ok(selection) => selection,
@@ -228,6 +231,7 @@ fn plan_variable(input: VariableShapeType, args: &PlanArgs<'_>) -> Result<Variab
         input,
         index: Some(index),
         dynamic: 0,
+        limits: args.limits,
     })
 }
 
@@ -248,6 +252,7 @@ fn plan_variable_dynamic(input: VariableShapeType, args: &PlanArgs<'_>) -> Resul
         input,
         index: None,
         dynamic,
+        limits: args.limits,
     })
 }
 
@@ -323,7 +328,7 @@ impl TensorFunction for TensorGet {
                 );
             };
             let index = parse_index(text).map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
-            let selection = normalize(&index, &shape, &strides)
+            let selection = normalize(&index, &shape, &strides, &args.limits)
                 .map_err(|e| plan_datafusion_err!("tensor_get: {e}"))?;
             return Ok(GetCall::Fixed(GetPlan {
                 output: output_type(&input, &selection)?,
@@ -450,7 +455,7 @@ fn get_variable(
         VariableGetOutput::Variable(output) => output.ndim(),
     };
     let run = |pad: Option<usize>| match &plan.index {
-        Some(index) => ragged::get_index(view, index, out_ndim, pad),
+        Some(index) => ragged::get_index(view, index, out_ndim, pad, &plan.limits),
         None => {
             let values: Vec<&[i64]> = columns
                 .iter()

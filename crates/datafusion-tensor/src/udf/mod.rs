@@ -86,6 +86,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, FixedSizeListArray};
 use arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::config::ConfigOptions;
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
@@ -95,6 +96,7 @@ use datafusion::logical_expr::{
     ScalarUDF, ScalarUDFImpl, Signature,
 };
 
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{
     AnyTensorType, VariableShapeArray, VariableShapeType, has_variable_shape_extension,
@@ -120,6 +122,14 @@ pub use to_string::TensorToString;
 pub use typed::{TENSOR_TYPED, TensorTyped};
 pub use unary::TensorUnary;
 pub use variadic::VariadicTensorUdf;
+
+// The kernels' enums that say which function an instance is (`AtOp::Update(Combine::Add)`,
+// `ReduceFunction::Reduce(Reduction::Sum)`, `TensorBinary::new(BinaryOp::Add)`): the kernels
+// themselves are internal (the `internals` feature).
+pub use crate::kernels::elementwise::BinaryOp;
+pub use crate::kernels::linalg::similarity::Measure;
+pub use crate::kernels::reduce::Reduction;
+pub use crate::kernels::update::{Combine, UnaryFn};
 
 /// The documentation every tensor function starts from: its section, `description`, `syntax`
 /// and an example (`call` and what it shows, `out`); arguments are added by the caller.
@@ -342,6 +352,9 @@ pub struct PlanArgs<'a> {
     pub fields: &'a [FieldRef],
     /// The value of each argument that is a literal.
     pub scalars: &'a [Option<&'a ScalarValue>],
+    /// The session's limits, which the shapes a plan computes are checked against (and a
+    /// plan that computes shapes per row keeps).
+    pub limits: Limits,
 }
 
 impl PlanArgs<'_> {
@@ -401,17 +414,38 @@ pub struct TensorUdf<F: TensorFunction> {
     plan: Option<Arc<Planned<F::Plan>>>,
     /// What `plan` was compiled from.
     inputs: Option<Arc<CallInputs>>,
+    /// The session's limits: what a call is planned with when DataFusion asks its result
+    /// type (`crate::limits`).
+    limits: Limits,
 }
 
 impl<F: TensorFunction> TensorUdf<F> {
-    /// The registered, not yet planned, instance.
+    /// The registered, not yet planned, instance (with the default limits).
     pub fn new(function: F) -> Self {
         Self {
             signature: function.parameters().signature(),
             function: Arc::new(function),
             plan: None,
             inputs: None,
+            limits: Limits::default(),
         }
+    }
+
+    /// This instance under a session's `limits`.
+    #[must_use]
+    pub fn with_limits(&self, limits: Limits) -> Self {
+        Self {
+            function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
+            plan: self.plan.clone(),
+            inputs: self.inputs.clone(),
+            limits,
+        }
+    }
+
+    /// The limits this instance plans with.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The function.
@@ -424,14 +458,16 @@ impl<F: TensorFunction> TensorUdf<F> {
         self.inputs.as_deref()
     }
 
-    /// A planned call of this function: planned from `inputs` as the optimizer plans it.
-    pub fn planned(&self, inputs: CallInputs) -> Result<Self> {
-        let plan = self.plan_from_fields(&inputs.fields, &inputs.scalar_refs())?;
+    /// A planned call of this function: planned from `inputs` as the optimizer plans it,
+    /// under `limits`.
+    pub fn planned(&self, inputs: CallInputs, limits: Limits) -> Result<Self> {
+        let plan = self.plan_from_fields(&inputs.fields, &inputs.scalar_refs(), limits)?;
         Ok(Self {
             function: Arc::clone(&self.function),
             signature: self.signature.clone(),
             plan: Some(Arc::new(plan)),
             inputs: Some(Arc::new(inputs)),
+            limits,
         })
     }
 
@@ -439,6 +475,7 @@ impl<F: TensorFunction> TensorUdf<F> {
         &self,
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
+        limits: Limits,
     ) -> Result<Planned<F::Plan>> {
         plan_with_list_tensors(
             self.function.as_ref(),
@@ -449,15 +486,24 @@ impl<F: TensorFunction> TensorUdf<F> {
                 // arguments.
                 let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
                 self.coerce_types(&types)?;
-                self.function
+                let name = self.function.name();
+                let plan = self
+                    .function
                     .plan(&PlanArgs {
-                        name: self.function.name(),
+                        name,
                         fields,
                         scalars,
+                        limits,
                     })
-                    .map_err(|err| {
-                        explain_plain_lists(name_plan_error(self.function.name(), err), fields)
-                    })
+                    .map_err(|err| explain_plain_lists(name_plan_error(name, err), fields))?;
+                // The result's shape against the session's element limit, whatever the plan
+                // checked on its way (the shapes it allocated for).
+                if let Some(result) = tensor_of(&self.function.return_field(&plan))? {
+                    limits
+                        .checked_size(&result.logical_shape())
+                        .map_err(|err| err.in_function(name))?;
+                }
+                Ok(plan)
             },
         )
     }
@@ -498,10 +544,20 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
         match &self.plan {
             Some(planned) => Ok(self.function.return_field(&planned.plan)),
             None => {
-                let planned = self.plan_from_fields(args.arg_fields, args.scalar_arguments)?;
+                let planned =
+                    self.plan_from_fields(args.arg_fields, args.scalar_arguments, self.limits)?;
                 Ok(self.function.return_field(&planned.plan))
             }
         }
+    }
+
+    /// The registered instance under the session's new limits, when they changed: DataFusion
+    /// asks every function when a setting changes (`SET`, `RESET`, a session built with
+    /// them).
+    fn with_updated_config(&self, config: &ConfigOptions) -> Option<ScalarUDF> {
+        let limits = Limits::of(config);
+        (self.plan.is_none() && limits != self.limits)
+            .then(|| ScalarUDF::new_from_impl(self.with_limits(limits)))
     }
 
     fn simplify(&self, args: Vec<Expr>, info: &SimplifyContext) -> Result<ExprSimplifyResult> {
@@ -527,9 +583,8 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
                 _ => None,
             })
             .collect();
-        let limits = crate::limits::Limits::of(info.config_options());
-        let planned =
-            crate::limits::sync_scope(limits, || self.planned(CallInputs::new(&fields, &scalars)))?;
+        let limits = Limits::of(info.config_options());
+        let planned = self.planned(CallInputs::new(&fields, &scalars), limits)?;
         let planned = ScalarUDF::new_from_impl(planned);
         Ok(ExprSimplifyResult::Simplified(Expr::ScalarFunction(
             ScalarFunction::new_udf(Arc::new(planned), args),
@@ -537,8 +592,7 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let limits = crate::limits::Limits::of(&args.config_options);
-        crate::limits::sync_scope(limits, || self.invoke_planned(args))
+        self.invoke_planned(args)
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -577,9 +631,10 @@ impl<F: TensorFunction> TensorUdf<F> {
         Ok(())
     }
 
-    /// Runs a call over one batch (with the session's limits in force).
+    /// Runs a call over one batch, under the session's limits.
     fn invoke_planned(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        check_batch_bytes(
+        let limits = Limits::of(&args.config_options);
+        limits.check_batch_bytes(
             self.function.name(),
             args.return_field.data_type(),
             args.number_rows,
@@ -601,7 +656,7 @@ impl<F: TensorFunction> TensorUdf<F> {
                 ColumnarValue::Array(_) => None,
             })
             .collect();
-        let planned = self.plan_from_fields(&args.arg_fields, &scalars)?;
+        let planned = self.plan_from_fields(&args.arg_fields, &scalars, limits)?;
         let values = with_list_tensors(
             self.function.as_ref(),
             &planned,
@@ -610,27 +665,6 @@ impl<F: TensorFunction> TensorUdf<F> {
         )?;
         self.function
             .invoke_owned(&planned.plan, values, args.number_rows)
-    }
-}
-
-/// Refuses a tensor result whose batch would take more than [`crate::limits::max_batch_bytes`]
-/// (before anything is allocated: an allocation that large would abort the process).
-pub fn check_batch_bytes(name: &str, result: &DataType, rows: usize) -> Result<()> {
-    let DataType::FixedSizeList(item, size) = result else {
-        return Ok(());
-    };
-    let width = item.data_type().primitive_width().unwrap_or(1);
-    let limit = crate::limits::max_batch_bytes();
-    let bytes = rows
-        .checked_mul(*size as usize)
-        .and_then(|n| n.checked_mul(width));
-    match bytes {
-        Some(bytes) if bytes <= limit => Ok(()),
-        _ => exec_err!(
-            "{name}: the result of this batch would take {} bytes ({rows} rows of {size} {} elements), more than the limit of {limit} bytes per batch; lower datafusion.execution.batch_size, or raise the limit with SET tensor.max_batch_bytes, or DATAFUSION_TENSOR_MAX_BATCH_BYTES",
-            bytes.map_or_else(|| "more than usize::MAX".to_string(), |b| b.to_string()),
-            item.data_type()
-        ),
     }
 }
 

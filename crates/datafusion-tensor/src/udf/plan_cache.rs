@@ -12,8 +12,10 @@ use arrow::datatypes::FieldRef;
 use datafusion::common::ScalarValue;
 use datafusion::error::Result;
 
-/// The last plan compiled, with the argument fields and literals it was compiled for.
-type Entry<P> = (Vec<FieldRef>, Vec<Option<ScalarValue>>, Arc<P>);
+use crate::limits::Limits;
+
+/// The last plan compiled, with the argument fields, literals and limits it was compiled for.
+type Entry<P> = (Vec<FieldRef>, Vec<Option<ScalarValue>>, Limits, Arc<P>);
 
 /// One function's last plan.
 pub(crate) struct PlanCache<P> {
@@ -27,25 +29,27 @@ impl<P> PlanCache<P> {
         }
     }
 
-    /// The plan for these arguments: the kept one if it was compiled for the same fields and
-    /// literals, else `plan()`'s, which is then kept.
+    /// The plan for these arguments under `limits`: the kept one if it was compiled for the
+    /// same fields, literals and limits, else `plan()`'s, which is then kept.
     pub(crate) fn get_or_plan(
         &self,
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
+        limits: Limits,
         plan: impl FnOnce() -> Result<P>,
     ) -> Result<Arc<P>> {
         let owned: Vec<Option<ScalarValue>> = scalars.iter().map(|s| s.cloned()).collect();
         if let Ok(last) = self.last.lock()
-            && let Some((cached_fields, cached_scalars, plan)) = last.as_ref()
+            && let Some((cached_fields, cached_scalars, cached_limits, plan)) = last.as_ref()
             && cached_fields == fields
             && *cached_scalars == owned
+            && *cached_limits == limits
         {
             return Ok(Arc::clone(plan));
         }
         let plan = Arc::new(plan()?);
         if let Ok(mut last) = self.last.lock() {
-            *last = Some((fields.to_vec(), owned, Arc::clone(&plan)));
+            *last = Some((fields.to_vec(), owned, limits, Arc::clone(&plan)));
         }
         Ok(plan)
     }

@@ -448,6 +448,14 @@ pub fn higher_order_call_state(udf: &HigherOrderUDF) -> Option<CallState> {
     registry().higher_order_call(udf)?.call_state()
 }
 
+/// `udf` under a session's `limits`, when it is one of this crate's higher-order functions.
+pub fn higher_order_with_limits(
+    udf: &HigherOrderUDF,
+    limits: crate::limits::Limits,
+) -> Option<HigherOrderUDF> {
+    Some(registry().higher_order_call(udf)?.with_limits(limits))
+}
+
 /// The call of the higher-order function `name` (one of this crate's) with `state`.
 ///
 /// # Errors

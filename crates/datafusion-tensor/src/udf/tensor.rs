@@ -185,6 +185,8 @@ impl TensorFunction for TensorConstructor {
             .or_else(|_| {
                 plan_err!("tensor: negative dimensions are not allowed in shape {shape:?}")
             })?;
+        // The session's limit before Arrow's (a list of at most 2^31 - 1 elements).
+        args.limits.checked_size(&shape)?;
         let tensor = TensorType::new(item.data_type().clone(), shape)?
             .with_dim_names(dim_names)?
             .with_permutation(permutation)?;

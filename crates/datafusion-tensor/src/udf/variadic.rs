@@ -34,6 +34,7 @@ use datafusion::logical_expr::{
 
 use super::plan_cache::PlanCache;
 use super::{PlanArgs, TensorFunction};
+use crate::limits::Limits;
 
 /// A [`TensorFunction`] registered as a lambda-free higher-order function.
 #[derive(Debug)]
@@ -48,6 +49,9 @@ pub struct VariadicTensorUdf<F: TensorFunction> {
     /// planned with where the query was planned (plan serialisation drops field and literal
     /// metadata), used in place of those the call arrives with ([`super::call_state`]).
     pub(crate) pinned: Option<Arc<super::CallInputs>>,
+    /// The session's limits, which a call is planned with when DataFusion asks its result
+    /// type (`crate::limits`; a batch runs under its session's own).
+    limits: Limits,
 }
 
 impl<F: TensorFunction> VariadicTensorUdf<F> {
@@ -59,6 +63,19 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
             cache: PlanCache::new(),
             literal_arguments: None,
             pinned: None,
+            limits: Limits::default(),
+        }
+    }
+
+    /// This instance under a session's `limits`.
+    #[must_use]
+    pub fn with_limits(&self, limits: Limits) -> Self {
+        Self {
+            limits,
+            ..self.with_state(
+                self.literal_arguments.clone(),
+                self.pinned.as_deref().cloned(),
+            )
         }
     }
 
@@ -70,6 +87,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
             cache: PlanCache::new(),
             literal_arguments: Some(literal_arguments),
             pinned: None,
+            limits: self.limits,
         }
     }
 
@@ -86,6 +104,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
             cache: PlanCache::new(),
             literal_arguments,
             pinned: pinned.map(Arc::new),
+            limits: self.limits,
         }
     }
 
@@ -125,8 +144,9 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
         &self,
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
+        limits: Limits,
     ) -> Result<Arc<super::Planned<F::Plan>>> {
-        self.cache.get_or_plan(fields, scalars, || {
+        self.cache.get_or_plan(fields, scalars, limits, || {
             let function = self.function.as_ref();
             super::plan_with_list_tensors(function, fields, scalars, |fields, scalars| {
                 let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
@@ -136,6 +156,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
                         name: function.name(),
                         fields,
                         scalars,
+                        limits,
                     })
                     .map_err(|err| {
                         super::explain_plain_lists(
@@ -153,6 +174,7 @@ impl<F: TensorFunction> PartialEq for VariadicTensorUdf<F> {
         self.function == other.function
             && self.literal_arguments == other.literal_arguments
             && self.pinned == other.pinned
+            && self.limits == other.limits
     }
 }
 
@@ -163,6 +185,7 @@ impl<F: TensorFunction> Hash for VariadicTensorUdf<F> {
         self.function.hash(state);
         self.literal_arguments.hash(state);
         self.pinned.hash(state);
+        self.limits.hash(state);
     }
 }
 
@@ -204,10 +227,14 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
 
     fn return_field_from_args(&self, args: HigherOrderReturnFieldArgs) -> Result<FieldRef> {
         let plan = match &self.pinned {
-            Some(pinned) => self.plan(&pinned.fields, &pinned.scalar_refs())?,
+            Some(pinned) => self.plan(&pinned.fields, &pinned.scalar_refs(), self.limits)?,
             None => {
                 let fields = values(args.arg_fields)?;
-                self.plan(&fields, &self.as_analysed(args.scalar_arguments))?
+                self.plan(
+                    &fields,
+                    &self.as_analysed(args.scalar_arguments),
+                    self.limits,
+                )?
             }
         };
         Ok(self.function.return_field(&plan.plan))
@@ -219,58 +246,55 @@ impl<F: TensorFunction> HigherOrderUDFImpl for VariadicTensorUdf<F> {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        let limits = crate::limits::Limits::of(&args.config_options);
-        crate::limits::sync_scope(limits, || {
-            super::check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
-            let fields = match &self.pinned {
-                Some(pinned) => pinned.fields.clone(),
-                None => values(&args.arg_fields)?,
-            };
-            let values = args
-                .args
-                .into_iter()
-                .map(|arg| match arg {
-                    ValueOrLambda::Value(value) => Ok(value),
-                    ValueOrLambda::Lambda(_) => {
-                        exec_err!("this function takes no lambda arguments")
-                    }
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let scalars: Vec<Option<&ScalarValue>> = values
-                .iter()
-                .map(|value| match value {
-                    ColumnarValue::Scalar(scalar) => Some(scalar),
-                    ColumnarValue::Array(_) => None,
-                })
-                .collect();
-            let scalars = match &self.pinned {
-                Some(pinned) => pinned.scalar_refs(),
-                None => self.as_analysed(&scalars),
-            };
-            let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
-                plan.as_ref().is_ok_and(|plan| {
-                    self.function.return_field(&plan.plan).data_type()
-                        == args.return_field.data_type()
-                })
-            };
-            let mut plan = self.plan(&fields, &scalars);
-            if !promised(&plan) {
-                // Not frozen (registered without the analyzer rule), and an argument planned as an
-                // expression arrives as a value: plan it as the expression it was.
-                let strings_only: Vec<Option<&ScalarValue>> = scalars
-                    .iter()
-                    .map(|s| s.filter(|v| !is_number_or_boolean(v)))
-                    .collect();
-                let retry = self.plan(&fields, &strings_only);
-                if promised(&retry) {
-                    plan = retry;
+        let limits = Limits::of(&args.config_options);
+        limits.check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
+        let fields = match &self.pinned {
+            Some(pinned) => pinned.fields.clone(),
+            None => values(&args.arg_fields)?,
+        };
+        let values = args
+            .args
+            .into_iter()
+            .map(|arg| match arg {
+                ValueOrLambda::Value(value) => Ok(value),
+                ValueOrLambda::Lambda(_) => {
+                    exec_err!("this function takes no lambda arguments")
                 }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let scalars: Vec<Option<&ScalarValue>> = values
+            .iter()
+            .map(|value| match value {
+                ColumnarValue::Scalar(scalar) => Some(scalar),
+                ColumnarValue::Array(_) => None,
+            })
+            .collect();
+        let scalars = match &self.pinned {
+            Some(pinned) => pinned.scalar_refs(),
+            None => self.as_analysed(&scalars),
+        };
+        let promised = |plan: &Result<Arc<super::Planned<F::Plan>>>| {
+            plan.as_ref().is_ok_and(|plan| {
+                self.function.return_field(&plan.plan).data_type() == args.return_field.data_type()
+            })
+        };
+        let mut plan = self.plan(&fields, &scalars, limits);
+        if !promised(&plan) {
+            // Not frozen (registered without the analyzer rule), and an argument planned as an
+            // expression arrives as a value: plan it as the expression it was.
+            let strings_only: Vec<Option<&ScalarValue>> = scalars
+                .iter()
+                .map(|s| s.filter(|v| !is_number_or_boolean(v)))
+                .collect();
+            let retry = self.plan(&fields, &strings_only, limits);
+            if promised(&retry) {
+                plan = retry;
             }
-            let plan = plan?;
-            let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, values)?;
-            self.function
-                .invoke_owned(&plan.plan, values, args.number_rows)
-        })
+        }
+        let plan = plan?;
+        let values = super::with_list_tensors(self.function.as_ref(), &plan, &fields, values)?;
+        self.function
+            .invoke_owned(&plan.plan, values, args.number_rows)
     }
 
     fn documentation(&self) -> Option<&Documentation> {

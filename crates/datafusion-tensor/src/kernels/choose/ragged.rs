@@ -20,6 +20,7 @@ use crate::kernels::layout;
 use crate::kernels::ragged::IndexedRows;
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::kernels::to_storage;
+use crate::limits::Limits;
 use crate::shape::{broadcast_labelled, broadcast_offsets};
 
 /// One choice of numpy's `choose` read row by row.
@@ -39,6 +40,12 @@ pub enum RaggedChoice<'a> {
 /// choice `a` names there (a tensor choice at its broadcast position, a column's value of the
 /// row, a literal). Rows NULL in `nulls` (a NULL in any argument) hold nothing. Shapes that do
 /// not broadcast, and an index `raise` rejects, are numpy's errors naming the row.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "numpy's choose takes a, the choices and the mode; the rest say what one batch \
+              holds (the element type, its NULL rows, its length, the result's rank) and the \
+              session's limits"
+)]
 pub fn choose_rows(
     a: &RowTensor<'_>,
     choices: &[RaggedChoice<'_>],
@@ -47,6 +54,7 @@ pub fn choose_rows(
     nulls: Option<&NullBuffer>,
     rows: usize,
     out_ndim: usize,
+    limits: &Limits,
 ) -> Result<IndexedRows> {
     if u32::try_from(a.values().len()).is_err() {
         return Err(too_many_values("a"));
@@ -63,7 +71,7 @@ pub fn choose_rows(
         }
     }
     tensors.push(("a", a));
-    let broadcast = broadcast_rows(&tensors, nulls, rows, out_ndim);
+    let broadcast = broadcast_rows(&tensors, nulls, rows, out_ndim, limits);
     let total = broadcast.total();
     let BroadcastRows {
         mut positions,
@@ -159,7 +167,7 @@ struct RowEnumerated {
 
 /// The plan of one combination of row shapes of [`choose_enumerated`], from `a`'s logical
 /// shape and strides and (a stacked tensor) the choices'.
-fn plan_enumerated(layouts: &[(Vec<usize>, Vec<usize>)]) -> Result<RowEnumerated> {
+fn plan_enumerated(layouts: &[(Vec<usize>, Vec<usize>)], limits: &Limits) -> Result<RowEnumerated> {
     let (a_shape, a_strides) = &layouts[0];
     let Some((c_shape, c_strides)) = layouts.get(1) else {
         return Ok(RowEnumerated {
@@ -189,6 +197,7 @@ fn plan_enumerated(layouts: &[(Vec<usize>, Vec<usize>)]) -> Result<RowEnumerated
     }
     // numpy broadcasts the choices first, then a.
     let shape = broadcast_labelled(&[("choices[i]", rest), ("a", a_shape)])?;
+    limits.checked_size(&shape)?;
     Ok(RowEnumerated {
         a_offsets: broadcast_offsets(a_shape, a_strides, &shape),
         choice_offsets: broadcast_offsets(rest, rest_strides, &shape),
@@ -212,6 +221,7 @@ pub fn choose_enumerated(
     nulls: Option<&NullBuffer>,
     rows: usize,
     out_ndim: usize,
+    limits: &Limits,
 ) -> Result<IndexedRows> {
     let (choice_values, list_starts) = match choices {
         EnumeratedChoices::Stacked(tensor) => (Arc::clone(tensor.values()), None),
@@ -253,7 +263,7 @@ pub fn choose_enumerated(
             shapes.extend(std::iter::repeat_n(0, out_ndim));
             continue;
         }
-        let compiled = plans.get(&tensors, row, plan_enumerated);
+        let compiled = plans.get(&tensors, row, |layouts| plan_enumerated(layouts, limits));
         let plan = match compiled {
             Ok(plan) => plan,
             Err(e) => {
@@ -402,6 +412,7 @@ mod tests {
             view.nulls(),
             3,
             2,
+            &Limits::default(),
         )
         .unwrap();
         assert_eq!(
@@ -419,6 +430,7 @@ mod tests {
             Some(&nulls),
             3,
             2,
+            &Limits::default(),
         )
         .unwrap_err()
         .to_string();

@@ -104,7 +104,7 @@ impl Contraction {
     /// This contraction with products without summed indices added to zero, as numpy's
     /// einsum does.
     #[must_use]
-    pub fn from_zero(mut self) -> Self {
+    pub fn added_to_zero(mut self) -> Self {
         self.from_zero = true;
         self
     }

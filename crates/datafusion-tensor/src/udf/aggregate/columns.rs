@@ -61,6 +61,8 @@ impl Columns {
                 name,
                 fields,
                 scalars: &[],
+                // Only read for the argument's type: no shape is computed.
+                limits: crate::limits::Limits::default(),
             }
             .any_tensor(0, "x")?,
         };

@@ -44,6 +44,7 @@ use self::stack_groups::StackGroupsAccumulator;
 use self::state::AggregateState;
 use super::Parameters;
 use crate::kernels::aggregate::Aggregation;
+use crate::limits::Limits;
 
 /// An aggregate function over tensors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,15 +133,33 @@ impl AggregateFunction {
 pub struct TensorAggregate {
     function: AggregateFunction,
     signature: Signature,
+    /// The session's limits: DataFusion gives an accumulator no configuration, so a call's
+    /// instance carries them ([`crate::rules::SessionLimits`] sets them at analysis).
+    limits: Limits,
 }
 
 impl TensorAggregate {
-    /// The registered instance of `function`.
+    /// The registered instance of `function` (with the default limits).
     pub fn new(function: AggregateFunction) -> Self {
         Self {
             function,
             signature: function.parameters().signature(),
+            limits: Limits::default(),
         }
+    }
+
+    /// This function under a session's `limits`.
+    #[must_use]
+    pub fn with_limits(&self, limits: Limits) -> Self {
+        Self {
+            limits,
+            ..Self::new(self.function)
+        }
+    }
+
+    /// The limits its accumulators run under.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Which function this is.
@@ -269,7 +288,12 @@ impl AggregateUDFImpl for TensorAggregate {
             ))),
             None => {
                 let (sort, types) = stack_ordering(&args)?;
-                Ok(Box::new(StackAccumulator::new(columns, sort, types)?))
+                Ok(Box::new(StackAccumulator::new(
+                    columns,
+                    sort,
+                    types,
+                    self.limits,
+                )?))
             }
         }
     }

@@ -145,32 +145,35 @@ pub struct StackAccumulator {
 /// `datafusion.execution.batch_size`): the span [`EmittedBytes`] counts over.
 const RESULTS_PER_BATCH: usize = 8192;
 
-/// The bytes of an accumulator's results, checked against [`crate::limits::max_batch_bytes`].
+/// The bytes of an accumulator's results, checked against the session's
+/// [`crate::limits::Limits::max_batch_bytes`].
 /// A `GROUP BY` evaluates each group once; a window function (`tensor_agg_stack(x) OVER (ORDER
 /// BY t)`) evaluates a growing frame once per row, every result a stack of the rows so far, so
 /// that a few thousand rows ask for gigabytes. The results of every [`RESULTS_PER_BATCH`]
 /// evaluations, about one output batch, must fit the limit.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct EmittedBytes {
     evaluations: usize,
     bytes: usize,
+    limit: usize,
 }
 
 impl EmittedBytes {
     /// Counts a result of `elements` values of `element`, or an error past the limit.
     fn add(&mut self, name: &str, element: &DataType, elements: usize) -> Result<()> {
         if self.evaluations == RESULTS_PER_BATCH {
-            *self = Self::default();
+            self.evaluations = 0;
+            self.bytes = 0;
         }
         self.evaluations += 1;
         let width = element.primitive_width().unwrap_or(1);
         self.bytes = self.bytes.saturating_add(elements.saturating_mul(width));
-        let limit = crate::limits::max_batch_bytes();
+        let limit = self.limit;
         if self.bytes <= limit {
             return Ok(());
         }
         exec_err!(
-            "{name}: its results would take more than {limit} bytes ({} bytes over {} results, the last a stack of {elements} {element} elements), more than the limit of {limit} bytes per batch; a window function stacks its whole frame for every row: stack fewer rows (smaller PARTITION BY groups), or raise the limit with DATAFUSION_TENSOR_MAX_BATCH_BYTES",
+            "{name}: its results would take more than {limit} bytes ({} bytes over {} results, the last a stack of {elements} {element} elements), more than the limit of {limit} bytes per batch; a window function stacks its whole frame for every row: stack fewer rows (smaller PARTITION BY groups), or raise the limit with SET tensor.max_batch_bytes",
             self.bytes,
             self.evaluations
         )
@@ -179,11 +182,12 @@ impl EmittedBytes {
 
 impl StackAccumulator {
     /// A group of the call reading `columns`, sorted by `sort` (one per ORDER BY expression,
-    /// of the types `ordering_types`).
+    /// of the types `ordering_types`), under the session's `limits`.
     pub fn new(
         columns: super::columns::Columns,
         sort: Vec<SortOptions>,
         ordering_types: Vec<DataType>,
+        limits: crate::limits::Limits,
     ) -> Result<Self> {
         let output = stack_type(columns.name, &columns.input)?;
         Ok(Self {
@@ -196,7 +200,11 @@ impl StackAccumulator {
             values: Vec::new(),
             orderings: Vec::new(),
             rows: 0,
-            emitted: EmittedBytes::default(),
+            emitted: EmittedBytes {
+                evaluations: 0,
+                bytes: 0,
+                limit: limits.max_batch_bytes,
+            },
         })
     }
 

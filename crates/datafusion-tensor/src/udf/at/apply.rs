@@ -25,6 +25,7 @@ use super::super::lambda::element_parameter;
 use super::super::plan_cache::PlanCache;
 use super::{ApplyFn, AtCall, AtOp, apply_by_name, documentation, plan_call};
 use crate::error::TensorError;
+use crate::limits::Limits;
 
 const NAME: &str = "tensor_at_apply";
 
@@ -38,6 +39,9 @@ pub struct TensorAtApply {
     /// literals it was planned with where the query was planned, used in place of those the
     /// call arrives with (see `VariadicTensorUdf::pinned`).
     pub(crate) pinned: Option<Arc<super::super::CallInputs>>,
+    /// The session's limits, which a call is planned with when DataFusion asks its result
+    /// type (`crate::limits`; a batch runs under its session's own).
+    limits: Limits,
 }
 
 impl TensorAtApply {
@@ -48,6 +52,17 @@ impl TensorAtApply {
             documentation: documentation(AtOp::Apply),
             cache: PlanCache::new(),
             pinned: None,
+            limits: Limits::default(),
+        }
+    }
+
+    /// This instance under a session's `limits`.
+    #[must_use]
+    pub fn with_limits(&self, limits: Limits) -> Self {
+        Self {
+            pinned: self.pinned.clone(),
+            limits,
+            ..Self::new()
         }
     }
 
@@ -87,14 +102,16 @@ impl TensorAtApply {
         fields: &[FieldRef],
         scalars: &[Option<&ScalarValue>],
         lambda: bool,
+        limits: Limits,
     ) -> Result<Arc<AtCall>> {
-        self.cache.get_or_plan(fields, scalars, || {
+        self.cache.get_or_plan(fields, scalars, limits, || {
             let types: Vec<DataType> = fields.iter().map(|f| f.data_type().clone()).collect();
             AtOp::Apply.parameters().check_count(NAME, types.len())?;
             let args = PlanArgs {
                 name: NAME,
                 fields,
                 scalars,
+                limits,
             };
             let x = args.any_tensor(0, "x")?;
             let apply = if lambda {
@@ -154,7 +171,7 @@ impl Default for TensorAtApply {
 
 impl PartialEq for TensorAtApply {
     fn eq(&self, other: &Self) -> bool {
-        self.pinned == other.pinned
+        self.pinned == other.pinned && self.limits == other.limits
     }
 }
 
@@ -164,6 +181,7 @@ impl Hash for TensorAtApply {
     fn hash<H: Hasher>(&self, state: &mut H) {
         NAME.hash(state);
         self.pinned.hash(state);
+        self.limits.hash(state);
     }
 }
 
@@ -227,7 +245,7 @@ impl HigherOrderUDFImpl for TensorAtApply {
             None => (fields, args.scalar_arguments.to_vec()),
         };
         let plan = self
-            .plan(&fields, &scalars, lambda)
+            .plan(&fields, &scalars, lambda, self.limits)
             .map_err(|err| super::super::name_plan_error(NAME, err))?;
         Ok(plan.return_field(NAME))
     }
@@ -237,65 +255,56 @@ impl HigherOrderUDFImpl for TensorAtApply {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        let limits = crate::limits::Limits::of(&args.config_options);
-        crate::limits::sync_scope(limits, || {
-            super::super::check_batch_bytes(
-                self.name(),
-                args.return_field.data_type(),
-                args.number_rows,
-            )?;
-            let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
-            let mut values = Vec::with_capacity(args.args.len());
-            let mut lambda = None;
-            for arg in args.args {
-                match arg {
-                    ValueOrLambda::Value(value) => values.push(value),
-                    ValueOrLambda::Lambda(l) => {
-                        lambda = Some(l);
-                        values.push(ColumnarValue::Scalar(ScalarValue::Null));
-                    }
+        let limits = Limits::of(&args.config_options);
+        limits.check_batch_bytes(self.name(), args.return_field.data_type(), args.number_rows)?;
+        let (fields, is_lambda) = flatten_fields(&args.arg_fields)?;
+        let mut values = Vec::with_capacity(args.args.len());
+        let mut lambda = None;
+        for arg in args.args {
+            match arg {
+                ValueOrLambda::Value(value) => values.push(value),
+                ValueOrLambda::Lambda(l) => {
+                    lambda = Some(l);
+                    values.push(ColumnarValue::Scalar(ScalarValue::Null));
                 }
             }
-            let scalars: Vec<Option<&ScalarValue>> = values
-                .iter()
-                .enumerate()
-                .map(|(i, value)| match value {
-                    ColumnarValue::Scalar(scalar) if !(is_lambda && i == 2) => Some(scalar),
-                    _ => None,
-                })
-                .collect();
-            let (fields, scalars) = match &self.pinned {
-                Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
-                None => (fields, scalars),
-            };
-            let plan = self
-                .plan(&fields, &scalars, is_lambda)
-                .map_err(|err| super::super::name_plan_error(NAME, err))?;
-            match lambda {
-                None => plan.invoke(&values, args.number_rows, None),
-                Some(lambda) => {
-                    let element = plan.output_element().clone();
-                    let evaluate = |selected: ArrayRef, rows: &[usize]| {
-                        let len = selected.len();
-                        let param = move || Ok(Arc::clone(&selected));
-                        let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
-                        let value = lambda
-                            .evaluate(&[&param], |captures| {
-                                Ok(take_arrays(captures, &indices, None)?)
-                            })
-                            .and_then(|value| value.into_array(len))
-                            .map_err(|e| {
-                                TensorError::Data(format!(
-                                    "the lambda failed: {}",
-                                    e.strip_backtrace()
-                                ))
-                            })?;
-                        narrow(value, &element, rows)
-                    };
-                    plan.invoke(&values, args.number_rows, Some(&evaluate))
-                }
+        }
+        let scalars: Vec<Option<&ScalarValue>> = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| match value {
+                ColumnarValue::Scalar(scalar) if !(is_lambda && i == 2) => Some(scalar),
+                _ => None,
+            })
+            .collect();
+        let (fields, scalars) = match &self.pinned {
+            Some(pinned) => (pinned.fields.clone(), pinned.scalar_refs()),
+            None => (fields, scalars),
+        };
+        let plan = self
+            .plan(&fields, &scalars, is_lambda, limits)
+            .map_err(|err| super::super::name_plan_error(NAME, err))?;
+        match lambda {
+            None => plan.invoke(&values, args.number_rows, None),
+            Some(lambda) => {
+                let element = plan.output_element().clone();
+                let evaluate = |selected: ArrayRef, rows: &[usize]| {
+                    let len = selected.len();
+                    let param = move || Ok(Arc::clone(&selected));
+                    let indices = UInt32Array::from_iter_values(rows.iter().map(|&r| r as u32));
+                    let value = lambda
+                        .evaluate(&[&param], |captures| {
+                            Ok(take_arrays(captures, &indices, None)?)
+                        })
+                        .and_then(|value| value.into_array(len))
+                        .map_err(|e| {
+                            TensorError::Data(format!("the lambda failed: {}", e.strip_backtrace()))
+                        })?;
+                    narrow(value, &element, rows)
+                };
+                plan.invoke(&values, args.number_rows, Some(&evaluate))
             }
-        })
+        }
     }
 
     fn documentation(&self) -> Option<&Documentation> {

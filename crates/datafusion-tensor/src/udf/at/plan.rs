@@ -15,6 +15,7 @@ use crate::index::{
     occurrences, parse_index, too_many_indices,
 };
 use crate::kernels::update::{Combine, UnaryFn};
+use crate::limits::Limits;
 use crate::shape::{
     assignment_mismatch, assignment_offsets, broadcast_strides, broadcasts_to, format_shape,
     row_major_strides, strided_offsets,
@@ -129,10 +130,11 @@ fn plan_static(
     x: &TensorType,
     expr: &IndexExpr,
     rule: BoundsRule,
+    limits: &Limits,
 ) -> Result<StaticParts> {
     let name = op.function_name();
     let shape = x.logical_shape();
-    let selection = normalize_with(expr, &shape, &row_major_strides(&shape), rule)
+    let selection = normalize_with(expr, &shape, &row_major_strides(&shape), rule, limits)
         .map_err(|e| plan_datafusion_err!("{name}: {e}"))?;
     Ok((
         selection.offsets(),
@@ -386,7 +388,7 @@ fn plan_index(
         }
         return plan_dynamic(name, op, &x.logical_shape(), idx_field, y_shape);
     };
-    let (offsets, selected_shape, source_axes) = plan_static(op, x, &expr, rule)?;
+    let (offsets, selected_shape, source_axes) = plan_static(op, x, &expr, rule, &args.limits)?;
     let y_offsets = if op.has_y() {
         assignment_offsets(y_shape, &selected_shape).map_err(|e| e.in_function(name))?
     } else {

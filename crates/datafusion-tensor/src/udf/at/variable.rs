@@ -45,6 +45,8 @@ pub struct VariableAtPlan {
     /// `y`) in place of the variable-shape ones.
     fields: Vec<FieldRef>,
     scalars: Vec<Option<ScalarValue>>,
+    /// The session's limits, which each row shape's call is planned under.
+    limits: crate::limits::Limits,
     /// The call planned for a stand-in row shape: the index's and `y`'s kinds.
     probe: AtPlan,
     /// The result type.
@@ -135,6 +137,7 @@ pub fn plan_at_variable(
             name,
             fields: &probe_fields,
             scalars: &probe_scalars,
+            limits: args.limits,
         };
         plan_at(&args, op, apply)
     };
@@ -172,6 +175,7 @@ pub fn plan_at_variable(
         x,
         y,
         apply,
+        limits: args.limits,
         fields,
         scalars,
         probe,
@@ -350,6 +354,7 @@ fn plan_rows(plan: &VariableAtPlan, key: &[usize]) -> Result<AtPlan> {
         name,
         fields: &fields,
         scalars: &scalars,
+        limits: plan.limits,
     };
     plan_at(&args, plan.op, plan.apply)
 }

@@ -193,6 +193,7 @@ pub(super) fn plan_fixed(
         .map(|(label, shape)| (label.as_str(), shape.as_slice()))
         .collect();
     let shape = broadcast_labelled(&refs)
+        .and_then(|shape| args.limits.checked_size(&shape).map(|_| shape))
         .map_err(|e| datafusion::common::plan_datafusion_err!("tensor_choose: {e}"))?;
 
     let a_permuted = matches!(&a, Operand::Tensor(t) if t.is_permuted());

@@ -24,6 +24,7 @@ use crate::kernels::choose::ragged::{
 use crate::kernels::layout::output_rows;
 use crate::kernels::ragged::{self, IndexedRows};
 use crate::kernels::rows::{RowTensor, pad_null_rows};
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::udf::rows::{broadcast_known, known_shape, output_of_known, row_tensor, view_of};
 use crate::udf::{PlanArgs, variable_of};
@@ -66,6 +67,8 @@ pub struct VariableChoosePlan {
     /// Fixed-shape when every row's broadcast shape is known when the query is planned.
     output: AnyTensorType,
     pub(super) data_args: usize,
+    /// The session's limits, which each row's broadcast shape is checked against.
+    limits: Limits,
 }
 
 impl VariableChoosePlan {
@@ -122,7 +125,13 @@ pub(super) fn plan_variable(
         }
         Form::Each(operands)
     } else if let Some(tensor) = variable_of(&args.fields[1])? {
-        return plan_variable_stacked(a, AnyTensorType::Variable(tensor), mode, data_args);
+        return plan_variable_stacked(
+            a,
+            AnyTensorType::Variable(tensor),
+            mode,
+            data_args,
+            args.limits,
+        );
     } else {
         plan_form(args, data_args)?
     };
@@ -153,7 +162,13 @@ pub(super) fn plan_variable(
                 .collect::<Result<Vec<_>>>()?
         }
         Form::Stacked(tensor) => {
-            return plan_variable_stacked(a, AnyTensorType::Fixed(tensor), mode, data_args);
+            return plan_variable_stacked(
+                a,
+                AnyTensorType::Fixed(tensor),
+                mode,
+                data_args,
+                args.limits,
+            );
         }
         Form::ListColumn(_) => {
             // Each row's scalars take the shape of its a.
@@ -165,6 +180,7 @@ pub(super) fn plan_variable(
                 &known,
                 mode,
                 data_args,
+                args.limits,
             );
         }
     };
@@ -186,6 +202,7 @@ pub(super) fn plan_variable(
         &shape,
         mode,
         data_args,
+        args.limits,
     )
 }
 
@@ -197,6 +214,7 @@ fn plan_variable_stacked(
     tensor: AnyTensorType,
     mode: ChooseMode,
     data_args: usize,
+    limits: Limits,
 ) -> Result<VariableChoosePlan> {
     let known = known_shape(&tensor);
     let Some((&count, rest)) = known.split_first() else {
@@ -221,6 +239,7 @@ fn plan_variable_stacked(
         &shape,
         mode,
         data_args,
+        limits,
     )
 }
 
@@ -234,6 +253,7 @@ fn variable_plan(
     shape: &[Option<usize>],
     mode: ChooseMode,
     data_args: usize,
+    limits: Limits,
 ) -> Result<VariableChoosePlan> {
     let dim_names = match &a {
         Some(AnyTensorType::Variable(a)) if a.ndim() == shape.len() => a.logical_dim_names(),
@@ -248,6 +268,7 @@ fn variable_plan(
         element,
         output,
         data_args,
+        limits,
     })
 }
 
@@ -279,19 +300,39 @@ pub(super) fn choose_variable(
     };
     let (out, nulls) = match (each, &plan.choices) {
         (Some(each), _) => choose_each(plan, each, &a, &arrays, rows, out_ndim)?,
-        (None, VariableChoices::Stacked(tensor_type)) => {
-            let view = view_of(NAME, tensor_type, &arrays[1])?;
-            let tensor = row_tensor(NAME, tensor_type, &arrays[1], view.as_ref(), false)?;
-            let nulls = NullBuffer::union(a.nulls(), tensor.nulls());
-            let choices = EnumeratedChoices::Stacked(&tensor);
-            let out = choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
-            (out.map_err(|e| e.in_function(NAME))?, nulls)
-        }
-        (None, _) => {
-            let list = &arrays[1];
-            let nulls = NullBuffer::union(a.nulls(), list.logical_nulls().as_ref());
-            let choices = EnumeratedChoices::List(list);
-            let out = choose_enumerated(&a, choices, plan.mode, nulls.as_ref(), rows, out_ndim);
+        (None, choices) => {
+            // The choices enumerated per row: a stacked tensor's outer axis, or a list column.
+            let view = match choices {
+                VariableChoices::Stacked(tensor_type) => view_of(NAME, tensor_type, &arrays[1])?,
+                _ => None,
+            };
+            let stacked = match choices {
+                VariableChoices::Stacked(tensor_type) => Some(row_tensor(
+                    NAME,
+                    tensor_type,
+                    &arrays[1],
+                    view.as_ref(),
+                    false,
+                )?),
+                _ => None,
+            };
+            let (choices, choice_nulls) = match &stacked {
+                Some(tensor) => (EnumeratedChoices::Stacked(tensor), tensor.nulls().cloned()),
+                None => (
+                    EnumeratedChoices::List(&arrays[1]),
+                    arrays[1].logical_nulls(),
+                ),
+            };
+            let nulls = NullBuffer::union(a.nulls(), choice_nulls.as_ref());
+            let out = choose_enumerated(
+                &a,
+                choices,
+                plan.mode,
+                nulls.as_ref(),
+                rows,
+                out_ndim,
+                &plan.limits,
+            );
             (out.map_err(|e| e.in_function(NAME))?, nulls)
         }
     };
@@ -372,6 +413,7 @@ fn choose_each(
         nulls.as_ref(),
         rows,
         out_ndim,
+        &plan.limits,
     )
     .map_err(|e| e.in_function(NAME))?;
     Ok((out, nulls))

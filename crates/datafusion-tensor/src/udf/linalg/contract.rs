@@ -33,7 +33,7 @@ use crate::kernels::linalg::products::{self, TensordotAxes};
 use crate::kernels::reduce::sum_type;
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::kernels::with_primitive_type;
-use crate::limits::ResultBudget;
+use crate::limits::{Limits, ResultBudget};
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -217,6 +217,8 @@ pub struct ContractPlan {
     fixed: Option<(Product, Option<TensorType>)>,
     /// Otherwise the result type (variable-shape, row-major).
     variable: Option<VariableShapeType>,
+    /// The session's limits, which each row's result shape is checked against.
+    limits: Limits,
 }
 
 impl ContractPlan {
@@ -351,9 +353,12 @@ impl TensorFunction for TensorContract {
                 compute,
                 fixed: None,
                 variable,
+                limits: args.limits,
             });
         }
-        crate::shape::checked_size(&shape).map_err(|e| e.in_function(name))?;
+        args.limits
+            .checked_size(&shape)
+            .map_err(|e| e.in_function(name))?;
         let layouts: Vec<(Vec<usize>, Vec<usize>)> = operands
             .iter()
             .map(|o| match o {
@@ -379,6 +384,7 @@ impl TensorFunction for TensorContract {
             compute,
             fixed: Some((product, output)),
             variable: None,
+            limits: args.limits,
         })
     }
 
@@ -513,7 +519,7 @@ fn contract_rows<T: GemmRow + PartialEq>(
         .variable
         .as_ref()
         .map_or(DataType::Float64, |t| t.element_type().clone());
-    let mut budget = ResultBudget::new(name, &element);
+    let mut budget = ResultBudget::new(name, &element, &plan.limits);
     for row in 0..rows {
         if nulls.is_some_and(|n| n.is_null(row)) {
             shapes.extend(std::iter::repeat_n(0, ndim));
@@ -526,7 +532,7 @@ fn contract_rows<T: GemmRow + PartialEq>(
             .get(&tensors, row, |layouts| {
                 let shapes: Vec<&[usize]> = layouts.iter().map(|(s, _)| s.as_slice()).collect();
                 let (labelling, shape) = plan.recipe.labelling(&shapes)?;
-                crate::shape::checked_size(&shape)?;
+                plan.limits.checked_size(&shape)?;
                 let layouts: Vec<(&[usize], &[usize])> = layouts
                     .iter()
                     .map(|(s, t)| (s.as_slice(), t.as_slice()))
@@ -570,7 +576,7 @@ impl Product {
         let (from_zero, zeroed_by) = signed_zeros(recipe, compute, labelling, &shapes);
         Ok(Self {
             contraction: if from_zero {
-                contraction.from_zero()
+                contraction.added_to_zero()
             } else {
                 contraction
             },

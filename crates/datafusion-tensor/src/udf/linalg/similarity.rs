@@ -29,6 +29,7 @@ use crate::kernels::linalg::similarity::{
     Float, Measure, Operand, VectorPlan, measure_row, measure_rows, without_axis,
 };
 use crate::kernels::rows::{RowPlans, RowTensor};
+use crate::limits::Limits;
 use crate::shape::known_broadcast;
 use crate::tensor_type::TensorType;
 use crate::udf::rows::{format_known, known_shape, output_of_known};
@@ -81,6 +82,8 @@ enum Vectors {
         operands: [AnyTensorType; 2],
         axis: usize,
         len: Option<usize>,
+        /// The session's limits, which each row's broadcast shape is checked against.
+        limits: Limits,
     },
 }
 
@@ -140,7 +143,7 @@ impl TensorFunction for TensorVectorMeasure {
             _ => DataType::Float64,
         };
         let (AnyTensorType::Fixed(fixed_a), AnyTensorType::Fixed(fixed_b)) = (&a, &b) else {
-            return plan_rows(name, element, [a, b], axis);
+            return plan_rows(name, element, [a, b], axis, args.limits);
         };
         let (a_shape, b_shape) = (fixed_a.logical_shape(), fixed_b.logical_shape());
         // numpy's ufunc words: the measures multiply or subtract the operands elementwise.
@@ -148,6 +151,9 @@ impl TensorFunction for TensorVectorMeasure {
             Ok(target) => target,
             Err(message) => return plan_err!("{name}: {message}"),
         };
+        args.limits
+            .checked_size(&target)
+            .map_err(|e| e.in_function(name))?;
         let axis = plan_axis(name, axis, target.len())?;
         let plan = VectorPlan::new(
             [
@@ -200,9 +206,12 @@ impl TensorFunction for TensorVectorMeasure {
                 plan: vectors,
                 sizes,
             } => self.fixed_rows(plan, vectors, *sizes, [a, b], rows)?,
-            Vectors::Rows { operands, axis, .. } => {
-                self.variable_rows(plan, operands, *axis, args, rows)?
-            }
+            Vectors::Rows {
+                operands,
+                axis,
+                limits,
+                ..
+            } => self.variable_rows(plan, operands, *axis, limits, args, rows)?,
         };
         if scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
@@ -229,6 +238,7 @@ fn plan_rows(
     element: DataType,
     operands: [AnyTensorType; 2],
     axis: i64,
+    limits: Limits,
 ) -> Result<MeasurePlan> {
     let known = operands.each_ref().map(known_shape);
     let Some(target) = known_broadcast(&[known[0].as_slice(), known[1].as_slice()]) else {
@@ -251,6 +261,7 @@ fn plan_rows(
             operands,
             axis,
             len: target[axis],
+            limits,
         },
         output,
     })
@@ -310,6 +321,7 @@ impl TensorVectorMeasure {
         plan: &MeasurePlan,
         operands: &[AnyTensorType; 2],
         axis: usize,
+        limits: &Limits,
         args: &[ColumnarValue],
         rows: usize,
     ) -> Result<ArrayRef> {
@@ -327,6 +339,7 @@ impl TensorVectorMeasure {
             readers: &readers,
             nulls: nulls.as_ref(),
             axis,
+            limits,
             fixed_len: plan.fixed_shape().map(TensorType::size),
             out_ndim,
             rows,
@@ -392,6 +405,7 @@ struct RowsLoop<'r, 'a> {
     readers: &'r [RowTensor<'a>],
     nulls: Option<&'r NullBuffer>,
     axis: usize,
+    limits: &'r Limits,
     /// A fixed-shape result's values per row.
     fixed_len: Option<usize>,
     out_ndim: usize,
@@ -407,7 +421,7 @@ impl MeasureLoop for RowsLoop<'_, '_> {
     ) -> Result<()> {
         let name = self.name;
         let tensors: Vec<&RowTensor<'_>> = self.readers.iter().collect();
-        let (axis, fixed_len) = (self.axis, self.fixed_len);
+        let (axis, fixed_len, limits) = (self.axis, self.fixed_len, self.limits);
         // A NULL row: a fixed-shape result's values, one value (0-d) or nothing.
         let null_len = fixed_len.unwrap_or(usize::from(self.out_ndim == 0));
         let mut plans: RowPlans<RowVectors> = RowPlans::default();
@@ -419,7 +433,7 @@ impl MeasureLoop for RowsLoop<'_, '_> {
             }
             let vectors = plans
                 .get(&tensors, row, |layouts| {
-                    row_vectors(layouts, axis, fixed_len)
+                    row_vectors(layouts, axis, fixed_len, limits)
                 })
                 .map_err(|e| e.in_function(name))?;
             let starts = [self.readers[0].span(row).0, self.readers[1].span(row).0];
@@ -498,12 +512,13 @@ fn row_vectors(
     layouts: &[(Vec<usize>, Vec<usize>)],
     axis: usize,
     fixed_len: Option<usize>,
+    limits: &Limits,
 ) -> crate::error::Result<RowVectors> {
     let [(a_shape, a_strides), (b_shape, b_strides)] = layouts else {
         return Err(TensorError::Internal("two operands expected".to_string()));
     };
     let target = broadcast_operands(&[a_shape, b_shape]).map_err(TensorError::Shape)?;
-    crate::shape::checked_size(&target)?;
+    limits.checked_size(&target)?;
     let shape = without_axis(&target, axis);
     let plan = VectorPlan::new([(a_shape, a_strides), (b_shape, b_strides)], &target, axis);
     if fixed_len.is_some_and(|n| n != plan.output_len()) {

@@ -18,6 +18,7 @@ use super::promote::binary_types;
 use super::ragged;
 use crate::kernels::elementwise::{self, BinaryOp, Runs};
 use crate::kernels::layout::output_rows;
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::udf::{Parameters, PlanArgs, TensorFunction};
 use crate::variable_shape::VariableShapeType;
@@ -110,6 +111,8 @@ pub struct BinaryPlan {
     output: Option<TensorType>,
     /// The result type when an operand is variable-shape (broadcast row by row).
     variable: Option<VariableShapeType>,
+    /// The session's limits, which each row's broadcast shape is checked against.
+    limits: Limits,
 }
 
 impl BinaryPlan {
@@ -151,9 +154,10 @@ pub(crate) fn plan_binary(args: &PlanArgs<'_>, op: BinaryOp) -> Result<BinaryPla
             runs: ragged::element_runs(2),
             output: None,
             variable: Some(variable),
+            limits: args.limits,
         });
     }
-    let (shape, runs) = broadcast(args.name, &[&a, &b])?;
+    let (shape, runs) = broadcast(args.name, &[&a, &b], &args.limits)?;
     let output = if shape.is_empty() {
         None
     } else {
@@ -173,6 +177,7 @@ pub(crate) fn plan_binary(args: &PlanArgs<'_>, op: BinaryOp) -> Result<BinaryPla
         runs,
         output,
         variable: None,
+        limits: args.limits,
     })
 }
 
@@ -198,6 +203,7 @@ pub(crate) fn invoke_binary(
             rows,
             &[compute, compute],
             variable.ndim(),
+            &plan.limits,
         )?;
         let [a, b] = &gathered.inputs[..] else {
             return exec_err!("{name}: two operands expected");

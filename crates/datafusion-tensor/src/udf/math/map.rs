@@ -36,7 +36,7 @@ use crate::tensor_type::is_element_type;
 use crate::udf::lambda::{element_parameter, tensor_argument};
 use crate::udf::registry::Parameters;
 use crate::udf::unary::variable_storage;
-use crate::udf::{CallInputs, check_batch_bytes, name_plan_error, tensor_array};
+use crate::udf::{CallInputs, name_plan_error, tensor_array};
 use crate::variable_shape::{AnyTensorType, VariableShapeArray};
 
 const NAME: &str = "tensor_map";
@@ -197,61 +197,62 @@ impl HigherOrderUDFImpl for TensorMap {
     }
 
     fn invoke_with_args(&self, args: HigherOrderFunctionArgs) -> Result<ColumnarValue> {
-        let limits = crate::limits::Limits::of(&args.config_options);
-        crate::limits::sync_scope(limits, || {
-            check_batch_bytes(NAME, args.return_field.data_type(), args.number_rows)?;
-            let fields = self.fields(flatten_fields(&args.arg_fields)?);
-            let (input, output) = plan(&fields).map_err(|err| name_plan_error(NAME, err))?;
-            let mut args_iter = args.args.into_iter();
-            let (Some(ValueOrLambda::Value(x)), Some(ValueOrLambda::Lambda(lambda))) =
-                (args_iter.next(), args_iter.next())
-            else {
-                return exec_err!("{NAME}: expected a tensor and a lambda at run time");
-            };
-            // A literal x is expanded: the lambda may read columns, which differ by row.
-            let x = x.into_array(args.number_rows)?;
-            let evaluate = |values: ArrayRef, rows: &dyn Fn() -> UInt32Array| -> Result<ArrayRef> {
-                let len = values.len();
-                let param = move || Ok(Arc::clone(&values));
-                let value = lambda
-                    .evaluate(&[&param], |captures| {
-                        Ok(take_arrays(captures, &rows(), None)?)
-                    })
-                    .and_then(|value| value.into_array(len))
-                    .map_err(|e| {
-                        TensorError::Data(format!("the lambda failed: {}", e.strip_backtrace()))
-                            .in_function(NAME)
-                    })?;
-                if value.data_type() != output.element_type() || value.len() != len {
-                    return exec_err!(
-                        "{NAME}: the lambda returned {} values of {} for {len} elements of {}",
-                        value.len(),
-                        value.data_type(),
-                        output.element_type()
-                    );
-                }
-                Ok(value)
-            };
-            let out = match (&input, &output) {
-                (AnyTensorType::Fixed(_), AnyTensorType::Fixed(output)) => {
-                    let x = tensor_array(NAME, &x)?;
-                    let values = map_fixed(x, &evaluate)?;
-                    Arc::new(layout::tensor_array(
-                        output,
-                        values,
-                        x.nulls().cloned(),
-                        x.len(),
-                    )?) as ArrayRef
-                }
-                (AnyTensorType::Variable(input_type), AnyTensorType::Variable(output_type)) => {
-                    let view = VariableShapeArray::try_new(input_type, x.as_ref())
-                        .map_err(|e| e.in_function(NAME))?;
-                    map_variable(&view, &x, output_type.storage_type(), &evaluate)?
-                }
-                _ => return exec_err!("{NAME}: the result's kind differs from x's"),
-            };
-            Ok(ColumnarValue::Array(out))
-        })
+        crate::limits::Limits::of(&args.config_options).check_batch_bytes(
+            NAME,
+            args.return_field.data_type(),
+            args.number_rows,
+        )?;
+        let fields = self.fields(flatten_fields(&args.arg_fields)?);
+        let (input, output) = plan(&fields).map_err(|err| name_plan_error(NAME, err))?;
+        let mut args_iter = args.args.into_iter();
+        let (Some(ValueOrLambda::Value(x)), Some(ValueOrLambda::Lambda(lambda))) =
+            (args_iter.next(), args_iter.next())
+        else {
+            return exec_err!("{NAME}: expected a tensor and a lambda at run time");
+        };
+        // A literal x is expanded: the lambda may read columns, which differ by row.
+        let x = x.into_array(args.number_rows)?;
+        let evaluate = |values: ArrayRef, rows: &dyn Fn() -> UInt32Array| -> Result<ArrayRef> {
+            let len = values.len();
+            let param = move || Ok(Arc::clone(&values));
+            let value = lambda
+                .evaluate(&[&param], |captures| {
+                    Ok(take_arrays(captures, &rows(), None)?)
+                })
+                .and_then(|value| value.into_array(len))
+                .map_err(|e| {
+                    TensorError::Data(format!("the lambda failed: {}", e.strip_backtrace()))
+                        .in_function(NAME)
+                })?;
+            if value.data_type() != output.element_type() || value.len() != len {
+                return exec_err!(
+                    "{NAME}: the lambda returned {} values of {} for {len} elements of {}",
+                    value.len(),
+                    value.data_type(),
+                    output.element_type()
+                );
+            }
+            Ok(value)
+        };
+        let out = match (&input, &output) {
+            (AnyTensorType::Fixed(_), AnyTensorType::Fixed(output)) => {
+                let x = tensor_array(NAME, &x)?;
+                let values = map_fixed(x, &evaluate)?;
+                Arc::new(layout::tensor_array(
+                    output,
+                    values,
+                    x.nulls().cloned(),
+                    x.len(),
+                )?) as ArrayRef
+            }
+            (AnyTensorType::Variable(input_type), AnyTensorType::Variable(output_type)) => {
+                let view = VariableShapeArray::try_new(input_type, x.as_ref())
+                    .map_err(|e| e.in_function(NAME))?;
+                map_variable(&view, &x, output_type.storage_type(), &evaluate)?
+            }
+            _ => return exec_err!("{NAME}: the result's kind differs from x's"),
+        };
+        Ok(ColumnarValue::Array(out))
     }
 
     fn documentation(&self) -> Option<&Documentation> {

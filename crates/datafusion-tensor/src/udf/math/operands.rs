@@ -14,6 +14,7 @@ use datafusion::error::Result;
 use datafusion::logical_expr::ColumnarValue;
 
 use crate::kernels::elementwise::{Input, Runs, broadcast_operands};
+use crate::limits::Limits;
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::{PlanArgs, tensor_of, variable_of};
 use crate::variable_shape::VariableShapeType;
@@ -99,14 +100,20 @@ impl Operand {
 
 /// The broadcast shape of `operands` (numpy's error in a plan error of `name`) and the runs
 /// that read each operand into it.
-pub(crate) fn broadcast(name: &str, operands: &[&Operand]) -> Result<(Vec<usize>, Runs)> {
+pub(crate) fn broadcast(
+    name: &str,
+    operands: &[&Operand],
+    limits: &Limits,
+) -> Result<(Vec<usize>, Runs)> {
     let shapes: Vec<Vec<usize>> = operands.iter().map(|o| o.shape()).collect();
     let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
     let shape = match broadcast_operands(&refs) {
         Ok(shape) => shape,
         Err(message) => return plan_err!("{name}: {message}"),
     };
-    crate::shape::checked_size(&shape).map_err(|e| e.in_function(name))?;
+    limits
+        .checked_size(&shape)
+        .map_err(|e| e.in_function(name))?;
     let layouts: Vec<(Vec<usize>, Vec<usize>)> = operands.iter().map(|o| o.layout()).collect();
     let runs = Runs::new(&shape, &layouts);
     Ok((shape, runs))

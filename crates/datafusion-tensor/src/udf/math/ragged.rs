@@ -21,7 +21,8 @@ use crate::error::TensorError;
 use crate::kernels::elementwise::{Input, Runs, broadcast_operands};
 use crate::kernels::ragged::from_rows;
 use crate::kernels::rows::{RowPlans, RowTensor};
-use crate::shape::{broadcast_offsets, checked_size};
+use crate::limits::Limits;
+use crate::shape::broadcast_offsets;
 use crate::udf::{tensor_array, variable_array};
 use crate::variable_shape::{VariableShapeArray, VariableShapeType};
 
@@ -153,6 +154,7 @@ pub(crate) fn gather(
     rows: usize,
     casts: &[Option<&DataType>],
     out_ndim: usize,
+    limits: &Limits,
 ) -> Result<Gathered> {
     let arrays: Vec<Option<ArrayRef>> = operands
         .iter()
@@ -216,7 +218,7 @@ pub(crate) fn gather(
                     .collect();
                 // numpy's ufunc message, its trailing space included.
                 let shape = broadcast_operands(&all).map_err(|m| TensorError::Shape(m + " "))?;
-                checked_size(&shape)?;
+                limits.checked_size(&shape)?;
                 let offsets = layouts
                     .iter()
                     .map(|(s, strides)| broadcast_offsets(s, strides, &shape))

@@ -17,6 +17,7 @@ use super::promote::{cast_weak, common_type};
 use super::ragged;
 use crate::kernels::elementwise::{self, Runs};
 use crate::kernels::layout::output_rows;
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::udf::{PlanArgs, TensorFunction};
 use crate::variable_shape::VariableShapeType;
@@ -53,6 +54,8 @@ pub struct WherePlan {
     output: Option<TensorType>,
     /// The result type when an operand is variable-shape (broadcast row by row).
     variable: Option<VariableShapeType>,
+    /// The session's limits, which each row's broadcast shape is checked against.
+    limits: Limits,
 }
 
 impl WherePlan {
@@ -103,9 +106,10 @@ impl TensorFunction for TensorWhere {
                 runs: ragged::element_runs(3),
                 output: None,
                 variable: Some(variable),
+                limits: args.limits,
             });
         }
-        let (shape, runs) = broadcast(args.name, &[&condition, &x, &y])?;
+        let (shape, runs) = broadcast(args.name, &[&condition, &x, &y], &args.limits)?;
         let output = if shape.is_empty() {
             None
         } else {
@@ -123,6 +127,7 @@ impl TensorFunction for TensorWhere {
             runs,
             output,
             variable: None,
+            limits: args.limits,
         })
     }
 
@@ -158,6 +163,7 @@ impl TensorFunction for TensorWhere {
                 rows,
                 &[None, element, element],
                 variable.ndim(),
+                &plan.limits,
             )?;
             let [c, x, y] = &gathered.inputs[..] else {
                 return exec_err!("{name}: three operands expected");

@@ -59,6 +59,8 @@ pub struct JoinCall {
     inputs: Vec<AnyTensorType>,
     axis: JoinAxis,
     output: AnyTensorType,
+    /// The session's limits, which a variable-shape result's batch is checked against.
+    limits: crate::limits::Limits,
 }
 
 impl TensorFunction for TensorJoin {
@@ -152,6 +154,7 @@ impl TensorFunction for TensorJoin {
             inputs,
             axis,
             output,
+            limits: args.limits,
         })
     }
 
@@ -427,7 +430,7 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
     }
     if let AnyTensorType::Variable(t) = &plan.output {
         // A variable-shape result's size is known only now (a fixed one's was checked).
-        crate::limits::ResultBudget::new(name, t.element_type())
+        crate::limits::ResultBudget::new(name, t.element_type(), &plan.limits)
             .add(lengths.iter().sum(), rows.saturating_sub(1))?;
     }
     let values: Vec<ArrayRef> = inputs

@@ -28,6 +28,7 @@ pub use self::join::{JoinCall, TensorJoin};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
 use crate::kernels::shape::{ShapeLayout, ShapeOp, apply_fixed};
+use crate::limits::Limits;
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
@@ -205,9 +206,9 @@ impl TensorFunction for TensorShapeOp {
             }),
         };
         match input {
-            AnyTensorType::Fixed(input) => plan_fixed(name, input, &op),
+            AnyTensorType::Fixed(input) => plan_fixed(name, input, &op, &args.limits),
             AnyTensorType::Variable(input) => {
-                variable::plan(name, input, op, &known).map(ShapeCall::Variable)
+                variable::plan(name, input, op, &known, args.limits).map(ShapeCall::Variable)
             }
         }
     }
@@ -303,9 +304,9 @@ fn relabel_batch(
 }
 
 /// The plan of `op` on fixed-shape tensors of type `input`: compiled once for its shape.
-fn plan_fixed(name: &str, input: TensorType, op: &ShapeOp) -> Result<ShapeCall> {
+fn plan_fixed(name: &str, input: TensorType, op: &ShapeOp, limits: &Limits) -> Result<ShapeCall> {
     let shape = input.logical_shape();
-    let layout = match op.layout(&shape, &input.logical_strides()) {
+    let layout = match op.layout(&shape, &input.logical_strides(), limits) {
         Ok(layout) => layout,
         Err(message) => return plan_err!("{name}: {message}"),
     };

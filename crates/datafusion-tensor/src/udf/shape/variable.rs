@@ -13,6 +13,7 @@ use datafusion::error::Result;
 use super::result_type;
 use crate::kernels::shape::{ShapeOp, apply_variable};
 use crate::kernels::{layout, ragged};
+use crate::limits::Limits;
 use crate::tensor_type::ITEM_FIELD_NAME;
 use crate::udf::variable_array;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -24,6 +25,8 @@ pub struct VariablePlan {
     op: ShapeOp,
     /// The result's type.
     pub output: AnyTensorType,
+    /// The session's limits, which each row's result is checked against.
+    limits: Limits,
 }
 
 /// Plans `op` on rows of type `input`, whose logical dimensions are `known` where every row
@@ -33,6 +36,7 @@ pub(super) fn plan(
     input: VariableShapeType,
     op: ShapeOp,
     known: &[Option<usize>],
+    limits: Limits,
 ) -> Result<VariablePlan> {
     let ndim = input.ndim();
     let sources = op.sources(ndim);
@@ -55,7 +59,12 @@ pub(super) fn plan(
     });
     let output = result_type(input.element_type().clone(), dims, names)
         .map_err(|e| super::super::name_plan_error(name, e))?;
-    Ok(VariablePlan { input, op, output })
+    Ok(VariablePlan {
+        input,
+        op,
+        output,
+        limits,
+    })
 }
 
 pub(super) fn invoke(name: &str, plan: &VariablePlan, array: &ArrayRef) -> Result<ArrayRef> {
@@ -65,13 +74,14 @@ pub(super) fn invoke(name: &str, plan: &VariablePlan, array: &ArrayRef) -> Resul
     let nulls = view.nulls().cloned();
     match &plan.output {
         AnyTensorType::Fixed(output) => {
-            let rows =
-                apply_variable(&view, &plan.op, out_ndim, output.size()).map_err(in_function)?;
+            let rows = apply_variable(&view, &plan.op, out_ndim, output.size(), &plan.limits)
+                .map_err(in_function)?;
             let out = layout::tensor_array(output, rows.values, nulls, view.len())?;
             Ok(Arc::new(out))
         }
         AnyTensorType::Variable(output) => {
-            let rows = apply_variable(&view, &plan.op, out_ndim, 0).map_err(in_function)?;
+            let rows =
+                apply_variable(&view, &plan.op, out_ndim, 0, &plan.limits).map_err(in_function)?;
             let out = ragged::from_rows(output, rows.values, &rows.lengths, rows.shapes, nulls)
                 .map_err(in_function)?;
             Ok(Arc::new(out))
