@@ -22,6 +22,7 @@ use super::rows::{RowPlans, RowTensor};
 use super::{from_storage, to_storage};
 use crate::error::{Result, TensorError};
 use crate::index::wrap_index;
+use crate::limits::Limits;
 use crate::shape::{assignment_offsets, broadcast_along_axis, broadcast_offsets};
 
 /// Where each position of the broadcast index reads or writes, compiled from the shapes.
@@ -48,15 +49,18 @@ impl AxisOffsets {
     /// The offsets of `t` (logical `t_shape` read through `t_strides`) indexed along `axis` by
     /// `idx` (logical `i_shape` through `i_strides`), and the broadcast index shape (numpy's
     /// `take_along_axis` result shape); numpy's error when the shapes do not broadcast off
-    /// the axis. `logical_of_stored` is left out (`None`).
+    /// the axis, or broadcast to more elements than `limits` allow (checked before the
+    /// offsets are allocated). `logical_of_stored` is left out (`None`).
     pub fn compile(
         t_shape: &[usize],
         t_strides: &[usize],
         i_shape: &[usize],
         i_strides: &[usize],
         axis: usize,
+        limits: &Limits,
     ) -> Result<(Vec<usize>, Self)> {
         let shape = broadcast_along_axis(t_shape, i_shape, axis)?;
+        limits.checked_size(&shape)?;
         let index = broadcast_offsets(i_shape, i_strides, &shape);
         // t read through the broadcast shape, the axis term left out (added per element).
         let mut t_like = t_shape.to_vec();
@@ -286,6 +290,8 @@ pub struct AlongRows<'a> {
     pub values: Option<&'a RowTensor<'a>>,
     /// The axis, normalised.
     pub axis: usize,
+    /// The session's limits, which each row's broadcast index shape is checked against.
+    pub limits: &'a Limits,
 }
 
 /// Where a batch's take reads or put writes.
@@ -326,7 +332,14 @@ pub fn along_positions(
                 return Err(TensorError::Internal("along-axis operands".to_string()));
             };
             let (shape, offsets) =
-                AxisOffsets::compile(t_shape, t_strides, i_shape, i_strides, spec.axis)?;
+                AxisOffsets::compile(
+                t_shape,
+                t_strides,
+                i_shape,
+                i_strides,
+                spec.axis,
+                spec.limits,
+            )?;
             let value_offsets = match rest.first() {
                 Some((v_shape, _)) => assignment_offsets(v_shape, &shape)?,
                 None => Vec::new(),
@@ -469,6 +482,7 @@ mod tests {
                 idx_values: idx_values.values(),
                 values: None,
                 axis: 1,
+                limits: &Limits::default(),
             };
             along_positions(&spec, 2, None).map(|p| {
                 let taken = take_positions(t.values(), p.positions).unwrap();

@@ -33,6 +33,7 @@ use crate::kernels::along_axis::{
 };
 use crate::kernels::rows::pad_null_rows;
 use crate::kernels::{layout, ragged};
+use crate::limits::Limits;
 use crate::shape::{assignment_offsets, known_broadcast, logical_of_stored};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, has_variable_shape_extension};
@@ -96,6 +97,7 @@ fn plan_along_axis(
         &index.logical_shape(),
         &index.logical_strides(),
         axis,
+        &args.limits,
     )
     .map_err(|e| datafusion::common::plan_datafusion_err!("{name}: {e}"))?;
     let values = match values_arg {
@@ -169,6 +171,8 @@ pub struct VariableAlongPlan {
     flatten: bool,
     /// Fixed-shape when every row's result shape is known when the query is planned.
     output: AnyTensorType,
+    /// The session's limits, which each row's broadcast index shape is checked against.
+    limits: Limits,
 }
 
 fn plan_call(
@@ -276,6 +280,7 @@ fn plan_variable(
         axis,
         flatten,
         output,
+        limits: args.limits,
     })
 }
 
@@ -345,6 +350,7 @@ fn along_variable(name: &str, plan: &VariableAlongPlan, arrays: &[ArrayRef]) -> 
         idx_values: idx_values.as_primitive::<Int64Type>().values(),
         values: values.as_ref(),
         axis: plan.axis,
+        limits: &plan.limits,
     };
     let found = along_positions(&spec, rows, nulls.as_ref()).map_err(|e| e.in_function(name))?;
     let out = match &values {
