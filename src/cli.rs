@@ -54,7 +54,6 @@ use datafusion_cli::print_format::PrintFormat;
 use datafusion_cli::print_options::{MaxRows, PrintOptions};
 use datafusion_cli::{DATAFUSION_CLI_VERSION, exec};
 
-use datafusion::common::config::ExtensionOptions;
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::dialect_from_str;
 use datafusion_tensor::TensorOptions;
@@ -747,39 +746,24 @@ fn get_session_config(args: &Args) -> Result<SessionConfig> {
     }
     let mut config = SessionConfig::from(config_options)
         .with_information_schema(true)
-        .with_option_extension(tensor_options_from_env()?);
+        .with_option_extension(tensor_options_from_env());
     if args.reads_sql_from_stdin() {
         config = config.with_extension(Arc::new(StdinCarriesCommands));
     }
     Ok(config)
 }
 
-/// The tensor settings the CLI's session starts from: the defaults, with three environment
-/// variables read as datafusion-cli reads `DATAFUSION_*` (the library reads none):
-/// `DATAFUSION_TENSOR_ARROW_SCAN` (any value: `tensor.fast_parquet = false`),
-/// `DATAFUSION_TENSOR_MAX_ELEMENTS` (`tensor.max_tensor_elements`) and
-/// `DATAFUSION_TENSOR_MAX_BATCH_BYTES` (`tensor.max_batch_bytes`).
-fn tensor_options_from_env() -> Result<TensorOptions> {
+/// The tensor settings the CLI's session starts from: the defaults, and one environment
+/// variable, as datafusion-cli reads `DATAFUSION_*` (the library reads none):
+/// `DATAFUSION_TENSOR_ARROW_SCAN` (any value) starts it with `tensor.fast_parquet = false`, for
+/// the benches that compare the two Parquet readers process by process. Every other setting is
+/// set with `SET` (or `-c "SET ..."`, or a `.datafusionrc`).
+fn tensor_options_from_env() -> TensorOptions {
     let mut options = TensorOptions::default();
     if env::var_os("DATAFUSION_TENSOR_ARROW_SCAN").is_some() {
         options.fast_parquet = false;
     }
-    for (variable, key) in [
-        ("DATAFUSION_TENSOR_MAX_ELEMENTS", "max_tensor_elements"),
-        ("DATAFUSION_TENSOR_MAX_BATCH_BYTES", "max_batch_bytes"),
-    ] {
-        if let Ok(value) = env::var(variable) {
-            options
-                .set(key, value.trim().replace('_', "").as_str())
-                .map_err(|err| {
-                    DataFusionError::Configuration(format!(
-                        "{variable}={value}: {}",
-                        err.strip_backtrace()
-                    ))
-                })?;
-        }
-    }
-    Ok(options)
+    options
 }
 
 /// datafusion-cli's formats; `ndjson` is also accepted for its `nd-json`.

@@ -20,9 +20,6 @@
 //! - a batch runs with the session's configuration (`invoke_with_args`);
 //! - aggregate calls are given the session's limits by an analyzer rule
 //!   ([`crate::rules::SessionLimits`]), since DataFusion hands an accumulator no configuration.
-//!
-//! The CLI alone reads two environment variables, `DATAFUSION_TENSOR_MAX_ELEMENTS` and
-//! `DATAFUSION_TENSOR_MAX_BATCH_BYTES`, as the starting values of its session.
 
 use datafusion::common::config::ConfigOptions;
 
