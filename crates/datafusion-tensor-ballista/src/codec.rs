@@ -249,12 +249,15 @@ pub fn encode_call_state(state: &CallState) -> Result<Vec<u8>> {
         }
     }
     let mut buf = Vec::with_capacity(64);
-    buf.extend_from_slice(MAGIC);
-    buf.push(KIND_CALL);
-    proto
-        .encode(&mut buf)
-        .map_err(|e| codec_error("call state", e))?;
+    frame(KIND_CALL, &proto, &mut buf)?;
     Ok(buf)
+}
+
+/// `proto` as this codec's payload of `kind`, appended to `buf`.
+fn frame(kind: u8, proto: &CallStateProto, buf: &mut Vec<u8>) -> Result<()> {
+    buf.extend_from_slice(MAGIC);
+    buf.push(kind);
+    proto.encode(buf).map_err(|e| codec_error("call state", e))
 }
 
 /// The call state in `buf` (after [`MAGIC`] and the kind byte).
@@ -330,39 +333,36 @@ fn encode_udaf(node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<bool> {
         ..CallStateProto::default()
     };
     encode_limits(tensor.limits(), &mut proto);
-    buf.extend_from_slice(MAGIC);
-    buf.push(KIND_AGGREGATE_LIMITS);
-    proto
-        .encode(buf)
-        .map_err(|e| codec_error("aggregate limits", e))?;
+    frame(KIND_AGGREGATE_LIMITS, &proto, buf)?;
     Ok(true)
 }
 
 fn decode_udaf(name: &str, buf: &[u8]) -> Option<Result<Arc<AggregateUDF>>> {
-    let Payload::Own(KIND_AGGREGATE_LIMITS, rest) = payload(buf) else {
-        return None;
-    };
-    Some((|| {
-        let proto = CallStateProto::decode(rest).map_err(|e| codec_error("aggregate limits", e))?;
-        let limits = decode_limits(&proto)?;
-        let Some(Registered::Aggregate(udaf)) = registry().get(name).map(|d| &d.function) else {
-            return Err(codec_error(
-                "aggregate limits",
-                format!("{name} is not a tensor aggregate"),
-            ));
-        };
-        let tensor = (udaf.inner().as_ref() as &dyn std::any::Any)
-            .downcast_ref::<TensorAggregate>()
-            .ok_or_else(|| {
-                codec_error(
-                    "aggregate limits",
-                    format!("{name} is not a tensor aggregate"),
-                )
-            })?;
-        Ok(Arc::new(AggregateUDF::new_from_impl(
-            tensor.with_limits(limits),
-        )))
-    })())
+    match payload(buf) {
+        Payload::Own(KIND_AGGREGATE_LIMITS, rest) => Some(aggregate_with_limits(name, rest)),
+        _ => None,
+    }
+}
+
+/// The tensor aggregate `name` under the limits in `buf`.
+fn aggregate_with_limits(name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
+    let proto = CallStateProto::decode(buf).map_err(|e| codec_error("aggregate limits", e))?;
+    let limits = decode_limits(&proto)?;
+    let tensor = match registry().get(name).map(|d| &d.function) {
+        Some(Registered::Aggregate(udaf)) => {
+            (udaf.inner().as_ref() as &dyn std::any::Any).downcast_ref::<TensorAggregate>()
+        }
+        _ => None,
+    }
+    .ok_or_else(|| {
+        codec_error(
+            "aggregate limits",
+            format!("{name} is not a tensor aggregate"),
+        )
+    })?;
+    Ok(Arc::new(AggregateUDF::new_from_impl(
+        tensor.with_limits(limits),
+    )))
 }
 
 /// What an encoded buffer holds.

@@ -24,7 +24,7 @@
 use datafusion::common::config::ConfigOptions;
 
 use crate::error::TensorError;
-use crate::shape::{checked_size, format_shape};
+use crate::shape::{format_shape, nonzero_size};
 
 /// Default [`Limits::max_tensor_elements`]: 2^26 = 67,108,864 elements (256 MiB of float32)
 /// per tensor.
@@ -73,20 +73,14 @@ impl Limits {
         }
     }
 
-    /// The number of elements of `shape` ([`checked_size`]), or an error when it has more
+    /// The number of elements of `shape` ([`crate::shape::checked_size`]), or an error when it has more
     /// than [`Self::max_tensor_elements`] in its nonzero dimensions.
     ///
     /// # Errors
-    /// [`checked_size`]'s, and [`TensorError::Limit`] past the limit.
+    /// [`crate::shape::checked_size`]'s, and [`TensorError::Limit`] past the limit.
     pub fn checked_size(&self, shape: &[usize]) -> Result<usize, TensorError> {
-        let size = checked_size(shape)?;
+        let nonzero = nonzero_size(shape)?;
         let empty = shape.contains(&0);
-        let nonzero = if empty {
-            // checked_size has multiplied these without overflow.
-            shape.iter().filter(|&&d| d != 0).product()
-        } else {
-            size
-        };
         let limit = self.max_tensor_elements;
         if nonzero > limit {
             return Err(TensorError::Limit(format!(
@@ -99,7 +93,7 @@ impl Limits {
                 }
             )));
         }
-        Ok(size)
+        Ok(if empty { 0 } else { nonzero })
     }
 
     /// Refuses a tensor result whose batch would take more than [`Self::max_batch_bytes`]

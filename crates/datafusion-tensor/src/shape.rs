@@ -17,13 +17,20 @@ pub const MAX_NDIM: usize = 64;
 /// other dimensions (a permuted layout multiplies them in another order), and a dimension
 /// counted as a number of choices is allocated for.
 pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
+    let nonzero = nonzero_size(shape)?;
+    Ok(if shape.contains(&0) { 0 } else { nonzero })
+}
+
+/// The product of `shape`'s nonzero dimensions, with [`checked_size`]'s errors: what numpy's
+/// "array is too big" check and the session's element limit count.
+pub(crate) fn nonzero_size(shape: &[usize]) -> Result<usize, TensorError> {
     if shape.len() > MAX_NDIM {
         return Err(TensorError::Shape(format!(
             "maximum supported dimension for a tensor is currently {MAX_NDIM}, found {}",
             shape.len()
         )));
     }
-    let nonzero = shape
+    shape
         .iter()
         .filter(|&&d| d != 0)
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
@@ -32,8 +39,7 @@ pub fn checked_size(shape: &[usize]) -> Result<usize, TensorError> {
                 "tensor shape {} has more elements than fit in memory (the product overflows)",
                 format_shape(shape)
             ))
-        })?;
-    Ok(if shape.contains(&0) { 0 } else { nonzero })
+        })
 }
 
 /// Row-major (C order) element strides of `shape`.

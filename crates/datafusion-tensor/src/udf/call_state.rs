@@ -227,7 +227,7 @@ impl HigherOrderTensorCall for TensorAtApply {
     fn with_state(&self, state: CallState) -> Result<HigherOrderUDF> {
         let (_, pinned) = higher_order_parts(AtOp::Apply.function_name(), state)?;
         Ok(HigherOrderUDF::new_from_impl(TensorAtApply::with_pinned(
-            pinned,
+            self, pinned,
         )))
     }
 
@@ -237,7 +237,7 @@ impl HigherOrderTensorCall for TensorAtApply {
         scalars: &[Option<&ScalarValue>],
     ) -> Result<HigherOrderUDF> {
         Ok(HigherOrderUDF::new_from_impl(TensorAtApply::pinned_to(
-            fields, scalars,
+            self, fields, scalars,
         )?))
     }
 

@@ -71,11 +71,12 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
     #[must_use]
     pub fn with_limits(&self, limits: Limits) -> Self {
         Self {
+            function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
+            cache: PlanCache::new(),
+            literal_arguments: self.literal_arguments.clone(),
+            pinned: self.pinned.clone(),
             limits,
-            ..self.with_state(
-                self.literal_arguments.clone(),
-                self.pinned.as_deref().cloned(),
-            )
         }
     }
 

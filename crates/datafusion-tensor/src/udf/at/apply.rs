@@ -66,10 +66,11 @@ impl TensorAtApply {
         }
     }
 
-    /// A call's instance planned with `pinned` from now on.
-    pub(crate) fn with_pinned(pinned: Option<super::super::CallInputs>) -> Self {
+    /// A call's instance planned with `pinned` from now on (under this instance's limits).
+    pub(crate) fn with_pinned(&self, pinned: Option<super::super::CallInputs>) -> Self {
         Self {
             pinned: pinned.map(Arc::new),
+            limits: self.limits,
             ..Self::new()
         }
     }
@@ -77,6 +78,7 @@ impl TensorAtApply {
     /// This call pinned to the argument fields (a lambda's by its result field) and literals
     /// it has where it is planned.
     pub(crate) fn pinned_to(
+        &self,
         fields: &[ValueOrLambda<FieldRef, FieldRef>],
         scalars: &[Option<&ScalarValue>],
     ) -> Result<Self> {
@@ -86,9 +88,7 @@ impl TensorAtApply {
             .enumerate()
             .map(|(i, s)| if lambda && i == 2 { None } else { *s })
             .collect();
-        Ok(Self::with_pinned(Some(super::super::CallInputs::new(
-            &fields, &scalars,
-        ))))
+        Ok(self.with_pinned(Some(super::super::CallInputs::new(&fields, &scalars))))
     }
 
     /// As a DataFusion higher-order function, ready to register.

@@ -298,42 +298,32 @@ pub(super) fn choose_variable(
         AnyTensorType::Fixed(output) => output.ndim(),
         AnyTensorType::Variable(output) => output.ndim(),
     };
+    // The choices each row enumerates: a stacked tensor's outer axis, or a list column.
+    let enumerated = |choices: EnumeratedChoices<'_>, nulls: Option<NullBuffer>| {
+        choose_enumerated(
+            &a,
+            choices,
+            plan.mode,
+            nulls.as_ref(),
+            rows,
+            out_ndim,
+            &plan.limits,
+        )
+        .map(|out| (out, nulls))
+        .map_err(|e| e.in_function(NAME))
+    };
     let (out, nulls) = match (each, &plan.choices) {
         (Some(each), _) => choose_each(plan, each, &a, &arrays, rows, out_ndim)?,
-        (None, choices) => {
-            // The choices enumerated per row: a stacked tensor's outer axis, or a list column.
-            let view = match choices {
-                VariableChoices::Stacked(tensor_type) => view_of(NAME, tensor_type, &arrays[1])?,
-                _ => None,
-            };
-            let stacked = match choices {
-                VariableChoices::Stacked(tensor_type) => Some(row_tensor(
-                    NAME,
-                    tensor_type,
-                    &arrays[1],
-                    view.as_ref(),
-                    false,
-                )?),
-                _ => None,
-            };
-            let (choices, choice_nulls) = match &stacked {
-                Some(tensor) => (EnumeratedChoices::Stacked(tensor), tensor.nulls().cloned()),
-                None => (
-                    EnumeratedChoices::List(&arrays[1]),
-                    arrays[1].logical_nulls(),
-                ),
-            };
-            let nulls = NullBuffer::union(a.nulls(), choice_nulls.as_ref());
-            let out = choose_enumerated(
-                &a,
-                choices,
-                plan.mode,
-                nulls.as_ref(),
-                rows,
-                out_ndim,
-                &plan.limits,
-            );
-            (out.map_err(|e| e.in_function(NAME))?, nulls)
+        (None, VariableChoices::Stacked(tensor_type)) => {
+            let view = view_of(NAME, tensor_type, &arrays[1])?;
+            let tensor = row_tensor(NAME, tensor_type, &arrays[1], view.as_ref(), false)?;
+            let nulls = NullBuffer::union(a.nulls(), tensor.nulls());
+            enumerated(EnumeratedChoices::Stacked(&tensor), nulls)?
+        }
+        (None, _) => {
+            let list = &arrays[1];
+            let nulls = NullBuffer::union(a.nulls(), list.logical_nulls().as_ref());
+            enumerated(EnumeratedChoices::List(list), nulls)?
         }
     };
     match &plan.output {
