@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generates sql/tensor_unary_generated.slt: the elementwise unary functions (tensor_negative,
 _abs, _sign, _square, _sqrt, _exp, _log, _log1p, _expm1, _sin, _cos, _tan, _tanh, _arctan,
-_floor, _ceil, _round, _clip, _isnan, _isinf, _isfinite, _logical_not), whose expected
-results are numpy's on the same data.
+_floor, _ceil, _round, _clip, _isnan, _isinf, _isfinite, _logical_not; the array API
+standard's _arcsin, _arccos, _arcsinh, _arccosh, _arctanh, _sinh, _cosh, _log2, _log10 and
+their standard names _asin ... _atanh, _atan, _trunc, _rint, _positive, _reciprocal,
+_signbit, _invert, _bitwise_invert), whose expected results are numpy's on the same data.
 
     python3 tests/data/make_unary_fixtures.py      # numpy >= 2
 
@@ -34,6 +36,15 @@ DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
 EXACT = ["negative", "abs", "sign", "square", "sqrt", "floor", "ceil", "isnan", "isinf",
          "isfinite", "logical_not"]
 TRANSCENDENTAL = ["exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "arctan"]
+# The array API standard's functions added after the first set (issue 45), with the standard's
+# names of numpy's inverse functions (numpy 2 has both).
+MORE_EXACT = ["trunc", "rint", "positive", "reciprocal", "signbit", "invert", "bitwise_invert"]
+MORE_TRANSCENDENTAL = ["arcsin", "arccos", "arcsinh", "arccosh", "arctanh", "sinh", "cosh",
+                       "log2", "log10", "asin", "acos", "atan", "asinh", "acosh", "atanh"]
+# Float data in each function's domain (outside it numpy gives NaN, which the special rows
+# cover): [-1, 1] for the inverse sine, cosine and hyperbolic tangent, [1, 5] for arccosh.
+UNIT = {"arcsin", "arccos", "arctanh", "asin", "acos", "atanh"}
+ABOVE_ONE = {"arccosh", "acosh"}
 NUMPY = {"abs": "absolute"}
 ULPS = 4
 SIGNIFICANT = {np.dtype(np.float32): 5, np.dtype(np.float64): 12}
@@ -60,6 +71,17 @@ def sample(rng, dtype, special):
     if special:
         return np.array([[np.nan, np.inf, -np.inf], [-0.0, 2.5, -1.5]], dtype)
     return (rng.standard_normal((2, 3)) * 2).astype(dtype)
+
+
+def domain_sample(rng, dtype, special, name):
+    a = sample(rng, dtype, special)
+    if special or not np.issubdtype(np.dtype(dtype), np.floating):
+        return a
+    if name in UNIT:
+        return rng.uniform(-1, 1, (2, 3)).astype(dtype)
+    if name in ABOVE_ONE:
+        return rng.uniform(1, 5, (2, 3)).astype(dtype)
+    return a
 
 
 def digits_for(result):
@@ -99,6 +121,30 @@ def stable_at(name, a, digits):
                 if not np.array_equal(np.round(v, digits), expected, equal_nan=True):
                     return False
         return True
+
+
+def transcendental_cases(w, rng, names):
+    """Each function of `names` on every element type: rows of data (in its domain) on which
+    numpy's result is stable within the tolerance, and a NULL row."""
+    for dtype in DTYPES:
+        for name in names:
+            rows = []
+            for special in (True, False):
+                for _ in range(200):
+                    a = domain_sample(rng, dtype, special, name)
+                    if stable(name, a):
+                        break
+                    special = False
+                else:
+                    raise RuntimeError(f"no stable data for {name} {dtype}")
+                rows.append(a)
+            with np.errstate(all="ignore"):
+                results = np.stack([numpy_fn(name)(a) for a in rows])
+            round_to = None if results.dtype == np.float16 else digits_for(results)
+            if round_to is not None and not all(stable_at(name, a, round_to) for a in rows):
+                raise RuntimeError(f"rows of {name} {dtype} not stable at {round_to} decimals")
+            rows.insert(1, None)
+            w.case(name, rows, round_to=round_to)
 
 
 class Writer:
@@ -180,25 +226,64 @@ def main():
 
     w.comment("The transcendental functions: float16 results exact; float32 and float64 ones "
               "compared after rounding to 4 / 10 decimals (a 4-ulp tolerance, see the script).")
+    transcendental_cases(w, rng, TRANSCENDENTAL)
+
+    w.comment("More functions (the array API standard's): exact ones, every element type.")
+    rng = np.random.default_rng(20261129)
     for dtype in DTYPES:
-        for name in TRANSCENDENTAL:
-            rows = []
-            for special in (True, False):
-                for _ in range(200):
-                    a = sample(rng, dtype, special)
-                    if stable(name, a):
-                        break
-                    special = False
-                else:
-                    raise RuntimeError(f"no stable data for {name} {dtype}")
-                rows.append(a)
-            with np.errstate(all="ignore"):
-                results = np.stack([numpy_fn(name)(a) for a in rows])
-            round_to = None if results.dtype == np.float16 else digits_for(results)
-            if round_to is not None and not all(stable_at(name, a, round_to) for a in rows):
-                raise RuntimeError(f"rows of {name} {dtype} not stable at {round_to} decimals")
-            rows.insert(1, None)
-            w.case(name, rows, round_to=round_to)
+        rows = [sample(rng, dtype, True), None, sample(rng, dtype, False)]
+        for name in MORE_EXACT:
+            w.case(name, rows)
+
+    w.comment("More transcendental functions (inverse and hyperbolic, log2, log10), each also "
+              "under the standard's name; compared as the first ones.")
+    transcendental_cases(w, rng, MORE_TRANSCENDENTAL)
+
+    w.comment("Plain numbers are 0-d arrays (np.asarray): SQL's integer literals are int64 and "
+              "its float literals float64, as numpy reads Python's numbers; a typed column keeps "
+              "its type (NULL rows stay NULL).")
+    for name in EXACT + MORE_EXACT + TRANSCENDENTAL + MORE_TRANSCENDENTAL:
+        for value in [2, -1.5, 0.5, True]:
+            w.count += 1
+            call = f"tensor_{name}({str(value).lower()})"
+            try:
+                with np.errstate(all="ignore"):
+                    result = np.asarray(numpy_fn(name)(value))
+            except TypeError as e:
+                w.lines += ["", f"# numpy raises: {e}",
+                            f"query error tensor_{name}: {error_regex(str(e), '')}", f"SELECT {call};"]
+                continue
+            shown = call
+            if name in TRANSCENDENTAL + MORE_TRANSCENDENTAL and result.dtype != np.float16:
+                digits = 12
+                if not stable_at(name, np.asarray(value), digits):
+                    raise RuntimeError(f"{name}({value}) not stable at {digits} decimals")
+                shown, result = f"tensor_round({call}, {digits})", np.round(result, digits)
+            w.lines += ["", f"# numpy {NUMPY.get(name, name)}: {result.dtype}", "query TT",
+                        f"SELECT {shown}, arrow_typeof({call});", "----",
+                        f"{fmt(result)} {ARROW[result.dtype]}"]
+    for dtype in [np.int8, np.uint16, np.float32, np.bool_]:
+        column = sample(rng, dtype, False).reshape(-1)[:2]
+        for name in ["negative", "sqrt", "trunc", "reciprocal", "signbit", "invert", "sinh"]:
+            w.count += 1
+            items = ", ".join(
+                f"({r}, arrow_cast({'NULL' if v is None else fmt(np.asarray(v))}, '{ARROW[np.dtype(dtype)]}'))"
+                for r, v in enumerate([column[0], None, column[1]], 1))
+            call = f"tensor_{name}(c)"
+            sql = f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {items}) AS t(r, c) ORDER BY r;"
+            try:
+                with np.errstate(all="ignore"):
+                    results = [numpy_fn(name)(v) for v in column]
+            except TypeError as e:
+                w.lines += ["", f"# numpy raises: {e}",
+                            f"query error tensor_{name}: {error_regex(str(e), '')}", sql]
+                continue
+            if name == "sinh" and results[0].dtype != np.float16:
+                continue  # transcendental: the exact comparisons above cover it
+            kind = ARROW[results[0].dtype]
+            w.lines += ["", f"# numpy {name} of a {ARROW[np.dtype(dtype)]} column", "query ITT", sql,
+                        "----", f"1 {fmt(results[0])} {kind}", f"2 NULL {kind}",
+                        f"3 {fmt(results[1])} {kind}"]
 
     w.comment("Variable-shape tensors (tests/data/varshape_along.parquet): each row keeps its shape "
               "and permutation; shown in logical order.")
@@ -209,8 +294,10 @@ def main():
                                  ("floor", "", np.floor), ("isnan", "", np.isnan),
                                  ("logical_not", "", np.logical_not),
                                  ("clip", ", 0, 3", lambda a: np.clip(a, 0, 3)),
-                                 ("sqrt", "", np.sqrt)]:
-            if name in ("square", "sqrt") and column == "b":
+                                 ("sqrt", "", np.sqrt), ("trunc", "", np.trunc),
+                                 ("signbit", "", np.signbit), ("positive", "", np.positive),
+                                 ("reciprocal", "", np.reciprocal)]:
+            if name in ("square", "sqrt", "positive") and column == "b":
                 continue
             w.count += 1
             sql = f"SELECT id, tensor_{name}({column}{args}) FROM '{VARSHAPE}' ORDER BY id;"

@@ -115,6 +115,7 @@ macro_rules! each_suite {
             // the operators on tensors.
             tensor_elementwise,
             tensor_elementwise_generated,
+            tensor_elementwise_more_generated,
             // Variable-shape operands of the elementwise functions, row by row (numpy's values).
             tensor_elementwise_varshape,
             // tensor_astype and CAST of tensors (numpy's astype).

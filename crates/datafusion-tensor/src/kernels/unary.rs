@@ -51,6 +51,36 @@ pub enum UnaryOp {
     Tanh,
     /// `np.arctan`.
     Arctan,
+    /// `np.arcsin`.
+    Arcsin,
+    /// `np.arccos`.
+    Arccos,
+    /// `np.arcsinh`.
+    Arcsinh,
+    /// `np.arccosh`.
+    Arccosh,
+    /// `np.arctanh`.
+    Arctanh,
+    /// `np.sinh`.
+    Sinh,
+    /// `np.cosh`.
+    Cosh,
+    /// `np.log2`.
+    Log2,
+    /// `np.log10`.
+    Log10,
+    /// `np.rint`: to the nearest integer, ties to even, in a float type.
+    Rint,
+    /// `np.trunc`: towards zero (integers and booleans kept).
+    Trunc,
+    /// `np.positive`: a copy (not for booleans).
+    Positive,
+    /// `np.reciprocal`: `1 / x` (integers: `1.0 / x` cast back, as numpy computes it).
+    Reciprocal,
+    /// `np.signbit`: whether the sign bit is set (-0.0 and -NaN too).
+    Signbit,
+    /// `np.invert` (`bitwise_invert`): `~x` of integers and booleans.
+    Invert,
     /// `np.floor`.
     Floor,
     /// `np.ceil`.
@@ -111,13 +141,20 @@ impl UnaryOp {
                 "Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') with casting rule 'same_kind'",
                 if d > 0 { "multiply" } else { "divide" }
             )),
+            Self::Positive if boolean => Err("ufunc 'positive' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None".to_string()),
+            Self::Invert if element.is_floating() => Err("ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''".to_string()),
             Self::Round(_) if boolean => Ok(DataType::Float16),
-            Self::Square if boolean => Ok(DataType::Int8),
+            Self::Square | Self::Reciprocal if boolean => Ok(DataType::Int8),
             Self::Negative | Self::Abs | Self::Sign | Self::Square | Self::Floor | Self::Ceil
+            | Self::Trunc | Self::Positive | Self::Reciprocal | Self::Invert
             | Self::Round(_) | Self::Clip(..) => Ok(element.clone()),
             Self::Sqrt | Self::Exp | Self::Log | Self::Log1p | Self::Expm1 | Self::Sin
-            | Self::Cos | Self::Tan | Self::Tanh | Self::Arctan => Ok(float_type(element)),
-            Self::IsNan | Self::IsInf | Self::IsFinite | Self::LogicalNot => Ok(DataType::Boolean),
+            | Self::Cos | Self::Tan | Self::Tanh | Self::Arctan | Self::Arcsin | Self::Arccos
+            | Self::Arcsinh | Self::Arccosh | Self::Arctanh | Self::Sinh | Self::Cosh
+            | Self::Log2 | Self::Log10 | Self::Rint => Ok(float_type(element)),
+            Self::IsNan | Self::IsInf | Self::IsFinite | Self::LogicalNot | Self::Signbit => {
+                Ok(DataType::Boolean)
+            }
         }
     }
 
@@ -134,8 +171,36 @@ impl UnaryOp {
             Self::Tan => A::tan,
             Self::Tanh => A::tanh,
             Self::Arctan => A::atan,
+            Self::Arcsin => A::asin,
+            Self::Arccos => A::acos,
+            Self::Arcsinh => A::asinh,
+            Self::Arccosh => A::acosh,
+            Self::Arctanh => A::atanh,
+            Self::Sinh => A::sinh,
+            Self::Cosh => A::cosh,
+            Self::Log2 => A::log2,
+            Self::Log10 => A::log10,
+            Self::Rint => A::rint,
             _ => return None,
         })
+    }
+}
+
+/// `10^n` as numpy's `PyArray_Round` computes it (`power_of_ten`): a table up to 10^8, then
+/// 1e9 multiplied by 10 once per further digit, each product rounded (for n > 22 this differs
+/// from the correctly rounded power, and from `powi`, in the last bits).
+fn power_of_ten(n: u64) -> f64 {
+    const TABLE: [f64; 9] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+    match usize::try_from(n).ok().and_then(|i| TABLE.get(i)) {
+        Some(&p) => p,
+        None => {
+            // Past 10^309 every product is infinite: stop there.
+            let mut p = 1e9;
+            for _ in 9..n.min(400) {
+                p *= 10.0;
+            }
+            p
+        }
     }
 }
 
@@ -160,6 +225,26 @@ pub trait Float: Accum + std::ops::Div<Output = Self> + std::ops::Neg<Output = S
     fn tanh(self) -> Self;
     /// The arctangent.
     fn atan(self) -> Self;
+    /// The arcsine.
+    fn asin(self) -> Self;
+    /// The arccosine.
+    fn acos(self) -> Self;
+    /// The inverse hyperbolic sine.
+    fn asinh(self) -> Self;
+    /// The inverse hyperbolic cosine.
+    fn acosh(self) -> Self;
+    /// The inverse hyperbolic tangent.
+    fn atanh(self) -> Self;
+    /// The hyperbolic sine.
+    fn sinh(self) -> Self;
+    /// The hyperbolic cosine.
+    fn cosh(self) -> Self;
+    /// The base-2 logarithm.
+    fn log2(self) -> Self;
+    /// The base-10 logarithm.
+    fn log10(self) -> Self;
+    /// Rounded towards zero.
+    fn trunc(self) -> Self;
     /// Rounded down.
     fn floor(self) -> Self;
     /// Rounded up.
@@ -205,6 +290,36 @@ macro_rules! float_impl {
             }
             fn atan(self) -> Self {
                 <$t>::atan(self)
+            }
+            fn asin(self) -> Self {
+                <$t>::asin(self)
+            }
+            fn acos(self) -> Self {
+                <$t>::acos(self)
+            }
+            fn asinh(self) -> Self {
+                <$t>::asinh(self)
+            }
+            fn acosh(self) -> Self {
+                <$t>::acosh(self)
+            }
+            fn atanh(self) -> Self {
+                <$t>::atanh(self)
+            }
+            fn sinh(self) -> Self {
+                <$t>::sinh(self)
+            }
+            fn cosh(self) -> Self {
+                <$t>::cosh(self)
+            }
+            fn log2(self) -> Self {
+                <$t>::log2(self)
+            }
+            fn log10(self) -> Self {
+                <$t>::log10(self)
+            }
+            fn trunc(self) -> Self {
+                <$t>::trunc(self)
             }
             fn floor(self) -> Self {
                 <$t>::floor(self)
@@ -270,9 +385,19 @@ pub fn apply(
             let truth = cast(values, &DataType::Boolean)?;
             return Ok(Arc::new(not(truth.as_boolean())?));
         }
+        UnaryOp::Signbit => return signbit(element, values).ok_or_else(unsupported),
+        UnaryOp::Invert if *element == DataType::Boolean => {
+            return Ok(Arc::new(not(values.as_boolean())?));
+        }
+        // `np.positive` is a copy: the values as they are.
+        UnaryOp::Positive => return Ok(Arc::clone(values)),
         _ => {}
     }
-    if *element == DataType::Boolean && matches!(op, UnaryOp::Abs | UnaryOp::Floor | UnaryOp::Ceil)
+    if *element == DataType::Boolean
+        && matches!(
+            op,
+            UnaryOp::Abs | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc
+        )
     {
         return Ok(Arc::clone(values));
     }
@@ -350,11 +475,13 @@ fn map_float<P: ArrowPrimitiveType, A: Float>(
         UnaryOp::Square => input.unary(|v| narrow(widen(v) * widen(v))),
         UnaryOp::Floor => input.unary(|v| narrow(widen(v).floor())),
         UnaryOp::Ceil => input.unary(|v| narrow(widen(v).ceil())),
+        UnaryOp::Trunc => input.unary(|v| narrow(widen(v).trunc())),
+        UnaryOp::Reciprocal => input.unary(|v| narrow(one / widen(v))),
         UnaryOp::Round(decimals) => {
             // numpy's PyArray_Round: x * 10^d, rint, / 10^d (for d < 0: / then *), each step
             // in the element type; 10^d a weak Python float, so in the element type too.
             let factor = round(A::from_f64(
-                10f64.powi(decimals.unsigned_abs().min(400) as i32),
+                power_of_ten(decimals.unsigned_abs()),
             ));
             if decimals >= 0 {
                 input.unary(|v| narrow(round(round(widen(v) * factor).rint()) / factor))
@@ -394,6 +521,8 @@ trait Int: Copy + Ord {
     fn abs(self) -> Self;
     fn sign(self) -> Self;
     fn square(self) -> Self;
+    /// `~x`.
+    fn invert(self) -> Self;
     fn to_f64(self) -> f64;
     /// A float64 cast back as numpy's C cast does it on x86-64 (`cvttsd2si`: truncated, a
     /// value out of range the most negative integer of the instruction's width).
@@ -448,6 +577,9 @@ macro_rules! int_impl {
             fn square(self) -> Self {
                 self.wrapping_mul(self)
             }
+            fn invert(self) -> Self {
+                !self
+            }
             fn to_f64(self) -> f64 {
                 self as f64
             }
@@ -479,9 +611,13 @@ where
         UnaryOp::Abs => input.unary(Int::abs),
         UnaryOp::Sign => input.unary(Int::sign),
         UnaryOp::Square => input.unary(Int::square),
+        // numpy's integer loop: `1.0 / x` in double, cast back as C casts (1 / 0 is the
+        // cast of infinity: the most negative int32 or int64, 0 for narrower types).
+        UnaryOp::Reciprocal => input.unary(|v| Int::from_f64(1.0 / v.to_f64())),
+        UnaryOp::Invert => input.unary(Int::invert),
         UnaryOp::Round(decimals) if decimals < 0 => {
             // numpy: true_divide by 10^-d into float64, rint, multiply, cast back.
-            let factor = 10f64.powi(decimals.unsigned_abs().min(400) as i32);
+            let factor = power_of_ten(decimals.unsigned_abs());
             input.unary(|v| Int::from_f64((v.to_f64() / factor).round_ties_even() * factor))
         }
         UnaryOp::Clip(lo, hi) => {
@@ -497,5 +633,37 @@ where
         }
         // floor, ceil and round to d >= 0 decimals keep an integer (numpy 2).
         _ => input.clone(),
+    }
+}
+
+/// `np.signbit` of `element`s: the float sign bit as stored (-0.0 and a negative NaN have
+/// it), `x < 0` for integers, false for booleans; element NULLs kept. `None` for a type with
+/// no elements of these kinds.
+fn signbit(element: &DataType, values: &ArrayRef) -> Option<ArrayRef> {
+    fn test<P: ArrowPrimitiveType>(
+        values: &ArrayRef,
+        f: impl Fn(P::Native) -> bool,
+    ) -> Option<ArrayRef> {
+        let values = values.as_primitive_opt::<P>()?;
+        let bits = crate::kernels::bits::pack_map(values.values(), f);
+        Some(Arc::new(BooleanArray::new(bits, values.nulls().cloned())))
+    }
+    match element {
+        DataType::Float16 => test::<Float16Type>(values, f16::is_sign_negative),
+        DataType::Float32 => test::<Float32Type>(values, f32::is_sign_negative),
+        DataType::Float64 => test::<Float64Type>(values, f64::is_sign_negative),
+        DataType::Int8 => test::<Int8Type>(values, |v| v < 0),
+        DataType::Int16 => test::<Int16Type>(values, |v| v < 0),
+        DataType::Int32 => test::<Int32Type>(values, |v| v < 0),
+        DataType::Int64 => test::<Int64Type>(values, |v| v < 0),
+        DataType::Boolean
+        | DataType::UInt8
+        | DataType::UInt16
+        | DataType::UInt32
+        | DataType::UInt64 => {
+            let zeros = arrow::buffer::BooleanBuffer::new_unset(values.len());
+            Some(Arc::new(BooleanArray::new(zeros, values.nulls().cloned())))
+        }
+        _ => None,
     }
 }

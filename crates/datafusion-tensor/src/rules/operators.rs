@@ -147,6 +147,11 @@ fn sql_operator(op: &BinaryOperator) -> Option<BinaryOp> {
         BinaryOperator::LtEq => BinaryOp::LessEqual,
         BinaryOperator::Gt => BinaryOp::Greater,
         BinaryOperator::GtEq => BinaryOp::GreaterEqual,
+        BinaryOperator::BitwiseAnd => BinaryOp::BitwiseAnd,
+        BinaryOperator::BitwiseOr => BinaryOp::BitwiseOr,
+        BinaryOperator::BitwiseXor | BinaryOperator::PGBitwiseXor => BinaryOp::BitwiseXor,
+        BinaryOperator::PGBitwiseShiftLeft => BinaryOp::LeftShift,
+        BinaryOperator::PGBitwiseShiftRight => BinaryOp::RightShift,
         _ => return None,
     })
 }
@@ -165,6 +170,11 @@ fn plan_operator(op: Operator) -> Option<BinaryOp> {
         Operator::LtEq => BinaryOp::LessEqual,
         Operator::Gt => BinaryOp::Greater,
         Operator::GtEq => BinaryOp::GreaterEqual,
+        Operator::BitwiseAnd => BinaryOp::BitwiseAnd,
+        Operator::BitwiseOr => BinaryOp::BitwiseOr,
+        Operator::BitwiseXor => BinaryOp::BitwiseXor,
+        Operator::BitwiseShiftLeft => BinaryOp::LeftShift,
+        Operator::BitwiseShiftRight => BinaryOp::RightShift,
         _ => return None,
     })
 }

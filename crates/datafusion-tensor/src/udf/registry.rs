@@ -350,6 +350,9 @@ fn declare() -> Registry {
     for op in super::math::BINARY_OPS {
         r.scalar(TensorBinary::new(op));
     }
+    for (name, op) in super::math::BINARY_ALIASES {
+        r.scalar(TensorBinary::alias(name, op));
+    }
     r.scalar(TensorWhere::new());
     r.scalar(super::math::TensorAstype::new());
     r.family(Family::Reductions);

@@ -2,7 +2,11 @@
 //! `tensor_sign`, `tensor_square`, `tensor_sqrt`, `tensor_exp`, `tensor_log`, `tensor_log1p`,
 //! `tensor_expm1`, `tensor_sin`, `tensor_cos`, `tensor_tan`, `tensor_tanh`, `tensor_arctan`,
 //! `tensor_floor`, `tensor_ceil`, `tensor_round(x, decimals)`, `tensor_clip(x, min, max)`,
-//! `tensor_isnan`, `tensor_isinf`, `tensor_isfinite`, `tensor_logical_not`.
+//! `tensor_isnan`, `tensor_isinf`, `tensor_isfinite`, `tensor_logical_not`; the inverse and
+//! hyperbolic functions (`tensor_arcsin` ... `tensor_arctanh`, `tensor_sinh`, `tensor_cosh`,
+//! with the array API standard's names `tensor_asin` ... `tensor_atanh` beside numpy's),
+//! `tensor_log2`, `tensor_log10`, `tensor_rint`, `tensor_trunc`, `tensor_positive`,
+//! `tensor_reciprocal`, `tensor_signbit` and `tensor_invert` (`tensor_bitwise_invert`).
 //!
 //! The result has the input's shape, dim names and permutation (the values are mapped where
 //! they are stored), numpy 2's element type; on a variable-shape tensor each row keeps its
@@ -24,7 +28,7 @@ use crate::tensor_type::ITEM_FIELD_NAME;
 use crate::variable_shape::AnyTensorType;
 
 /// The SQL functions of this family: name, numpy's name, description.
-const FUNCTIONS: [(&str, &str); 22] = [
+const FUNCTIONS: [(&str, &str); 44] = [
     (
         "tensor_negative",
         "negative: -x (integers wrap; not for booleans)",
@@ -51,6 +55,67 @@ const FUNCTIONS: [(&str, &str); 22] = [
     ("tensor_tan", "tan"),
     ("tensor_tanh", "tanh"),
     ("tensor_arctan", "arctan"),
+    ("tensor_arcsin", "arcsin (NaN outside [-1, 1])"),
+    ("tensor_arccos", "arccos (NaN outside [-1, 1])"),
+    ("tensor_arcsinh", "arcsinh"),
+    ("tensor_arccosh", "arccosh (NaN below 1)"),
+    (
+        "tensor_arctanh",
+        "arctanh (NaN outside [-1, 1], infinite at -1 and 1)",
+    ),
+    ("tensor_sinh", "sinh"),
+    ("tensor_cosh", "cosh"),
+    ("tensor_log2", "log2"),
+    ("tensor_log10", "log10"),
+    (
+        "tensor_asin",
+        "asin (the array API standard's name of tensor_arcsin)",
+    ),
+    (
+        "tensor_acos",
+        "acos (the array API standard's name of tensor_arccos)",
+    ),
+    (
+        "tensor_atan",
+        "atan (the array API standard's name of tensor_arctan)",
+    ),
+    (
+        "tensor_asinh",
+        "asinh (the array API standard's name of tensor_arcsinh)",
+    ),
+    (
+        "tensor_acosh",
+        "acosh (the array API standard's name of tensor_arccosh)",
+    ),
+    (
+        "tensor_atanh",
+        "atanh (the array API standard's name of tensor_arctanh)",
+    ),
+    (
+        "tensor_rint",
+        "rint: to the nearest integer, ties to even, as a float (integers in their float type)",
+    ),
+    (
+        "tensor_trunc",
+        "trunc: towards zero (integers and booleans kept as they are)",
+    ),
+    ("tensor_positive", "positive: +x, a copy (not for booleans)"),
+    (
+        "tensor_reciprocal",
+        "reciprocal: 1 / x (integers: 1.0 / x cast back, as numpy does: 0 for |x| > 1, and 1 / 0 the cast of infinity; booleans give int8)",
+    ),
+    (
+        "tensor_signbit",
+        "signbit: whether the sign bit is set (true for -0.0 and a negative NaN)",
+    ),
+    (
+        "tensor_invert",
+        "invert: ~x, bitwise not of integers, logical not of booleans (not for floats)",
+    ),
+    (
+        "tensor_bitwise_invert",
+        "bitwise_invert (the array API standard's name of tensor_invert): ~x",
+    ),
     (
         "tensor_floor",
         "floor (integers and booleans kept as they are)",
@@ -121,8 +186,14 @@ fn documentation(index: usize) -> Documentation {
         "tensor_clip" => {
             "> SELECT tensor_clip(tensor([1, 5, 9], [3]), 2, 6);\n[2, 5, 6]".to_string()
         }
-        "tensor_isnan" | "tensor_isinf" | "tensor_isfinite" | "tensor_logical_not" => {
-            format!("> SELECT {name}(tensor([0.0, 1.0], [2]));")
+        "tensor_isnan" | "tensor_isinf" | "tensor_isfinite" | "tensor_logical_not"
+        | "tensor_signbit" => {
+            format!("> SELECT {name}(tensor([-0.0, 1.0], [2]));")
+        }
+        "tensor_arcsin" | "tensor_arccos" | "tensor_arctanh" | "tensor_asin" | "tensor_acos"
+        | "tensor_atanh" => format!("> SELECT {name}(tensor([0.0, 0.5, 1.0], [3]));"),
+        "tensor_invert" | "tensor_bitwise_invert" => {
+            format!("> SELECT {name}(tensor([0, 1, -2], [3]));")
         }
         _ => format!("> SELECT {name}(tensor([1, 4, 9], [3]));"),
     };
@@ -156,12 +227,78 @@ fn documentation(index: usize) -> Documentation {
     builder.build()
 }
 
+/// The operation of the function `name`, one without arguments but `x`.
+fn simple_op(name: &str) -> UnaryOp {
+    match name {
+        "tensor_negative" => UnaryOp::Negative,
+        "tensor_abs" => UnaryOp::Abs,
+        "tensor_sign" => UnaryOp::Sign,
+        "tensor_square" => UnaryOp::Square,
+        "tensor_sqrt" => UnaryOp::Sqrt,
+        "tensor_exp" => UnaryOp::Exp,
+        "tensor_log" => UnaryOp::Log,
+        "tensor_log1p" => UnaryOp::Log1p,
+        "tensor_expm1" => UnaryOp::Expm1,
+        "tensor_sin" => UnaryOp::Sin,
+        "tensor_cos" => UnaryOp::Cos,
+        "tensor_tan" => UnaryOp::Tan,
+        "tensor_tanh" => UnaryOp::Tanh,
+        "tensor_arctan" | "tensor_atan" => UnaryOp::Arctan,
+        "tensor_arcsin" | "tensor_asin" => UnaryOp::Arcsin,
+        "tensor_arccos" | "tensor_acos" => UnaryOp::Arccos,
+        "tensor_arcsinh" | "tensor_asinh" => UnaryOp::Arcsinh,
+        "tensor_arccosh" | "tensor_acosh" => UnaryOp::Arccosh,
+        "tensor_arctanh" | "tensor_atanh" => UnaryOp::Arctanh,
+        "tensor_sinh" => UnaryOp::Sinh,
+        "tensor_cosh" => UnaryOp::Cosh,
+        "tensor_log2" => UnaryOp::Log2,
+        "tensor_log10" => UnaryOp::Log10,
+        "tensor_rint" => UnaryOp::Rint,
+        "tensor_trunc" => UnaryOp::Trunc,
+        "tensor_positive" => UnaryOp::Positive,
+        "tensor_reciprocal" => UnaryOp::Reciprocal,
+        "tensor_signbit" => UnaryOp::Signbit,
+        "tensor_invert" | "tensor_bitwise_invert" => UnaryOp::Invert,
+        "tensor_floor" => UnaryOp::Floor,
+        "tensor_ceil" => UnaryOp::Ceil,
+        "tensor_isnan" => UnaryOp::IsNan,
+        "tensor_isinf" => UnaryOp::IsInf,
+        "tensor_isfinite" => UnaryOp::IsFinite,
+        _ => UnaryOp::LogicalNot,
+    }
+}
+
 /// A compiled call.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct UnaryPlan {
-    input: AnyTensorType,
     op: UnaryOp,
-    output: AnyTensorType,
+    operand: UnaryOperand,
+}
+
+/// What a call maps: a tensor, or a plain number (a 0-d array, as `np.asarray(1.0)`).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum UnaryOperand {
+    Tensor {
+        input: AnyTensorType,
+        output: AnyTensorType,
+    },
+    /// A numeric or Boolean column or literal of element type `input` (a SQL integer literal
+    /// is an Int64 and a float one a Float64: numpy's types of Python's numbers).
+    Number { input: DataType, output: DataType },
+}
+
+impl UnaryPlan {
+    fn element_types(&self) -> (&DataType, &DataType) {
+        match &self.operand {
+            UnaryOperand::Tensor { input, output } => (input.element_type(), output.element_type()),
+            UnaryOperand::Number { input, output } => (input, output),
+        }
+    }
+}
+
+/// Whether `data_type` is a number (or Boolean) numpy would read as a 0-d array.
+fn is_number(data_type: &DataType) -> bool {
+    data_type.is_integer() || data_type.is_floating() || *data_type == DataType::Boolean
 }
 
 fn integer_literal(value: &ScalarValue) -> Option<i64> {
@@ -242,25 +379,21 @@ impl TensorFunction for TensorUnary {
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<UnaryPlan> {
         let name = self.name();
-        let input = args.any_tensor(0, "x")?;
-        let element = input.element_type().clone();
+        let number = args
+            .fields
+            .first()
+            .map(|f| f.data_type().clone())
+            .filter(|t| is_number(t) && args.fields[0].metadata().is_empty());
+        let input = match &number {
+            Some(_) => None,
+            None => Some(args.any_tensor(0, "x")?),
+        };
+        let element = match (&input, number) {
+            (Some(input), _) => input.element_type().clone(),
+            (None, Some(number)) => number,
+            (None, None) => return plan_err!("{name}: argument x is missing"),
+        };
         let op = match name {
-            "tensor_negative" => UnaryOp::Negative,
-            "tensor_abs" => UnaryOp::Abs,
-            "tensor_sign" => UnaryOp::Sign,
-            "tensor_square" => UnaryOp::Square,
-            "tensor_sqrt" => UnaryOp::Sqrt,
-            "tensor_exp" => UnaryOp::Exp,
-            "tensor_log" => UnaryOp::Log,
-            "tensor_log1p" => UnaryOp::Log1p,
-            "tensor_expm1" => UnaryOp::Expm1,
-            "tensor_sin" => UnaryOp::Sin,
-            "tensor_cos" => UnaryOp::Cos,
-            "tensor_tan" => UnaryOp::Tan,
-            "tensor_tanh" => UnaryOp::Tanh,
-            "tensor_arctan" => UnaryOp::Arctan,
-            "tensor_floor" => UnaryOp::Floor,
-            "tensor_ceil" => UnaryOp::Ceil,
             "tensor_round" => {
                 let decimals = match args.literal(1) {
                     None if args.fields.len() < 2 => 0,
@@ -285,10 +418,7 @@ impl TensorFunction for TensorUnary {
                 let hi = bound(name, "max", args, 2)?;
                 UnaryOp::Clip(lo.map(|b| b.0), hi.map(|b| b.0))
             }
-            "tensor_isnan" => UnaryOp::IsNan,
-            "tensor_isinf" => UnaryOp::IsInf,
-            "tensor_isfinite" => UnaryOp::IsFinite,
-            _ => UnaryOp::LogicalNot,
+            other => simple_op(other),
         };
         let result = if let UnaryOp::Clip(..) = op {
             let kinds: Vec<LiteralKind> = [1, 2]
@@ -305,12 +435,26 @@ impl TensorFunction for TensorUnary {
                 Err(message) => return plan_err!("{name}: {message}"),
             }
         };
-        let output = input.with_element_type(result)?;
-        Ok(UnaryPlan { input, op, output })
+        let operand = match input {
+            Some(input) => UnaryOperand::Tensor {
+                output: input.with_element_type(result)?,
+                input,
+            },
+            None => UnaryOperand::Number {
+                input: element,
+                output: result,
+            },
+        };
+        Ok(UnaryPlan { op, operand })
     }
 
     fn return_field(&self, plan: &UnaryPlan) -> FieldRef {
-        Arc::new(plan.output.to_field(self.name()))
+        match &plan.operand {
+            UnaryOperand::Tensor { output, .. } => Arc::new(output.to_field(self.name())),
+            UnaryOperand::Number { output, .. } => {
+                Arc::new(Field::new(self.name(), output.clone(), true))
+            }
+        }
     }
 
     fn invoke(
@@ -320,13 +464,14 @@ impl TensorFunction for TensorUnary {
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         let name = self.name();
-        let element = plan.input.element_type();
-        let result = plan.output.element_type();
+        let (element, result) = plan.element_types();
         let map = |values: &ArrayRef| {
             apply(plan.op, element, values, result).map_err(|e| e.in_function(name))
         };
-        map_arrays(args, &[0], number_rows, |arrays| {
-            map_tensor_values(name, &plan.output, &arrays[0], map)
+        map_arrays(args, &[0], number_rows, |arrays| match &plan.operand {
+            UnaryOperand::Tensor { output, .. } => map_tensor_values(name, output, &arrays[0], map),
+            // A column of numbers is its own values buffer (its NULLs the elements').
+            UnaryOperand::Number { .. } => map(&arrays[0]),
         })
     }
 }

@@ -8,8 +8,10 @@
 //! ([`super::bits`]); everything else runs through the compiled [`Runs`] with numpy's element
 //! semantics ([`ops`]). Element NULLs propagate; row NULLs are the caller's.
 //!
-//! [`runs`]: the broadcast plan and its loops; [`ops`]: numpy's arithmetic per element type.
+//! [`runs`]: the broadcast plan and its loops; [`ops`]: numpy's arithmetic per element type;
+//! [`more_ops`]: the float-only and integer-only ufuncs (`arctan2` ... `nextafter`, bitwise).
 
+pub mod more_ops;
 pub mod ops;
 pub mod runs;
 
@@ -66,6 +68,32 @@ pub enum BinaryOp {
     LogicalOr,
     /// `np.logical_xor`.
     LogicalXor,
+    /// `np.arctan2` (the standard's `atan2`), float only.
+    Arctan2,
+    /// `np.hypot`, float only.
+    Hypot,
+    /// `np.copysign`, float only.
+    Copysign,
+    /// `np.logaddexp`, float only.
+    Logaddexp,
+    /// `np.logaddexp2`, float only.
+    Logaddexp2,
+    /// `np.nextafter`, float only.
+    Nextafter,
+    /// `np.float_power`, in float64.
+    FloatPower,
+    /// `np.fmod`: C's remainder, the dividend's sign.
+    Fmod,
+    /// `np.bitwise_and` (`&`), integers and booleans.
+    BitwiseAnd,
+    /// `np.bitwise_or` (`|`), integers and booleans.
+    BitwiseOr,
+    /// `np.bitwise_xor` (`^`), integers and booleans.
+    BitwiseXor,
+    /// `np.left_shift` (`<<`), integers.
+    LeftShift,
+    /// `np.right_shift` (`>>`), integers.
+    RightShift,
 }
 
 impl BinaryOp {
@@ -90,6 +118,32 @@ impl BinaryOp {
     /// `logical_and`, `logical_or`, `logical_xor`: on the operands' truth values.
     pub fn is_logical(self) -> bool {
         matches!(self, Self::LogicalAnd | Self::LogicalOr | Self::LogicalXor)
+    }
+
+    /// The ufuncs numpy has float loops only for (integers compute in a float type).
+    pub fn is_float_only(self) -> bool {
+        matches!(
+            self,
+            Self::Arctan2
+                | Self::Hypot
+                | Self::Copysign
+                | Self::Logaddexp
+                | Self::Logaddexp2
+                | Self::Nextafter
+                | Self::FloatPower
+        )
+    }
+
+    /// The ufuncs numpy has integer (and boolean) loops only for.
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            Self::BitwiseAnd
+                | Self::BitwiseOr
+                | Self::BitwiseXor
+                | Self::LeftShift
+                | Self::RightShift
+        )
     }
 
     /// The comparison with its operands swapped (`a < b` is `b > a`).
@@ -166,9 +220,12 @@ pub fn binary(
         (BinaryOp::Multiply, true) => BinaryOp::Minimum,
         (op, _) => op,
     };
-    let out = with_primitive_type!(storage_type(&compute), P => {
-        typed::<P>(op, runs, rows, (&sa, a.row_len), (&sb, b.row_len), row_nulls)?
-    }, _ => return Err(TensorError::Internal(format!("elementwise kernel: no loop for {compute}"))));
+    let out = match more_binary(op, runs, rows, (&sa, a.row_len), (&sb, b.row_len))? {
+        Some(out) => out,
+        None => with_primitive_type!(storage_type(&compute), P => {
+            typed::<P>(op, runs, rows, (&sa, a.row_len), (&sb, b.row_len), row_nulls)?
+        }, _ => return Err(TensorError::Internal(format!("elementwise kernel: no loop for {compute}")))),
+    };
     let out = if op.is_predicate() || compute != DataType::Boolean {
         out
     } else {
@@ -576,6 +633,68 @@ where
         BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::LogicalXor => Err(
             TensorError::Internal("logical ops run on truth values".to_string()),
         ),
+        _ => Err(TensorError::Internal(format!(
+            "elementwise kernel: {op:?} has no loop for this type"
+        ))),
+    }
+}
+
+/// The float-only and integer-only ufuncs ([`more_ops`]) on operands in their storage type;
+/// `None` for any other operation.
+fn more_binary(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    (a, a_row): (&ArrayRef, usize),
+    (b, b_row): (&ArrayRef, usize),
+) -> Result<Option<ArrayRef>, TensorError> {
+    use arrow::datatypes as adt;
+    use half::f16;
+    use more_ops::{FloatOps, IntOps};
+
+    fn run<P: ArrowPrimitiveType>(
+        f: Option<more_ops::ElementFn<P::Native>>,
+        runs: &Runs,
+        rows: usize,
+        (a, a_row): (&ArrayRef, usize),
+        (b, b_row): (&ArrayRef, usize),
+    ) -> Result<Option<ArrayRef>, TensorError> {
+        let Some(f) = f else {
+            return Ok(None);
+        };
+        let (Some(va), Some(vb)) = (a.as_primitive_opt::<P>(), b.as_primitive_opt::<P>()) else {
+            return Err(broken("an operand"));
+        };
+        let out = map2(
+            runs,
+            rows,
+            operand(va.values().as_ref(), a_row),
+            operand(vb.values().as_ref(), b_row),
+            f,
+        )
+        .ok_or_else(|| broken("an operand"))?;
+        Ok(Some(Arc::new(PrimitiveArray::<P>::from_iter_values(out))))
+    }
+
+    if !(op.is_float_only() || op.is_bitwise() || op == BinaryOp::Fmod) {
+        return Ok(None);
+    }
+    let (a, b) = ((a, a_row), (b, b_row));
+    match a.0.data_type() {
+        DataType::Float16 => run::<adt::Float16Type>(f16::float_op(op), runs, rows, a, b),
+        DataType::Float32 => run::<adt::Float32Type>(f32::float_op(op), runs, rows, a, b),
+        DataType::Float64 => run::<adt::Float64Type>(f64::float_op(op), runs, rows, a, b),
+        DataType::Int8 => run::<adt::Int8Type>(i8::int_op(op), runs, rows, a, b),
+        DataType::Int16 => run::<adt::Int16Type>(i16::int_op(op), runs, rows, a, b),
+        DataType::Int32 => run::<adt::Int32Type>(i32::int_op(op), runs, rows, a, b),
+        DataType::Int64 => run::<adt::Int64Type>(i64::int_op(op), runs, rows, a, b),
+        DataType::UInt8 => run::<adt::UInt8Type>(u8::int_op(op), runs, rows, a, b),
+        DataType::UInt16 => run::<adt::UInt16Type>(u16::int_op(op), runs, rows, a, b),
+        DataType::UInt32 => run::<adt::UInt32Type>(u32::int_op(op), runs, rows, a, b),
+        DataType::UInt64 => run::<adt::UInt64Type>(u64::int_op(op), runs, rows, a, b),
+        other => Err(TensorError::Internal(format!(
+            "elementwise kernel: no loop of {op:?} for {other}"
+        ))),
     }
 }
 

@@ -25,7 +25,7 @@ use crate::variable_shape::VariableShapeType;
 use datafusion::common::{ScalarValue, exec_err};
 
 /// Every binary operation, in the order they are registered.
-pub const BINARY_OPS: [BinaryOp; 18] = [
+pub const BINARY_OPS: [BinaryOp; 31] = [
     BinaryOp::Add,
     BinaryOp::Subtract,
     BinaryOp::Multiply,
@@ -44,6 +44,30 @@ pub const BINARY_OPS: [BinaryOp; 18] = [
     BinaryOp::LogicalAnd,
     BinaryOp::LogicalOr,
     BinaryOp::LogicalXor,
+    BinaryOp::Arctan2,
+    BinaryOp::Hypot,
+    BinaryOp::Copysign,
+    BinaryOp::Logaddexp,
+    BinaryOp::Logaddexp2,
+    BinaryOp::Nextafter,
+    BinaryOp::FloatPower,
+    BinaryOp::Fmod,
+    BinaryOp::BitwiseAnd,
+    BinaryOp::BitwiseOr,
+    BinaryOp::BitwiseXor,
+    BinaryOp::LeftShift,
+    BinaryOp::RightShift,
+];
+
+/// The functions registered under a second name: the array API standard's where numpy's
+/// differs (`atan2`, `pow`, `bitwise_left_shift`, `bitwise_right_shift`), and numpy's
+/// `remainder` beside `tensor_mod`.
+pub const BINARY_ALIASES: [(&str, BinaryOp); 5] = [
+    ("tensor_atan2", BinaryOp::Arctan2),
+    ("tensor_pow", BinaryOp::Power),
+    ("tensor_remainder", BinaryOp::Mod),
+    ("tensor_bitwise_left_shift", BinaryOp::LeftShift),
+    ("tensor_bitwise_right_shift", BinaryOp::RightShift),
 ];
 
 /// The SQL name of `op`'s function, and numpy's ufunc it follows.
@@ -67,6 +91,19 @@ pub fn function_name(op: BinaryOp) -> &'static str {
         BinaryOp::LogicalAnd => "tensor_logical_and",
         BinaryOp::LogicalOr => "tensor_logical_or",
         BinaryOp::LogicalXor => "tensor_logical_xor",
+        BinaryOp::Arctan2 => "tensor_arctan2",
+        BinaryOp::Hypot => "tensor_hypot",
+        BinaryOp::Copysign => "tensor_copysign",
+        BinaryOp::Logaddexp => "tensor_logaddexp",
+        BinaryOp::Logaddexp2 => "tensor_logaddexp2",
+        BinaryOp::Nextafter => "tensor_nextafter",
+        BinaryOp::FloatPower => "tensor_float_power",
+        BinaryOp::Fmod => "tensor_fmod",
+        BinaryOp::BitwiseAnd => "tensor_bitwise_and",
+        BinaryOp::BitwiseOr => "tensor_bitwise_or",
+        BinaryOp::BitwiseXor => "tensor_bitwise_xor",
+        BinaryOp::LeftShift => "tensor_left_shift",
+        BinaryOp::RightShift => "tensor_right_shift",
     }
 }
 
@@ -77,6 +114,8 @@ pub const BINARY_PARAMETERS: &[&str] = &["x1", "x2"];
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorBinary {
     op: BinaryOp,
+    /// [`function_name`], or one of [`BINARY_ALIASES`].
+    name: &'static str,
     documentation: Documentation,
 }
 
@@ -85,7 +124,17 @@ impl TensorBinary {
     pub fn new(op: BinaryOp) -> Self {
         Self {
             op,
-            documentation: documentation(op),
+            name: function_name(op),
+            documentation: documentation(op, function_name(op)),
+        }
+    }
+
+    /// `op` registered under the second name `name` (one of [`BINARY_ALIASES`]).
+    pub fn alias(name: &'static str, op: BinaryOp) -> Self {
+        Self {
+            op,
+            name,
+            documentation: documentation(op, name),
         }
     }
 
@@ -238,7 +287,7 @@ impl TensorFunction for TensorBinary {
     type Plan = BinaryPlan;
 
     fn name(&self) -> &'static str {
-        function_name(self.op)
+        self.name
     }
 
     fn parameters(&self) -> Parameters {
@@ -352,7 +401,11 @@ fn in_place(
 }
 
 /// `SHOW FUNCTIONS` documentation of `op`'s function.
-fn documentation(op: BinaryOp) -> Documentation {
+#[allow(
+    clippy::too_many_lines,
+    reason = "a table: each function's words and example"
+)]
+fn documentation(op: BinaryOp, name: &str) -> Documentation {
     let (what, example, shown) = match op {
         BinaryOp::Add => (
             "numpy's add (x1 + x2; integers wrap around; booleans: or)",
@@ -444,9 +497,79 @@ fn documentation(op: BinaryOp) -> Documentation {
             "tensor_logical_xor(tensor([0, 1, 2], [3]), 1)",
             "[true, false, false]",
         ),
+        BinaryOp::Arctan2 => (
+            "numpy's arctan2 (the array API standard's atan2): the angle of the point (x2, x1), in a float type (integers as in the unary float functions)",
+            "tensor_arctan2(tensor([1.0, -1.0], [2]), 0.0)",
+            "[1.5707963267948966, -1.5707963267948966]",
+        ),
+        BinaryOp::Hypot => (
+            "numpy's hypot: sqrt(x1 ** 2 + x2 ** 2) without overflow, in a float type",
+            "tensor_hypot(tensor([3.0, 5.0], [2]), 4.0)",
+            "[5.0, 6.4031242374328485]",
+        ),
+        BinaryOp::Copysign => (
+            "numpy's copysign: x1's magnitude with x2's sign bit, in a float type",
+            "tensor_copysign(tensor([1.0, 2.0], [2]), -0.0)",
+            "[-1.0, -2.0]",
+        ),
+        BinaryOp::Logaddexp => (
+            "numpy's logaddexp: log(exp(x1) + exp(x2)) without overflow, in a float type",
+            "tensor_logaddexp(tensor([0.0, 1000.0], [2]), 0.0)",
+            "[0.6931471805599453, 1000.0]",
+        ),
+        BinaryOp::Logaddexp2 => (
+            "numpy's logaddexp2: log2(2 ** x1 + 2 ** x2) without overflow, in a float type",
+            "tensor_logaddexp2(tensor([1.0, 3.0], [2]), 1.0)",
+            "[2.0, 3.321928094887362]",
+        ),
+        BinaryOp::Nextafter => (
+            "numpy's nextafter: the next float after x1 towards x2, in a float type",
+            "tensor_nextafter(tensor([1.0, 0.0], [2]), 2.0)",
+            "[1.0000000000000002, 5e-324]",
+        ),
+        BinaryOp::FloatPower => (
+            "numpy's float_power: x1 ** x2 in float64 whatever the operands",
+            "tensor_float_power(tensor([2, 3], [2]), -1)",
+            "[0.5, 0.3333333333333333]",
+        ),
+        BinaryOp::Fmod => (
+            "numpy's fmod: C's remainder, with the dividend's sign (tensor_mod takes the divisor's); an integer modulo 0 gives 0",
+            "tensor_fmod(tensor([-7, 7], [2]), 3)",
+            "[-1, 1]",
+        ),
+        BinaryOp::BitwiseAnd => (
+            "numpy's bitwise_and (x1 & x2) of integers and booleans",
+            "tensor_bitwise_and(tensor([12, 10], [2]), 6)",
+            "[4, 2]",
+        ),
+        BinaryOp::BitwiseOr => (
+            "numpy's bitwise_or (x1 | x2) of integers and booleans",
+            "tensor_bitwise_or(tensor([12, 10], [2]), 6)",
+            "[14, 14]",
+        ),
+        BinaryOp::BitwiseXor => (
+            "numpy's bitwise_xor (x1 ^ x2) of integers and booleans",
+            "tensor_bitwise_xor(tensor([12, 10], [2]), 6)",
+            "[10, 12]",
+        ),
+        BinaryOp::LeftShift => (
+            "numpy's left_shift (x1 << x2) of integers (the standard's bitwise_left_shift): bits shifted out are lost; a shift by the width or more, or a negative one, gives 0",
+            "tensor_left_shift(tensor([1, 3], [2]), 4)",
+            "[16, 48]",
+        ),
+        BinaryOp::RightShift => (
+            "numpy's right_shift (x1 >> x2) of integers (the standard's bitwise_right_shift): arithmetic for signed types; a shift by the width or more gives 0, or -1 for a negative x1",
+            "tensor_right_shift(tensor([16, -16], [2]), 2)",
+            "[4, -4]",
+        ),
+    };
+    let alias = if name == function_name(op) {
+        String::new()
+    } else {
+        format!(" ({name} is another name of {})", function_name(op))
     };
     let description = format!(
-        "{what}, elementwise. Operands are tensors, list literals (arrays), numeric columns or number literals, broadcast by numpy's rules; the result type is numpy 2's (number literals are weak: a UInt8 tensor times 2 stays UInt8, and a literal that does not fit is an error). A NULL operand row gives a NULL row."
+        "{what}{alias}, elementwise. Operands are tensors, list literals (arrays), numeric columns or number literals, broadcast by numpy's rules; the result type is numpy 2's (number literals are weak: a UInt8 tensor times 2 stays UInt8, and a literal that does not fit is an error). A NULL operand row gives a NULL row."
     );
     Documentation::builder(
         DocSection {
@@ -455,9 +578,12 @@ fn documentation(op: BinaryOp) -> Documentation {
             description: None,
         },
         description,
-        format!("{}(x1, x2)", function_name(op)),
+        format!("{name}(x1, x2)"),
     )
-    .with_sql_example(format!("```sql\n> SELECT {example};\n{shown}\n```"))
+    .with_sql_example(format!(
+        "```sql\n> SELECT {};\n{shown}\n```",
+        example.replacen(function_name(op), name, 1)
+    ))
     .with_argument("x1", "A tensor, list, numeric column or number.")
     .with_argument("x2", "A tensor, list, numeric column or number.")
     .build()

@@ -14,7 +14,9 @@ mod promote;
 mod ragged;
 mod select;
 
-pub use binary::{BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name};
+pub use binary::{
+    BINARY_ALIASES, BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name,
+};
 pub use cast::{AstypePlan, TensorAstype, dtype_name};
 pub use map::{MAP_PARAMETERS, TensorMap};
 pub(crate) use operands::Operand;

@@ -10,7 +10,7 @@ use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 
 use super::operands::Operand;
-use crate::dtype::{cast_literal, literal_kind, result_type};
+use crate::dtype::{LiteralKind, cast_literal, literal_kind, result_type};
 use crate::kernels::elementwise::BinaryOp;
 
 /// numpy's name of an element type (`uint8`, `float16`, `bool`).
@@ -101,7 +101,24 @@ pub(crate) fn binary_types(
             );
         }
         BinaryOp::Divide if !common.is_floating() => DataType::Float64,
-        BinaryOp::FloorDivide | BinaryOp::Mod | BinaryOp::Power if boolean => DataType::Int8,
+        BinaryOp::FloatPower => DataType::Float64,
+        op if op.is_float_only() && !common.is_floating() => float_loop(&[a, b]),
+        op if op.is_bitwise() && common.is_floating() => {
+            return plan_err!(
+                "{name}: ufunc '{}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+                numpy_ufunc(op)
+            );
+        }
+        BinaryOp::FloorDivide
+        | BinaryOp::Mod
+        | BinaryOp::Power
+        | BinaryOp::Fmod
+        | BinaryOp::LeftShift
+        | BinaryOp::RightShift
+            if boolean =>
+        {
+            DataType::Int8
+        }
         _ => common,
     };
     let result = if op.is_comparison() {
@@ -132,6 +149,41 @@ pub(crate) fn binary_types(
         result,
         operands,
     })
+}
+
+/// The float loop numpy's ufunc type resolution picks for integer or boolean operands of a
+/// float-only ufunc: the first of float16, float32, float64 that every array operand casts to
+/// safely (int8 and uint8 together: float16, where their common type int16 would give
+/// float32). A weak integer literal takes the arrays' integer type, but is numpy's default
+/// int64 beside booleans only (`np.arctan2(bool_array, 2)` is float64), as with no array.
+fn float_loop(operands: &[&Operand]) -> DataType {
+    let rank = |t: &DataType| match t {
+        DataType::Float16 => 0,
+        DataType::Float32 => 1,
+        _ => 2,
+    };
+    let strong: Vec<DataType> = operands.iter().filter_map(|o| o.strong_type()).collect();
+    let weak_int = operands.iter().any(
+        |o| matches!(o, Operand::Literal(value) if literal_kind(value) == Some(LiteralKind::Int)),
+    );
+    let default_int = weak_int && strong.iter().all(|t| *t == DataType::Boolean);
+    strong
+        .iter()
+        .chain(default_int.then_some(&DataType::Int64))
+        .map(crate::kernels::unary::float_type)
+        .max_by_key(rank)
+        .unwrap_or(DataType::Float64)
+}
+
+/// numpy's name of a float-only or bitwise ufunc (its error messages name it).
+fn numpy_ufunc(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::BitwiseAnd => "bitwise_and",
+        BinaryOp::BitwiseOr => "bitwise_or",
+        BinaryOp::BitwiseXor => "bitwise_xor",
+        BinaryOp::LeftShift => "left_shift",
+        _ => "right_shift",
+    }
 }
 
 /// A comparison of an integer array with an integer literal as one on the literal in the
