@@ -67,8 +67,17 @@ UNARY = {
     "tensor_sin": np.sin, "tensor_cos": np.cos, "tensor_tan": np.tan, "tensor_tanh": np.tanh,
     "tensor_arctan": np.arctan, "tensor_floor": np.floor, "tensor_ceil": np.ceil,
     "tensor_isnan": np.isnan, "tensor_isinf": np.isinf, "tensor_isfinite": np.isfinite,
+    "tensor_arcsinh": np.arcsinh, "tensor_asinh": np.asinh, "tensor_sinh": np.sinh,
+    "tensor_cosh": np.cosh, "tensor_atan": np.atan, "tensor_log2": lambda a: np.log2(np.abs(a)),
+    "tensor_log10": lambda a: np.log10(np.abs(a)), "tensor_rint": np.rint,
+    "tensor_trunc": np.trunc, "tensor_positive": np.positive,
+    "tensor_reciprocal": np.reciprocal, "tensor_signbit": np.signbit,
 }
-ABS_ARGUMENT = {"tensor_sqrt", "tensor_log", "tensor_log1p"}
+# Functions of [-1, 1] (taken of tanh(x)) and of [1, inf) (of cosh(x)).
+OF_TANH = {"tensor_arcsin": np.arcsin, "tensor_asin": np.asin, "tensor_arccos": np.arccos,
+           "tensor_acos": np.acos, "tensor_arctanh": np.arctanh, "tensor_atanh": np.atanh}
+OF_COSH = {"tensor_arccosh": np.arccosh, "tensor_acosh": np.acosh}
+ABS_ARGUMENT = {"tensor_sqrt", "tensor_log", "tensor_log1p", "tensor_log2", "tensor_log10"}
 BINARY = {
     "tensor_add": np.add, "tensor_subtract": np.subtract, "tensor_multiply": np.multiply,
     "tensor_divide": np.divide, "tensor_floor_divide": np.floor_divide, "tensor_mod": np.mod,
@@ -76,9 +85,24 @@ BINARY = {
     "tensor_not_equal": np.not_equal, "tensor_less": np.less,
     "tensor_less_equal": np.less_equal, "tensor_greater": np.greater,
     "tensor_greater_equal": np.greater_equal,
+    "tensor_arctan2": np.arctan2, "tensor_atan2": np.atan2, "tensor_hypot": np.hypot,
+    "tensor_copysign": np.copysign, "tensor_logaddexp": np.logaddexp,
+    "tensor_logaddexp2": np.logaddexp2, "tensor_nextafter": np.nextafter,
+    "tensor_float_power": np.float_power, "tensor_fmod": np.fmod,
+    "tensor_remainder": np.remainder,
 }
+# On the boolean tensor b and the integer tensor i (0s and 1s).
+BITWISE = {"tensor_bitwise_and": np.bitwise_and, "tensor_bitwise_or": np.bitwise_or,
+           "tensor_bitwise_xor": np.bitwise_xor, "tensor_left_shift": np.left_shift,
+           "tensor_right_shift": np.right_shift,
+           "tensor_bitwise_left_shift": np.bitwise_left_shift,
+           "tensor_bitwise_right_shift": np.bitwise_right_shift}
 LOGICAL = {"tensor_logical_and": np.logical_and, "tensor_logical_or": np.logical_or,
            "tensor_logical_xor": np.logical_xor}
+NAN_REDUCE = {"tensor_nansum": np.nansum, "tensor_nanprod": np.nanprod,
+              "tensor_nanmean": np.nanmean, "tensor_nanmin": np.nanmin, "tensor_nanmax": np.nanmax,
+              "tensor_nanargmin": np.nanargmin, "tensor_nanargmax": np.nanargmax,
+              "tensor_nanvar": np.nanvar, "tensor_nanstd": np.nanstd, "tensor_ptp": np.ptp}
 REDUCE = {"tensor_sum": np.sum, "tensor_prod": np.prod, "tensor_mean": np.mean,
           "tensor_min": np.min, "tensor_max": np.max, "tensor_argmin": np.argmin,
           "tensor_argmax": np.argmax}
@@ -89,13 +113,25 @@ def cases():
     for name, fn in UNARY.items():
         arg = tf.tensor_abs(X) if name in ABS_ARGUMENT else X
         out[name] = (lambda f=getattr(tf, name), a=arg: f(a), lambda d, fn=fn: fn(d["x"]))
+    for name, fn in OF_TANH.items():
+        out[name] = (lambda f=getattr(tf, name): f(tf.tensor_tanh(X)),
+                     lambda d, fn=fn: fn(np.tanh(d["x"])))
+    for name, fn in OF_COSH.items():
+        out[name] = (lambda f=getattr(tf, name): f(tf.tensor_cosh(X)),
+                     lambda d, fn=fn: fn(np.cosh(d["x"])))
+    for name, fn in BITWISE.items():
+        out[name] = (lambda f=getattr(tf, name): f(col("i"), col("b")),
+                     lambda d, fn=fn: fn(d["i"], d["b"]))
+    for name in ["tensor_invert", "tensor_bitwise_invert"]:
+        out[name] = (lambda f=getattr(tf, name): f(col("i")), lambda d: np.invert(d["i"]))
     for name, fn in BINARY.items():
         out[name] = (lambda f=getattr(tf, name): f(X, Y), lambda d, fn=fn: fn(d["x"], d["y"]))
     for name, fn in LOGICAL.items():
         out[name] = (lambda f=getattr(tf, name): f(col("b"), X > 0.0),
                      lambda d, fn=fn: fn(d["b"], d["x"] > 0))
-    out["tensor_power"] = (lambda: tf.tensor_power(tf.tensor_abs(X), 2.5),
-                           lambda d: np.abs(d["x"]) ** 2.5)
+    for name in ["tensor_power", "tensor_pow"]:
+        out[name] = (lambda f=getattr(tf, name): f(tf.tensor_abs(X), 2.5),
+                     lambda d: np.abs(d["x"]) ** 2.5)
     out["tensor_logical_not"] = (lambda: tf.tensor_logical_not(col("b")),
                                  lambda d: np.logical_not(d["b"]))
     out["tensor_round"] = (lambda: tf.tensor_round(X, decimals=1), lambda d: np.round(d["x"], 1))
@@ -120,6 +156,20 @@ def cases():
                             lambda d: per_row(lambda a: np.cumsum(a, axis=1), d["x"]))
     out["tensor_cumprod"] = (lambda: tf.tensor_cumprod(X, axis=0),
                              lambda d: per_row(lambda a: np.cumprod(a, axis=0), d["x"]))
+    # x with a NaN in every row's first element, for the NaN-aware reductions.
+    x_nan = tf.tensor_put_along_axis(X, [[0]], float("nan"), axis=1)
+    for name, fn in NAN_REDUCE.items():
+        def expected(d, fn=fn):
+            a = d["x"].copy()
+            a[:, :, 0] = np.nan
+            return per_row(lambda r: fn(r, axis=1), a)
+        out[name] = (lambda f=getattr(tf, name): f(x_nan, axis=1), expected)
+    out["tensor_moveaxis"] = (lambda: tf.tensor_moveaxis(X, 0, -1),
+                              lambda d: per_row(lambda a: np.moveaxis(a, 0, -1), d["x"]))
+    out["tensor_swapaxes"] = (lambda: tf.tensor_swapaxes(X, 1, 0),
+                              lambda d: per_row(lambda a: np.swapaxes(a, 1, 0), d["x"]))
+    out["tensor_matrix_transpose"] = (lambda: tf.tensor_matrix_transpose(X),
+                                      lambda d: per_row(np.matrix_transpose, d["x"]))
     out["tensor_transpose"] = (lambda: tf.tensor_transpose(X), lambda d: per_row(np.transpose, d["x"]))
     out["tensor_permute_dims"] = (lambda: tf.tensor_permute_dims(X, axes=[1, 0]),
                                   lambda d: per_row(lambda a: np.permute_dims(a, (1, 0)), d["x"]))

@@ -31,13 +31,17 @@ VARSHAPE = "tests/data/varshape_along.parquet"
 
 REDUCTIONS = ["sum", "prod", "mean", "min", "max", "argmin", "argmax", "any", "all", "var", "std"]
 CUMULATIVE = ["cumsum", "cumprod"]
+# numpy's NaN-aware reductions and ptp (sql/tensor_reduce_nan_generated.slt).
+NAN_REDUCTIONS = ["nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax",
+                  "nanvar", "nanstd", "ptp"]
+OUT_NAN = ROOT / "sql" / "tensor_reduce_nan_generated.slt"
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float16, np.float32, np.float64, np.bool_]
 
 
 def numpy_call(function, a, axis, keepdims, ddof):
     kw = {} if function in CUMULATIVE else {"keepdims": keepdims}
-    if function in ("var", "std"):
+    if function in ("var", "std", "nanvar", "nanstd"):
         kw["ddof"] = ddof
     return getattr(np, function)(a, axis=axis, **kw)
 
@@ -257,8 +261,8 @@ class Writer:
                        + (f", ddof={ddof}" if ddof else "") + f") of each row of {column}",
                        "query IT", sql, "----"] + out
 
-    def write(self):
-        OUT.write_text("\n".join(self.lines) + "\n")
+    def write(self, path=OUT):
+        path.write_text("\n".join(self.lines) + "\n")
 
 
 def sample(rng, dtype, shape, nan=False):
@@ -282,7 +286,8 @@ def fixed_cases(w, rng):
         rows = [sample(rng, dtype, (2, 3, 4)), None, sample(rng, dtype, (2, 3, 4))]
         for function in REDUCTIONS:
             for axis, keepdims in forms:
-                if function in ("argmin", "argmax") and isinstance(axis, tuple):
+                if function in ("argmin", "argmax", "nanargmin", "nanargmax") \
+                        and isinstance(axis, tuple):
                     continue
                 w.table_case(function, rows, axis=axis, keepdims=keepdims)
         for function in CUMULATIVE:
@@ -405,6 +410,70 @@ def variable_cases(w):
         w.variable_case("var", column, rows, axis=0, ddof=1)
 
 
+def nan_cases(w, rng):
+    """numpy's NaN-aware reductions and ptp."""
+    w.comment("Every NaN-aware function and ptp, every element type, on [2, 3, 4] rows (one NULL, "
+              "a NaN in each float row), axis forms; of integers and booleans they are the plain "
+              "reductions (ptp of booleans is numpy's error).")
+    forms = [("omit", False), (0, False), (-1, False), ((0, 2), False), (1, True), (None, True)]
+    for dtype in DTYPES:
+        rows = [sample(rng, dtype, (2, 3, 4), nan=True), None, sample(rng, dtype, (2, 3, 4), nan=True)]
+        for function in NAN_REDUCTIONS:
+            for axis, keepdims in forms:
+                if function in ("nanargmin", "nanargmax") and isinstance(axis, tuple):
+                    continue
+                w.table_case(function, rows, axis=axis, keepdims=keepdims)
+
+    w.comment("Slices of NaN only: nanmin/nanmax/nanmean/nanvar NaN, nansum 0, nanprod 1, "
+              "nanargmin/nanargmax numpy's error; NaN beside infinities.")
+    for dtype in [np.float16, np.float32, np.float64]:
+        rows = [np.array([[np.nan, np.nan, np.nan], [1.5, np.nan, -2.0]], dtype),
+                np.array([[np.inf, np.nan, -np.inf], [np.nan, np.inf, 3.0]], dtype)]
+        for function in NAN_REDUCTIONS:
+            for axis in [1, 0, "omit"]:
+                w.table_case(function, rows, axis=axis)
+
+    w.comment("ddof of nanvar and nanstd: the count of elements that are not NaN, minus ddof; NaN "
+              "where that is not positive.")
+    for dtype in [np.float16, np.float32, np.float64, np.int32]:
+        rows = [sample(rng, dtype, (3, 4), nan=True), None]
+        for function in ("nanvar", "nanstd"):
+            for axis, ddof in [(0, 1), (None, 1), (1, 2), (1, 3), (0, 5)]:
+                w.table_case(function, rows, axis=axis, ddof=ddof, keyword=False)
+
+    w.comment("Long rows: the sums pairwise in numpy's order.")
+    for dtype in [np.float16, np.float32, np.float64]:
+        rows = [sample(rng, dtype, (3, 300), nan=True), sample(rng, dtype, (3, 300), nan=True)]
+        for function in ["nansum", "nanmean", "nanvar", "nanstd"]:
+            for axis in ["omit", 0, 1]:
+                w.table_case(function, rows, axis=axis)
+
+    w.comment("Wrapping ptp of integers; permuted tensors.")
+    w.table_case("ptp", [np.array([[127, -128], [1, 2]], np.int8)], axis=1)
+    w.table_case("ptp", [np.array([0, 255], np.uint8)])
+    for dtype in [np.int16, np.float32, np.float16]:
+        rows = [sample(rng, dtype, (2, 3, 4), nan=True), None, sample(rng, dtype, (2, 3, 4))]
+        for perm in [(2, 0, 1), (1, 0, 2)]:
+            for function in ["nansum", "nanmean", "nanmax", "nanargmin", "nanvar", "ptp"]:
+                for axis in ["omit", 0, -1]:
+                    w.table_case(function, rows, perm=perm, axis=axis)
+
+    w.comment("Empty tensors: nansum 0, nanprod 1, nanmean NaN; nanmin/nanmax/nanargmin/ptp "
+              "numpy's errors.")
+    for dtype in [np.float32, np.int32]:
+        for shape, axis in [((0,), "omit"), ((2, 0), 1), ((2, 0), 0), ((0, 3), 1)]:
+            for function in NAN_REDUCTIONS:
+                w.table_case(function, [np.zeros(shape, dtype)], axis=axis)
+
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors (tests/data/varshape_along.parquet): each row in its own shape.")
+    for column in ["f32", "perm", "u8u", "csp"]:
+        rows = variable_rows(table, column)
+        for function in NAN_REDUCTIONS:
+            for axis, keepdims in [("omit", False), (0, False), (-1, True)]:
+                w.variable_case(function, column, rows, axis=axis, keepdims=keepdims)
+
+
 def main():
     rng = np.random.default_rng(20261126)
     w = Writer()
@@ -412,6 +481,11 @@ def main():
     variable_cases(w)
     w.write()
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases")
+    w = Writer()
+    w.lines[0] = w.lines[0].replace("from numpy", "from numpy (nan_cases)")
+    nan_cases(w, np.random.default_rng(20261129))
+    w.write(OUT_NAN)
+    print(f"wrote {OUT_NAN.relative_to(ROOT)}: {w.count} cases")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates sql/tensor_shape_ops_generated.slt and sql/tensor_shape_ops_varshape_generated.slt:
 the shape functions (tensor_transpose, _permute_dims, _squeeze, _expand_dims, _broadcast_to,
-_flatten, _flip, _concatenate, _stack), whose expected results are numpy's on the same data.
+_flatten, _flip, _concatenate, _stack, _moveaxis, _swapaxes, _matrix_transpose), whose expected results are numpy's on the same data.
 
     python3 tests/data/make_shape_fixtures.py      # numpy >= 2, pyarrow
 
@@ -59,6 +59,12 @@ def numpy_call(function, arrays, option):
         return np.ravel(a)
     if function == "flip":
         return np.flip(a, tuple(option) if isinstance(option, list) else option)
+    if function == "moveaxis":
+        return np.moveaxis(a, *option)
+    if function == "swapaxes":
+        return np.swapaxes(a, *option)
+    if function == "matrix_transpose":
+        return np.matrix_transpose(a)
     raise ValueError(function)
 
 
@@ -69,6 +75,8 @@ OPTION = {"transpose": "axes", "permute_dims": "axes", "squeeze": "axis",
 
 def call_sql(function, xs, option, keyword):
     args = list(xs)
+    if isinstance(option, tuple):  # two positional arguments (moveaxis, swapaxes)
+        return f"tensor_{function}({', '.join(args + [value_sql(o) for o in option])})"
     if option != "omit":
         args.append(f"{OPTION[function]} => {value_sql(option)}" if keyword
                     else value_sql(option))
@@ -292,6 +300,29 @@ def fixed_cases(w, rng):
     w.table_case("stack", [m, m], 3)
     w.table_case("stack", [m, m], -4)
 
+    w.comment("moveaxis, swapaxes and matrix_transpose: transposes (a permutation in the type), "
+              "every element type, permuted inputs, numpy's errors.")
+    for dtype in DTYPES:
+        x = rows_of(rng, dtype, (2, 3, 4))
+        for option in [(0, -1), ([0, 1], [-1, 0]), ([2], [0]), ([], [])]:
+            w.table_case("moveaxis", [x], option)
+        for option in [(0, 2), (-1, 1), (1, 1)]:
+            w.table_case("swapaxes", [x], option)
+        w.table_case("matrix_transpose", [x])
+    x = rows_of(rng, np.float32, (2, 3, 4))
+    for perm in [[2, 0, 1], [1, 2, 0]]:
+        w.table_case("moveaxis", [x], (0, 2), perms=[perm])
+        w.table_case("swapaxes", [x], (0, 1), perms=[perm])
+        w.table_case("matrix_transpose", [x], perms=[perm])
+    m = rows_of(rng, np.int16, (3, 2))
+    w.table_case("matrix_transpose", [m])
+    w.table_case("matrix_transpose", [rows_of(rng, np.int16, (4,))])
+    w.table_case("matrix_transpose", [rows_of(rng, np.int16, (0, 3))])
+    for option in [(3, 0), (0, -4), ([0, 1], [0]), ([0, 0], [1, 2]), ([0, 1], [1, 1])]:
+        w.table_case("moveaxis", [x], option)
+    for option in [(0, 5), (5, 0)]:
+        w.table_case("swapaxes", [x], option)
+
 
 def variable_cases(w):
     table = pq.read_table(ROOT / VARSHAPE)
@@ -337,6 +368,14 @@ def variable_cases(w):
         fixed[rid] = None if v is None else np.array(v, np.int32).reshape(2, 3)
     w.variable_case("concatenate", ["uni", "fx"], [rows["uni"], fixed], 1)
     w.variable_case("stack", ["fx", "f32"], [fixed, rows["f32"]], 0)
+    w.comment("moveaxis, swapaxes, matrix_transpose of variable-shape rows.")
+    for column in ["f32", "perm", "uni", "csp"]:
+        r = rows[column]
+        ndim = next(a for a in r.values() if a is not None).ndim
+        w.variable_case("moveaxis", [column], [r], (0, -1))
+        w.variable_case("swapaxes", [column], [r], (0, ndim - 1))
+        if ndim >= 2:
+            w.variable_case("matrix_transpose", [column], [r])
 
 
 def main():

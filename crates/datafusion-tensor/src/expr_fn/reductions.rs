@@ -144,3 +144,113 @@ with_options! {
         axis = "axis",
     }
 }
+
+with_options! {
+    /// numpy's nansum along axes: tensor_sum with NaN counted as 0.
+    ///
+    /// SQL: `tensor_nansum(x [, axis [, keepdims]])`.
+    tensor_nansum(x) -> TensorNansumCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanprod along axes: tensor_prod with NaN counted as 1.
+    ///
+    /// SQL: `tensor_nanprod(x [, axis [, keepdims]])`.
+    tensor_nanprod(x) -> TensorNanprodCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanmean along axes: the mean of the elements that are not NaN (their sum in the
+    /// element type, divided by their count); NaN where every element is.
+    ///
+    /// SQL: `tensor_nanmean(x [, axis [, keepdims]])`.
+    tensor_nanmean(x) -> TensorNanmeanCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanmin along axes: the minimum ignoring NaN; NaN where every element is; an error
+    /// over no elements.
+    ///
+    /// SQL: `tensor_nanmin(x [, axis [, keepdims]])`.
+    tensor_nanmin(x) -> TensorNanminCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanmax along axes: the maximum ignoring NaN; NaN where every element is; an error
+    /// over no elements.
+    ///
+    /// SQL: `tensor_nanmax(x [, axis [, keepdims]])`.
+    tensor_nanmax(x) -> TensorNanmaxCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanargmin: the index of the first minimum ignoring NaN, along one axis or in the
+    /// flattened tensor; a slice of NaN only is numpy's error (All-NaN slice encountered), naming
+    /// the row.
+    ///
+    /// SQL: `tensor_nanargmin(x [, axis [, keepdims]])`.
+    tensor_nanargmin(x) -> TensorNanargminCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanargmax: the index of the first maximum ignoring NaN, along one axis or in the
+    /// flattened tensor; a slice of NaN only is numpy's error.
+    ///
+    /// SQL: `tensor_nanargmax(x [, axis [, keepdims]])`.
+    tensor_nanargmax(x) -> TensorNanargmaxCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their
+    /// count - ddof; NaN where that is not positive.
+    ///
+    /// SQL: `tensor_nanvar(x [, axis [, keepdims [, ddof]]])`.
+    tensor_nanvar(x) -> TensorNanvarCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ddof = "ddof",
+    }
+}
+
+with_options! {
+    /// numpy's nanstd along axes: the square root of tensor_nanvar.
+    ///
+    /// SQL: `tensor_nanstd(x [, axis [, keepdims [, ddof]]])`.
+    tensor_nanstd(x) -> TensorNanstdCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ddof = "ddof",
+    }
+}
+
+with_options! {
+    /// numpy's ptp (peak to peak) along axes: maximum minus minimum in the element type (integers
+    /// wrap, as numpy's subtract does; booleans are numpy's error); an error over no elements.
+    ///
+    /// SQL: `tensor_ptp(x [, axis [, keepdims]])`.
+    tensor_ptp(x) -> TensorPtpCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}

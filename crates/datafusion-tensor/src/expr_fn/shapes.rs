@@ -71,6 +71,29 @@ with_options! {
     }
 }
 
+plain! {
+    /// numpy's moveaxis: the dimensions source (an integer or a list) moved to the positions
+    /// destination gives, the others keeping their order.
+    ///
+    /// SQL: `tensor_moveaxis(x, source, destination)`.
+    tensor_moveaxis(x, source, destination)
+}
+
+plain! {
+    /// numpy's swapaxes: dimensions axis1 and axis2 exchanged.
+    ///
+    /// SQL: `tensor_swapaxes(x, axis1, axis2)`.
+    tensor_swapaxes(x, axis1, axis2)
+}
+
+plain! {
+    /// numpy's matrix_transpose (the array API standard's): the last two dimensions exchanged, a
+    /// stack of matrices transposed.
+    ///
+    /// SQL: `tensor_matrix_transpose(x)`.
+    tensor_matrix_transpose(x)
+}
+
 with_options! {
     /// numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis
     /// NULL, flattened and joined.

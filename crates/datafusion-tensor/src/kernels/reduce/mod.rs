@@ -11,11 +11,13 @@
 //! - [`layout`]: blocks of a row, in numpy's order;
 //! - [`fold`]: the folds and the loop over a batch;
 //! - [`numeric`]: numpy's arithmetic per element type and its pairwise summation;
-//! - [`cumulative`]: `cumsum` / `cumprod` along one axis.
+//! - [`cumulative`]: `cumsum` / `cumprod` along one axis;
+//! - [`nan`]: numpy's NaN-aware reductions (`nansum` ... `nanstd`) and `ptp`.
 
 pub mod cumulative;
 mod fold;
 mod layout;
+mod nan;
 mod numeric;
 
 use std::sync::Arc;
@@ -69,6 +71,32 @@ pub enum Reduction {
         /// Delta degrees of freedom.
         ddof: i64,
     },
+    /// `np.nansum`: NaN counted as 0.
+    NanSum,
+    /// `np.nanprod`: NaN counted as 1.
+    NanProd,
+    /// `np.nanmean`: the mean of the elements that are not NaN (NaN where none is).
+    NanMean,
+    /// `np.nanmin`: NaN ignored (NaN where every element is).
+    NanMin,
+    /// `np.nanmax`: NaN ignored (NaN where every element is).
+    NanMax,
+    /// `np.nanargmin` (an all-NaN slice is numpy's error).
+    NanArgMin,
+    /// `np.nanargmax` (an all-NaN slice is numpy's error).
+    NanArgMax,
+    /// `np.nanvar` with `ddof` (NaN where no more than `ddof` elements are not NaN).
+    NanVar {
+        /// Delta degrees of freedom.
+        ddof: i64,
+    },
+    /// `np.nanstd` with `ddof`.
+    NanStd {
+        /// Delta degrees of freedom.
+        ddof: i64,
+    },
+    /// `np.ptp`: maximum minus minimum, in the element type (integers wrap).
+    Ptp,
 }
 
 /// The type numpy 2 sums and multiplies `element`s in (`np.sum`, `np.cumsum`): int64 for
@@ -85,11 +113,16 @@ impl Reduction {
     /// numpy 2's result type of this reduction of `element`s.
     pub fn result_type(self, element: &DataType) -> DataType {
         match self {
-            Self::Sum | Self::Prod => sum_type(element),
-            Self::Min | Self::Max => element.clone(),
-            Self::ArgMin | Self::ArgMax => DataType::Int64,
+            Self::Sum | Self::Prod | Self::NanSum | Self::NanProd => sum_type(element),
+            Self::Min | Self::Max | Self::NanMin | Self::NanMax | Self::Ptp => element.clone(),
+            Self::ArgMin | Self::ArgMax | Self::NanArgMin | Self::NanArgMax => DataType::Int64,
             Self::Any | Self::All => DataType::Boolean,
-            Self::Mean | Self::Var { .. } | Self::Std { .. } => match element {
+            Self::Mean
+            | Self::Var { .. }
+            | Self::Std { .. }
+            | Self::NanMean
+            | Self::NanVar { .. }
+            | Self::NanStd { .. } => match element {
                 DataType::Float16 | DataType::Float32 | DataType::Float64 => element.clone(),
                 _ => DataType::Float64,
             },
@@ -107,11 +140,21 @@ impl Reduction {
             Self::Min => Some(
                 "zero-size array to reduction operation minimum which has no identity".to_string(),
             ),
-            Self::Max => Some(
+            Self::Max | Self::Ptp => Some(
                 "zero-size array to reduction operation maximum which has no identity".to_string(),
             ),
-            Self::ArgMin => Some("attempt to get argmin of an empty sequence".to_string()),
-            Self::ArgMax => Some("attempt to get argmax of an empty sequence".to_string()),
+            Self::NanMin => Some(
+                "zero-size array to reduction operation fmin which has no identity".to_string(),
+            ),
+            Self::NanMax => Some(
+                "zero-size array to reduction operation fmax which has no identity".to_string(),
+            ),
+            Self::ArgMin | Self::NanArgMin => {
+                Some("attempt to get argmin of an empty sequence".to_string())
+            }
+            Self::ArgMax | Self::NanArgMax => {
+                Some("attempt to get argmax of an empty sequence".to_string())
+            }
             _ => None,
         }
     }
@@ -134,14 +177,17 @@ pub fn reduce(
         ))),
         None => Ok(()),
     })?;
+    if let Some(out) = nan::reduce(op, element, values, rows, scalar)? {
+        return element_nulls(out, values, rows);
+    }
     let storage = to_storage(values)?;
     let out = match op {
         Reduction::Sum | Reduction::Prod => {
             sum_or_product(op == Reduction::Prod, element, &storage, rows)?
         }
         Reduction::Mean => mean(element, &storage, rows, scalar)?,
-        Reduction::Var { ddof } => moments(element, &storage, rows, ddof, false)?,
-        Reduction::Std { ddof } => moments(element, &storage, rows, ddof, true)?,
+        Reduction::Var { ddof } => moments(element, &storage, rows, ddof, false, None)?,
+        Reduction::Std { ddof } => moments(element, &storage, rows, ddof, true, None)?,
         Reduction::Min | Reduction::Max => {
             let fold = Extreme {
                 max: op == Reduction::Max,
@@ -164,6 +210,21 @@ pub fn reduce(
                 Arc::new(BooleanArray::from(out)) as ArrayRef
             }, _ => return unsupported(element))
         }
+        // The NaN-aware reductions of floats ran in `nan`; of other types they are these.
+        Reduction::NanSum => return reduce(Reduction::Sum, element, values, rows, scalar),
+        Reduction::NanProd => return reduce(Reduction::Prod, element, values, rows, scalar),
+        Reduction::NanMean => return reduce(Reduction::Mean, element, values, rows, scalar),
+        Reduction::NanMin => return reduce(Reduction::Min, element, values, rows, scalar),
+        Reduction::NanMax => return reduce(Reduction::Max, element, values, rows, scalar),
+        Reduction::NanArgMin => return reduce(Reduction::ArgMin, element, values, rows, scalar),
+        Reduction::NanArgMax => return reduce(Reduction::ArgMax, element, values, rows, scalar),
+        Reduction::NanVar { ddof } => {
+            return reduce(Reduction::Var { ddof }, element, values, rows, scalar);
+        }
+        Reduction::NanStd { ddof } => {
+            return reduce(Reduction::Std { ddof }, element, values, rows, scalar);
+        }
+        Reduction::Ptp => return unsupported(element),
     };
     element_nulls(out, values, rows)
 }
@@ -360,12 +421,17 @@ fn to_f64<T: Widen<f64>>(values: &[T]) -> Vec<f64> {
 /// computes it but in the result type (float16 stays float16), the squared deviations
 /// `(x - mean) * (x - mean)` elementwise in the result type, their sum, divided by
 /// `max(count - ddof, 0)` in float64 and rounded.
-fn moments(
+///
+/// `counts` (numpy's `nanvar`): each output element's number of elements that are not NaN
+/// (the NaN elements of `storage` replaced by 0), which the mean and `ddof` count instead, a
+/// NaN element's deviation 0, and NaN where no more than `ddof` elements remain.
+pub(crate) fn moments(
     element: &DataType,
     storage: &ArrayRef,
     rows: Rows<'_>,
     ddof: i64,
     sqrt: bool,
+    counts: Option<(&[u64], &[bool])>,
 ) -> Result<ArrayRef> {
     fn run<
         S: Real + Widen<S::Acc> + arrow::datatypes::ArrowNativeType,
@@ -375,14 +441,15 @@ fn moments(
         rows: Rows<'_>,
         ddof: i64,
         sqrt: bool,
+        counts: Option<(&[u64], &[bool])>,
     ) -> Result<ArrayRef> {
         let mut out = fold_rows(FloatSum::<S>::default(), values, rows)?;
         let mut deviations: Vec<S> = Vec::new();
         rows.visit(|_, layout, start, out_start| {
             let groups = &mut out[out_start..out_start + layout.out_size];
-            let n = layout.count as f64;
-            for mean in groups.iter_mut() {
-                *mean = S::from_f64(mean.to_f64() / n);
+            let count = |k: usize| counts.map_or(layout.count as u64, |(c, _)| c[out_start + k]);
+            for (k, mean) in groups.iter_mut().enumerate() {
+                *mean = S::from_f64(mean.to_f64() / count(k) as f64);
             }
             let x = &values[start..start + layout.in_size];
             deviations.clear();
@@ -394,15 +461,22 @@ fn moments(
                     } else {
                         b.output + j
                     };
+                    if counts.is_some_and(|(_, nan)| nan[start + b.input + j]) {
+                        continue; // a NaN element: deviation 0 (numpy's `_copyto(arr, 0, mask)`)
+                    }
                     let d = S::narrow(x[b.input + j].widen() - groups[k].widen());
                     deviations[b.input + j] = S::narrow(d.widen() * d.widen());
                 }
             }
             groups.fill(<FloatSum<S> as Fold<S>>::init(&FloatSum::default()));
             fold_row(FloatSum::<S>::default(), layout, &deviations, groups);
-            let dof = (layout.count as i64).saturating_sub(ddof).max(0) as f64;
-            for v in groups.iter_mut() {
-                let var = S::from_f64(v.to_f64() / dof);
+            for (k, v) in groups.iter_mut().enumerate() {
+                let remaining = (count(k) as i64).saturating_sub(ddof);
+                let var = if counts.is_some() && remaining <= 0 {
+                    S::from_f64(f64::NAN) // numpy's nanvar: NaN where dof <= 0
+                } else {
+                    S::from_f64(v.to_f64() / remaining.max(0) as f64)
+                };
                 *v = if sqrt {
                     S::narrow(numeric::Accum::sqrt(var.widen()))
                 } else {
@@ -422,21 +496,24 @@ fn moments(
             rows,
             ddof,
             sqrt,
+            counts,
         ),
         DataType::Float32 => run::<f32, Float32Type>(
             storage.as_primitive::<Float32Type>().values(),
             rows,
             ddof,
             sqrt,
+            counts,
         ),
         DataType::Float64 => run::<f64, Float64Type>(
             storage.as_primitive::<Float64Type>().values(),
             rows,
             ddof,
             sqrt,
+            counts,
         ),
         data_type => with_primitive_type!(data_type, P => {
-            run::<f64, Float64Type>(&to_f64(storage.as_primitive::<P>().values()), rows, ddof, sqrt)
+            run::<f64, Float64Type>(&to_f64(storage.as_primitive::<P>().values()), rows, ddof, sqrt, counts)
         }, _ => unsupported(element)),
     }
 }

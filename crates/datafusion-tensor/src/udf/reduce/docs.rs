@@ -6,6 +6,10 @@ use super::ReduceFunction;
 use crate::kernels::reduce::Reduction;
 
 /// The documentation of each function.
+#[allow(
+    clippy::too_many_lines,
+    reason = "a table: each function's words and example"
+)]
 pub fn documentation(function: ReduceFunction) -> Documentation {
     use ReduceFunction as F;
     let (description, example_call, example_out) = match function {
@@ -64,6 +68,56 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "tensor_std(tensor([1.0, 2.0, 3.0, 4.0], [2, 2]), axis => 0)",
             "[1.0, 1.0]",
         ),
+        F::Reduce(Reduction::NanSum) => (
+            "numpy's nansum along axes: tensor_sum with NaN counted as 0.",
+            "tensor_nansum(tensor([1.0, 'NaN', 3.0, 4.0], [2, 2]), axis => 1)",
+            "[1.0, 7.0]",
+        ),
+        F::Reduce(Reduction::NanProd) => (
+            "numpy's nanprod along axes: tensor_prod with NaN counted as 1.",
+            "tensor_nanprod(tensor([2.0, 'NaN', 3.0, 4.0], [2, 2]), axis => 1)",
+            "[2.0, 12.0]",
+        ),
+        F::Reduce(Reduction::NanMean) => (
+            "numpy's nanmean along axes: the mean of the elements that are not NaN (their sum in the element type, divided by their count); NaN where every element is.",
+            "tensor_nanmean(tensor([1.0, 'NaN', 3.0, 4.0], [2, 2]), axis => 1)",
+            "[1.0, 3.5]",
+        ),
+        F::Reduce(Reduction::NanMin) => (
+            "numpy's nanmin along axes: the minimum ignoring NaN; NaN where every element is; an error over no elements.",
+            "tensor_nanmin(tensor([1.0, 'NaN', 'NaN', 'NaN'], [2, 2]), axis => 1)",
+            "[1.0, NaN]",
+        ),
+        F::Reduce(Reduction::NanMax) => (
+            "numpy's nanmax along axes: the maximum ignoring NaN; NaN where every element is; an error over no elements.",
+            "tensor_nanmax(tensor([1.0, 'NaN', 3.0, 4.0], [2, 2]), axis => 1)",
+            "[1.0, 4.0]",
+        ),
+        F::Reduce(Reduction::NanArgMin) => (
+            "numpy's nanargmin: the index of the first minimum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error (All-NaN slice encountered), naming the row.",
+            "tensor_nanargmin(tensor(['NaN', 2.0, 1.0, 4.0], [2, 2]), axis => 1)",
+            "[1, 0]",
+        ),
+        F::Reduce(Reduction::NanArgMax) => (
+            "numpy's nanargmax: the index of the first maximum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error.",
+            "tensor_nanargmax(tensor(['NaN', 2.0, 1.0, 4.0], [2, 2]))",
+            "3",
+        ),
+        F::Reduce(Reduction::NanVar { .. }) => (
+            "numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their count - ddof; NaN where that is not positive.",
+            "tensor_nanvar(tensor([1.0, 'NaN', 3.0, 5.0], [4]), ddof => 1)",
+            "4.0",
+        ),
+        F::Reduce(Reduction::NanStd { .. }) => (
+            "numpy's nanstd along axes: the square root of tensor_nanvar.",
+            "tensor_nanstd(tensor([1.0, 'NaN', 3.0, 5.0], [4]))",
+            "1.632993161855452",
+        ),
+        F::Reduce(Reduction::Ptp) => (
+            "numpy's ptp (peak to peak) along axes: maximum minus minimum in the element type (integers wrap, as numpy's subtract does; booleans are numpy's error); an error over no elements.",
+            "tensor_ptp(tensor([3, 1, 2, 6, 5, 9], [2, 3]), axis => 1)",
+            "[2, 4]",
+        ),
         F::CumSum => (
             "numpy's cumsum along one axis (the flattened tensor without one), in the types of tensor_sum.",
             "tensor_cumsum(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1)",
@@ -77,7 +131,12 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
     };
     let name = function.function_name();
     let syntax = match function {
-        F::Reduce(Reduction::Var { .. } | Reduction::Std { .. }) => {
+        F::Reduce(
+            Reduction::Var { .. }
+            | Reduction::Std { .. }
+            | Reduction::NanVar { .. }
+            | Reduction::NanStd { .. },
+        ) => {
             format!("{name}(x [, axis [, keepdims [, ddof]]])")
         }
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
@@ -89,7 +148,11 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList), reduced over its logical axes (its permutation applied); each variable-shape row in its own shape.",
     );
     builder = match function {
-        F::Reduce(Reduction::ArgMin | Reduction::ArgMax) | F::CumSum | F::CumProd => builder.with_argument(
+        F::Reduce(
+            Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax,
+        )
+        | F::CumSum
+        | F::CumProd => builder.with_argument(
             "axis",
             "A literal integer (negative from the end), or NULL / omitted: the flattened tensor.",
         ),
@@ -104,10 +167,7 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "true: the reduced axes stay, of length 1 (default false).",
         );
     }
-    if matches!(
-        function,
-        F::Reduce(Reduction::Var { .. } | Reduction::Std { .. })
-    ) {
+    if function.takes_ddof() {
         builder = builder.with_argument(
             "ddof",
             "Delta degrees of freedom: the divisor is count - ddof (default 0).",

@@ -1,7 +1,8 @@
 //! Reductions along axes (SPEC §9): `tensor_sum`, `tensor_prod`, `tensor_mean`, `tensor_min`,
 //! `tensor_max`, `tensor_argmin`, `tensor_argmax`, `tensor_any`, `tensor_all`, `tensor_var`,
-//! `tensor_std` (`x [, axis [, keepdims [, ddof]]]`) and `tensor_cumsum`, `tensor_cumprod`
-//! (`x [, axis]`), numpy 2's, on fixed- and variable-shape tensors.
+//! `tensor_std` (`x [, axis [, keepdims [, ddof]]]`), numpy's NaN-aware `tensor_nansum` ...
+//! `tensor_nanstd` and `tensor_ptp`, and `tensor_cumsum`, `tensor_cumprod` (`x [, axis]`),
+//! numpy 2's, on fixed- and variable-shape tensors.
 //!
 //! One [`TensorReduce`] per function ([`ReduceFunction`]); `args.rs` reads the options and
 //! checks the axes, `variable.rs` plans and runs the variable-shape case, `docs.rs` holds
@@ -42,7 +43,7 @@ pub enum ReduceFunction {
 
 impl ReduceFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 23] = [
         Self::Reduce(Reduction::Sum),
         Self::Reduce(Reduction::Prod),
         Self::Reduce(Reduction::Mean),
@@ -56,6 +57,16 @@ impl ReduceFunction {
         Self::Reduce(Reduction::Std { ddof: 0 }),
         Self::CumSum,
         Self::CumProd,
+        Self::Reduce(Reduction::NanSum),
+        Self::Reduce(Reduction::NanProd),
+        Self::Reduce(Reduction::NanMean),
+        Self::Reduce(Reduction::NanMin),
+        Self::Reduce(Reduction::NanMax),
+        Self::Reduce(Reduction::NanArgMin),
+        Self::Reduce(Reduction::NanArgMax),
+        Self::Reduce(Reduction::NanVar { ddof: 0 }),
+        Self::Reduce(Reduction::NanStd { ddof: 0 }),
+        Self::Reduce(Reduction::Ptp),
     ];
 
     /// The SQL name.
@@ -74,15 +85,23 @@ impl ReduceFunction {
             Self::Reduce(Reduction::Std { .. }) => "tensor_std",
             Self::CumSum => "tensor_cumsum",
             Self::CumProd => "tensor_cumprod",
+            Self::Reduce(Reduction::NanSum) => "tensor_nansum",
+            Self::Reduce(Reduction::NanProd) => "tensor_nanprod",
+            Self::Reduce(Reduction::NanMean) => "tensor_nanmean",
+            Self::Reduce(Reduction::NanMin) => "tensor_nanmin",
+            Self::Reduce(Reduction::NanMax) => "tensor_nanmax",
+            Self::Reduce(Reduction::NanArgMin) => "tensor_nanargmin",
+            Self::Reduce(Reduction::NanArgMax) => "tensor_nanargmax",
+            Self::Reduce(Reduction::NanVar { .. }) => "tensor_nanvar",
+            Self::Reduce(Reduction::NanStd { .. }) => "tensor_nanstd",
+            Self::Reduce(Reduction::Ptp) => "tensor_ptp",
         }
     }
 
     /// The parameter names, in order.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
-            Self::Reduce(Reduction::Var { .. } | Reduction::Std { .. }) => {
-                &["x", "axis", "keepdims", "ddof"]
-            }
+            _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof"],
             Self::CumSum | Self::CumProd => &["x", "axis"],
             Self::Reduce(_) => &["x", "axis", "keepdims"],
         }
@@ -92,7 +111,10 @@ impl ReduceFunction {
     fn single_axis(self) -> bool {
         matches!(
             self,
-            Self::Reduce(Reduction::ArgMin | Reduction::ArgMax) | Self::CumSum | Self::CumProd
+            Self::Reduce(
+                Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax
+            ) | Self::CumSum
+                | Self::CumProd
         )
     }
 
@@ -103,7 +125,12 @@ impl ReduceFunction {
     fn takes_ddof(self) -> bool {
         matches!(
             self,
-            Self::Reduce(Reduction::Var { .. } | Reduction::Std { .. })
+            Self::Reduce(
+                Reduction::Var { .. }
+                    | Reduction::Std { .. }
+                    | Reduction::NanVar { .. }
+                    | Reduction::NanStd { .. }
+            )
         )
     }
 
@@ -112,6 +139,8 @@ impl ReduceFunction {
         match self {
             Self::Reduce(Reduction::Var { .. }) => Some(Reduction::Var { ddof }),
             Self::Reduce(Reduction::Std { .. }) => Some(Reduction::Std { ddof }),
+            Self::Reduce(Reduction::NanVar { .. }) => Some(Reduction::NanVar { ddof }),
+            Self::Reduce(Reduction::NanStd { .. }) => Some(Reduction::NanStd { ddof }),
             Self::Reduce(reduction) => Some(reduction),
             Self::CumSum | Self::CumProd => None,
         }
@@ -270,7 +299,10 @@ fn zero_d_axes<'a>(
             | Reduction::Any
             | Reduction::All
             | Reduction::ArgMin
-            | Reduction::ArgMax,
+            | Reduction::ArgMax
+            | Reduction::NanArgMin
+            | Reduction::NanArgMax
+            | Reduction::Ptp,
         )
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd
@@ -278,7 +310,9 @@ fn zero_d_axes<'a>(
         {
             Ok(None)
         }
-        ReduceFunction::Reduce(Reduction::ArgMin | Reduction::ArgMax)
+        ReduceFunction::Reduce(
+            Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax,
+        )
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd => {
             plan_err!("{name}: axis {axis} is out of bounds for array of dimension 1")

@@ -83,6 +83,53 @@ pub fn normalize_axis(name: &str, axis: i64, ndim: usize) -> Result<usize> {
     }
 }
 
+/// `axis` (argument `arg`) of an array of `ndim` dimensions, negative from the end; numpy's
+/// `AxisError` naming the argument otherwise (`axis1: axis 5 is out of bounds ...`).
+pub fn normalize_named_axis(name: &str, arg: &str, axis: i64, ndim: usize) -> Result<usize> {
+    match wrap_index(axis, ndim) {
+        Some(a) => Ok(a),
+        None => {
+            plan_err!("{name}: {arg}: axis {axis} is out of bounds for array of dimension {ndim}")
+        }
+    }
+}
+
+/// numpy's `moveaxis` order: the dimensions not in `source` in their order, each of `source`
+/// inserted at its `destination` (in increasing destination order), checked in numpy's words.
+pub fn moveaxis_order(
+    name: &str,
+    source: &[i64],
+    destination: &[i64],
+    ndim: usize,
+) -> Result<Vec<usize>> {
+    let normalize = |axes: &[i64], arg: &str| -> Result<Vec<usize>> {
+        let mut seen = vec![false; ndim];
+        let mut out = Vec::with_capacity(axes.len());
+        for &axis in axes {
+            let a = normalize_named_axis(name, arg, axis, ndim)?;
+            if std::mem::replace(&mut seen[a], true) {
+                return plan_err!("{name}: repeated axis in `{arg}` argument");
+            }
+            out.push(a);
+        }
+        Ok(out)
+    };
+    let source = normalize(source, "source")?;
+    let destination = normalize(destination, "destination")?;
+    if source.len() != destination.len() {
+        return plan_err!(
+            "{name}: `source` and `destination` arguments must have the same number of elements"
+        );
+    }
+    let mut order: Vec<usize> = (0..ndim).filter(|a| !source.contains(a)).collect();
+    let mut moves: Vec<(usize, usize)> = destination.into_iter().zip(source).collect();
+    moves.sort_unstable();
+    for (dest, src) in moves {
+        order.insert(dest, src);
+    }
+    Ok(order)
+}
+
 /// `axes` of an array of `ndim` dimensions as a mask, normalised and checked as numpy's
 /// `normalize_axis_tuple` does; `repeated` is numpy's message for an axis given twice (it
 /// differs between functions).

@@ -40,6 +40,21 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
             "tensor_flip(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1)",
             "[[3, 2, 1], [6, 5, 4]]",
         ),
+        F::Moveaxis => (
+            "numpy's moveaxis: the dimensions source (an integer or a list) moved to the positions destination gives, the others keeping their order. A transpose: no value moves (a permutation in the result's type).",
+            "tensor_moveaxis(tensor([1, 2, 3, 4, 5, 6], [1, 2, 3]), 0, -1)",
+            "[[[1], [2], [3]], [[4], [5], [6]]]",
+        ),
+        F::Swapaxes => (
+            "numpy's swapaxes: dimensions axis1 and axis2 exchanged. A transpose: no value moves.",
+            "tensor_swapaxes(tensor([1, 2, 3, 4, 5, 6], [2, 3]), 0, 1)",
+            "[[1, 4], [2, 5], [3, 6]]",
+        ),
+        F::MatrixTranspose => (
+            "numpy's matrix_transpose (the array API standard's): the last two dimensions exchanged, a stack of matrices transposed. A transpose: no value moves. Fewer than 2 dimensions is numpy's error.",
+            "tensor_matrix_transpose(tensor([1, 2, 3, 4, 5, 6], [2, 3]))",
+            "[[1, 4], [2, 5], [3, 6]]",
+        ),
     };
     let name = function.function_name();
     let syntax = match function {
@@ -47,7 +62,9 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
         F::Squeeze | F::Flip => format!("{name}(x [, axis])"),
         F::ExpandDims => format!("{name}(x, axis)"),
         F::BroadcastTo => format!("{name}(x, shape)"),
-        F::Flatten => format!("{name}(x)"),
+        F::Flatten | F::MatrixTranspose => format!("{name}(x)"),
+        F::Moveaxis => format!("{name}(x, source, destination)"),
+        F::Swapaxes => format!("{name}(x, axis1, axis2)"),
     };
     let builder = Documentation::builder(
         DocSection {
@@ -79,7 +96,19 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
             "shape",
             "A literal list of non-negative integers, e.g. [4, 3].",
         ),
-        F::Flatten => builder,
+        F::Flatten | F::MatrixTranspose => builder,
+        F::Moveaxis => builder
+            .with_argument(
+                "source",
+                "A literal integer or list of integers: the dimensions to move (negative from the end).",
+            )
+            .with_argument(
+                "destination",
+                "A literal integer or list of integers, as many as source: where they go.",
+            ),
+        F::Swapaxes => builder
+            .with_argument("axis1", "A literal integer (negative from the end).")
+            .with_argument("axis2", "A literal integer (negative from the end)."),
         F::Flip => builder.with_argument(
             "axis",
             "A literal integer or list of integers (negative from the end); NULL or omitted: every axis.",

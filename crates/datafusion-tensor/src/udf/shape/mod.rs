@@ -1,4 +1,5 @@
 //! The shape functions (SPEC §9), numpy 2's: `tensor_transpose` / `tensor_permute_dims`,
+//! `tensor_moveaxis`, `tensor_swapaxes`, `tensor_matrix_transpose` (transposes too),
 //! `tensor_squeeze`, `tensor_expand_dims`, `tensor_broadcast_to`, `tensor_flatten` (`ravel`)
 //! and `tensor_flip` on one tensor ([`TensorShapeOp`], one per [`ShapeFunction`]), and
 //! `tensor_concatenate`, `tensor_stack` on several ([`TensorJoin`], `join.rs`).
@@ -23,7 +24,10 @@ use datafusion::common::plan_err;
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
-use self::args::{AxisArg, axis_arg, axis_mask, normalize_axis, target_shape, transpose_axes};
+use self::args::{
+    AxisArg, axis_arg, axis_mask, moveaxis_order, normalize_axis, normalize_named_axis,
+    target_shape, transpose_axes,
+};
 pub use self::join::{JoinCall, TensorJoin};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
@@ -49,11 +53,17 @@ pub enum ShapeFunction {
     Flatten,
     /// `tensor_flip(x [, axis])`.
     Flip,
+    /// `tensor_moveaxis(x, source, destination)`: a transpose.
+    Moveaxis,
+    /// `tensor_swapaxes(x, axis1, axis2)`: a transpose.
+    Swapaxes,
+    /// `tensor_matrix_transpose(x)`: the last two dimensions swapped.
+    MatrixTranspose,
 }
 
 impl ShapeFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 10] = [
         Self::Transpose,
         Self::PermuteDims,
         Self::Squeeze,
@@ -61,6 +71,9 @@ impl ShapeFunction {
         Self::BroadcastTo,
         Self::Flatten,
         Self::Flip,
+        Self::Moveaxis,
+        Self::Swapaxes,
+        Self::MatrixTranspose,
     ];
 
     /// The SQL name.
@@ -73,6 +86,9 @@ impl ShapeFunction {
             Self::BroadcastTo => "tensor_broadcast_to",
             Self::Flatten => "tensor_flatten",
             Self::Flip => "tensor_flip",
+            Self::Moveaxis => "tensor_moveaxis",
+            Self::Swapaxes => "tensor_swapaxes",
+            Self::MatrixTranspose => "tensor_matrix_transpose",
         }
     }
 
@@ -83,7 +99,9 @@ impl ShapeFunction {
             Self::Squeeze | Self::Flip => (&["x", "axis"], 1),
             Self::ExpandDims => (&["x", "axis"], 2),
             Self::BroadcastTo => (&["x", "shape"], 2),
-            Self::Flatten => (&["x"], 1),
+            Self::Flatten | Self::MatrixTranspose => (&["x"], 1),
+            Self::Moveaxis => (&["x", "source", "destination"], 3),
+            Self::Swapaxes => (&["x", "axis1", "axis2"], 3),
         };
         Parameters::Fixed { names, required }
     }
@@ -162,6 +180,38 @@ impl TensorFunction for TensorShapeOp {
         let op = match self.function {
             ShapeFunction::Transpose | ShapeFunction::PermuteDims => {
                 let axes = transpose_axes(name, &axis_arg(args, 1, "axes", true)?, ndim)?;
+                return relabel(input, &axes);
+            }
+            ShapeFunction::Moveaxis => {
+                let source = axis_arg(args, 1, "source", true)?.as_list();
+                let destination = axis_arg(args, 2, "destination", true)?.as_list();
+                let (Some(source), Some(destination)) = (source, destination) else {
+                    return plan_err!(
+                        "{name}: arguments source and destination must be integers or lists of integers, not NULL"
+                    );
+                };
+                return relabel(input, &moveaxis_order(name, &source, &destination, ndim)?);
+            }
+            ShapeFunction::Swapaxes => {
+                let mut axes: Vec<usize> = (0..ndim).collect();
+                let pick = |i: usize, arg: &str| -> Result<usize> {
+                    match axis_arg(args, i, arg, false)? {
+                        AxisArg::One(axis) => normalize_named_axis(name, arg, axis, ndim),
+                        _ => plan_err!("{name}: argument {arg} must be a literal integer"),
+                    }
+                };
+                let (a, b) = (pick(1, "axis1")?, pick(2, "axis2")?);
+                axes.swap(a, b);
+                return relabel(input, &axes);
+            }
+            ShapeFunction::MatrixTranspose => {
+                if ndim < 2 {
+                    return plan_err!(
+                        "{name}: Input array must be at least 2-dimensional, but it is {ndim}"
+                    );
+                }
+                let mut axes: Vec<usize> = (0..ndim).collect();
+                axes.swap(ndim - 2, ndim - 1);
                 return relabel(input, &axes);
             }
             ShapeFunction::Squeeze => {

@@ -1,0 +1,212 @@
+//! numpy's NaN-aware reductions of floats (`nansum`, `nanprod`, `nanmean`, `nanmin`,
+//! `nanmax`, `nanargmin`, `nanargmax`, `nanvar`, `nanstd`), as numpy's `nanfunctions.py`
+//! computes them: the NaN elements replaced (by 0, 1 or an infinity, `_replace_nan`), the
+//! plain reduction of that, and the count of elements that are not NaN where numpy divides
+//! by it or checks it. Of integers and booleans they are the plain reductions (numpy's
+//! `_replace_nan` gives no mask). `ptp` (maximum minus minimum) is here too.
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, PrimitiveArray};
+use arrow::compute::kernels::numeric;
+use arrow::datatypes::{DataType, Float16Type, Float32Type, Float64Type, UInt8Type, UInt64Type};
+use half::f16;
+
+use super::{Reduction, Rows, moments, reduce as plain};
+use crate::error::{Result, TensorError};
+
+/// `op` of `values` when it is a NaN-aware reduction of floats or `ptp`; `None` otherwise.
+pub(super) fn reduce(
+    op: Reduction,
+    element: &DataType,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+    scalar: bool,
+) -> Result<Option<ArrayRef>> {
+    if op == Reduction::Ptp {
+        return ptp(element, values, rows, scalar).map(Some);
+    }
+    let nan_aware = matches!(
+        op,
+        Reduction::NanSum
+            | Reduction::NanProd
+            | Reduction::NanMean
+            | Reduction::NanMin
+            | Reduction::NanMax
+            | Reduction::NanArgMin
+            | Reduction::NanArgMax
+            | Reduction::NanVar { .. }
+            | Reduction::NanStd { .. }
+    );
+    if !nan_aware || !element.is_floating() {
+        return Ok(None);
+    }
+    let out = match op {
+        Reduction::NanSum => plain(Reduction::Sum, element, &replaced(values, 0.0), rows, scalar)?,
+        Reduction::NanProd => plain(Reduction::Prod, element, &replaced(values, 1.0), rows, scalar)?,
+        Reduction::NanMin | Reduction::NanMax => {
+            // numpy's fmin / fmax reduce: NaN only where every element is.
+            let max = op == Reduction::NanMax;
+            let fill = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+            let plain_op = if max { Reduction::Max } else { Reduction::Min };
+            let out = plain(plain_op, element, &replaced(values, fill), rows, scalar)?;
+            let counts = non_nan_counts(values, rows)?;
+            nan_where_empty(&out, &counts)?
+        }
+        Reduction::NanArgMin | Reduction::NanArgMax => {
+            let max = op == Reduction::NanArgMax;
+            let counts = non_nan_counts(values, rows)?;
+            if let Some(row) = first_all_nan_row(&counts, rows)? {
+                return Err(TensorError::Data(format!(
+                    "All-NaN slice encountered at row {row} of its batch"
+                )));
+            }
+            let fill = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+            let plain_op = if max { Reduction::ArgMax } else { Reduction::ArgMin };
+            plain(plain_op, element, &replaced(values, fill), rows, scalar)?
+        }
+        Reduction::NanMean => {
+            // numpy's `_nanmean`: the sum in the element type (np.sum), divided by the count
+            // in float64 and cast back (`_divide_by_count`); 0 / 0 is NaN.
+            let sums = plain(Reduction::Sum, element, &replaced(values, 0.0), rows, scalar)?;
+            let counts = non_nan_counts(values, rows)?;
+            divide(&sums, &counts)?
+        }
+        Reduction::NanVar { ddof } | Reduction::NanStd { ddof } => {
+            let counts = non_nan_counts(values, rows)?;
+            let nan: Vec<bool> = is_nan(values);
+            let zeros = replaced(values, 0.0);
+            let sqrt = matches!(op, Reduction::NanStd { .. });
+            let counts: Vec<u64> = counts.values().to_vec();
+            moments(element, &zeros, rows, ddof, sqrt, Some((&counts, &nan)))?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(out))
+}
+
+/// Whether each value is NaN (a NULL element is not).
+fn is_nan(values: &ArrayRef) -> Vec<bool> {
+    match values.data_type() {
+        DataType::Float16 => values
+            .as_primitive::<Float16Type>()
+            .values()
+            .iter()
+            .map(|v| v.is_nan())
+            .collect(),
+        DataType::Float32 => values
+            .as_primitive::<Float32Type>()
+            .values()
+            .iter()
+            .map(|v| v.is_nan())
+            .collect(),
+        DataType::Float64 => values
+            .as_primitive::<Float64Type>()
+            .values()
+            .iter()
+            .map(|v| v.is_nan())
+            .collect(),
+        _ => vec![false; values.len()],
+    }
+}
+
+/// `values` with every NaN replaced by `fill` (in the element type), element NULLs kept.
+fn replaced(values: &ArrayRef, fill: f64) -> ArrayRef {
+    match values.data_type() {
+        DataType::Float16 => {
+            let fill = f16::from_f64(fill);
+            Arc::new(
+                values
+                    .as_primitive::<Float16Type>()
+                    .unary::<_, Float16Type>(|v| if v.is_nan() { fill } else { v }),
+            )
+        }
+        DataType::Float32 => {
+            #[allow(clippy::cast_possible_truncation, reason = "0, 1 and the infinities")]
+            let fill = fill as f32;
+            Arc::new(
+                values
+                    .as_primitive::<Float32Type>()
+                    .unary::<_, Float32Type>(|v| if v.is_nan() { fill } else { v }),
+            )
+        }
+        DataType::Float64 => Arc::new(
+            values
+                .as_primitive::<Float64Type>()
+                .unary::<_, Float64Type>(|v| if v.is_nan() { fill } else { v }),
+        ),
+        _ => Arc::clone(values),
+    }
+}
+
+/// Each output element's number of reduced elements that are not NaN.
+fn non_nan_counts(values: &ArrayRef, rows: Rows<'_>) -> Result<PrimitiveArray<UInt64Type>> {
+    let flags: PrimitiveArray<UInt8Type> = is_nan(values)
+        .into_iter()
+        .map(|nan| u8::from(!nan))
+        .collect::<Vec<u8>>()
+        .into();
+    let flags: ArrayRef = Arc::new(flags);
+    let counts = plain(Reduction::Sum, &DataType::UInt8, &flags, rows, false)?;
+    counts
+        .as_primitive_opt::<UInt64Type>()
+        .cloned()
+        .ok_or_else(|| TensorError::Internal("nan reduction: counts are not uint64".to_string()))
+}
+
+/// The first row (of the batch) with an output element whose slice is all NaN.
+fn first_all_nan_row(
+    counts: &PrimitiveArray<UInt64Type>,
+    rows: Rows<'_>,
+) -> Result<Option<usize>> {
+    let mut first = None;
+    rows.visit(|row, layout, _, out_start| {
+        if first.is_none()
+            && counts.values()[out_start..out_start + layout.out_size].contains(&0)
+        {
+            first = Some(row);
+        }
+        Ok(())
+    })?;
+    Ok(first)
+}
+
+/// `out` (floats) with NaN wherever `counts` is 0.
+fn nan_where_empty(out: &ArrayRef, counts: &PrimitiveArray<UInt64Type>) -> Result<ArrayRef> {
+    let empty: BooleanArray = counts.values().iter().map(|&c| Some(c == 0)).collect();
+    let nan: ArrayRef = match out.data_type() {
+        DataType::Float16 => Arc::new(PrimitiveArray::<Float16Type>::from(vec![f16::NAN])),
+        DataType::Float32 => Arc::new(PrimitiveArray::<Float32Type>::from(vec![f32::NAN])),
+        _ => Arc::new(PrimitiveArray::<Float64Type>::from(vec![f64::NAN])),
+    };
+    let nan = arrow::array::Scalar::new(nan);
+    Ok(arrow::compute::kernels::zip::zip(&empty, &nan, out)?)
+}
+
+/// `sums / counts` in float64, cast back to the sums' type (numpy's `_divide_by_count`).
+fn divide(sums: &ArrayRef, counts: &PrimitiveArray<UInt64Type>) -> Result<ArrayRef> {
+    let wide = arrow::compute::cast(sums, &DataType::Float64)?;
+    let quotients: PrimitiveArray<Float64Type> = wide
+        .as_primitive::<Float64Type>()
+        .values()
+        .iter()
+        .zip(counts.values())
+        .map(|(&s, &n)| s / n as f64)
+        .collect::<Vec<f64>>()
+        .into();
+    let quotients = PrimitiveArray::<Float64Type>::new(quotients.values().clone(), wide.nulls().cloned());
+    Ok(arrow::compute::cast(&quotients, sums.data_type())?)
+}
+
+/// numpy's `ptp`: `maximum.reduce - minimum.reduce` in the element type (integers wrap);
+/// booleans are numpy's subtract error.
+fn ptp(element: &DataType, values: &ArrayRef, rows: Rows<'_>, scalar: bool) -> Result<ArrayRef> {
+    if *element == DataType::Boolean {
+        return Err(TensorError::Data(
+            "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.".to_string(),
+        ));
+    }
+    let max = plain(Reduction::Max, element, values, rows, scalar)?;
+    let min = plain(Reduction::Min, element, values, rows, scalar)?;
+    Ok(numeric::sub_wrapping(&max, &min)?)
+}
