@@ -164,6 +164,12 @@ def cases():
             a[:, :, 0] = np.nan
             return per_row(lambda r: fn(r, axis=1), a)
         out[name] = (lambda f=getattr(tf, name): f(x_nan, axis=1), expected)
+    out["tensor_count_nonzero"] = (lambda: tf.tensor_count_nonzero(col("b"), axis=1),
+                                   lambda d: per_row(lambda a: np.count_nonzero(a, axis=1), d["b"]))
+    out["tensor_sort"] = (lambda: tf.tensor_sort(X, axis=0, descending=True),
+                          lambda d: per_row(lambda a: np.flip(np.sort(a, axis=0), axis=0), d["x"]))
+    out["tensor_argsort"] = (lambda: tf.tensor_argsort(X),
+                             lambda d: per_row(lambda a: np.argsort(a, kind="stable"), d["x"]))
     out["tensor_moveaxis"] = (lambda: tf.tensor_moveaxis(X, 0, -1),
                               lambda d: per_row(lambda a: np.moveaxis(a, 0, -1), d["x"]))
     out["tensor_swapaxes"] = (lambda: tf.tensor_swapaxes(X, 1, 0),
@@ -282,6 +288,11 @@ def linalg_cases():
             lambda d: per_row(lambda a: a @ [1.0, 2.0, -1.0]
                               / (np.linalg.norm(a, axis=-1) * np.linalg.norm([1.0, 2.0, -1.0])),
                               d["x"])),
+        "tensor_cosine_distance": (
+            lambda: tf.tensor_cosine_distance(X, Y),
+            lambda d: per_row(lambda a, b: 1 - np.sum(a * b, axis=-1)
+                              / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)),
+                              d["x"], d["y"])),
     }
     SUMMED.update(out)
     return out

@@ -65,13 +65,17 @@ def measure(function, a, b, axis):
         value = np.sqrt(total((a - b) * (a - b)))
     else:
         value = total(a * b) / (np.sqrt(total(a * a)) * np.sqrt(total(b * b)))
-    return np.asarray(value).astype(result)
+    value = np.asarray(value).astype(result)
+    if function == "cosine_distance":
+        # 1 - the similarity, in the result type (DuckDB's array_cosine_distance).
+        return np.asarray(result.type(1) - value).astype(result)
+    return value
 
 
 def numpy_value(function, operands, options):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if function in MEASURES:
+        if function in MEASURES + ("cosine_distance",):
             return measure(function, *operands, options.get("axis", -1))
         if function == "einsum":
             return np.asarray(np.einsum(options["subscripts"], *operands, optimize=False))
@@ -364,9 +368,9 @@ def linalg_cases(w, rng):
     w.case("outer", [a, b], perms=[[2, 0, 1], [1, 0]])
 
 
-def measure_cases(w, rng):
+def measure_cases(w, rng, functions=MEASURES):
     w.comment("Vector measures: element types, broadcasting, axes, empty vectors, permuted.")
-    for function in MEASURES:
+    for function in functions:
         for dtype in [np.float16, np.float32, np.float64, np.int8, np.uint16, np.int64, np.bool_]:
             w.case(function, two(rng, dtype, (2, 3), dtype, (3,)))
         for da, db in [(np.float16, np.float32), (np.int8, np.float16), (np.int32, np.float32)]:
@@ -589,7 +593,7 @@ def variable_measure_cases(w, table, rows_of):
     rows_of["csu"] = variable_rows(table, "csu")
     for column in ["fa", "fc"]:
         rows_of[column] = fixed_rows(table, column)
-    for function in MEASURES:
+    for function in MEASURES + ("cosine_distance",):
         for column in ["f32", "perm", "u8u", "b", "i64v", "uni", "c0", "csp"]:
             ndim = next(r for r in rows_of[column].values() if r is not None).ndim
             w.variable_case(function, [column, column], rows_of)
@@ -718,6 +722,7 @@ def main():
     linalg_cases(w, rng)
     measure_cases(w, rng)
     product_path_cases(w, np.random.default_rng(20261128))
+    measure_cases(w, np.random.default_rng(20261201), ("cosine_distance",))
     w.write()
     w = Writer(ROOT / "sql" / "tensor_norm_generated.slt", "tensor_norm (numpy.linalg.norm).")
     norm_cases(w, np.random.default_rng(20261129))

@@ -31,9 +31,9 @@ VARSHAPE = "tests/data/varshape_along.parquet"
 
 REDUCTIONS = ["sum", "prod", "mean", "min", "max", "argmin", "argmax", "any", "all", "var", "std"]
 CUMULATIVE = ["cumsum", "cumprod"]
-# numpy's NaN-aware reductions and ptp (sql/tensor_reduce_nan_generated.slt).
+# numpy's NaN-aware reductions, ptp and count_nonzero (sql/tensor_reduce_nan_generated.slt).
 NAN_REDUCTIONS = ["nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax",
-                  "nanvar", "nanstd", "ptp"]
+                  "nanvar", "nanstd", "ptp", "count_nonzero"]
 OUT_NAN = ROOT / "sql" / "tensor_reduce_nan_generated.slt"
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float16, np.float32, np.float64, np.bool_]
@@ -474,6 +474,118 @@ def nan_cases(w, rng):
                 w.variable_case(function, column, rows, axis=axis, keepdims=keepdims)
 
 
+OUT_SORT = ROOT / "sql" / "tensor_sort_generated.slt"
+
+
+def array_api_sort(function, a, axis, descending):
+    """The array API standard's sort / argsort on numpy, as array_api_compat builds them:
+    numpy's stable sort; descending as flip(sort(flip(x))), so that equal elements keep their
+    order."""
+    sort = np.sort if function == "sort" else np.argsort
+    if not descending:
+        return sort(a, axis=axis, kind="stable")
+    out = np.flip(sort(np.flip(a, axis=axis), axis=axis, kind="stable"), axis=axis)
+    if function == "argsort":
+        out = (a.shape[axis] - 1) - out
+    return out
+
+
+def sort_case(w, function, rows, perm=None, axis="omit", descending=None, keyword=True):
+    first = next(r for r in rows if r is not None)
+    physical_shape = first.shape if perm is None else tuple(first.shape[i] for i in np.argsort(perm))
+    values = []
+    for r, a in enumerate(rows, 1):
+        if a is None:
+            values.append(f"({r}, NULL)")
+        else:
+            physical = a if perm is None else a.transpose(np.argsort(perm))
+            values.append(f"({r}, {list_sql(np.ascontiguousarray(physical))})")
+    shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
+    perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
+    options = []
+    if keyword:
+        if axis != "omit":
+            options.append(f"axis => {axis}")
+        if descending is not None:
+            options.append(f"descending => {str(descending).lower()}")
+    else:
+        options.append("NULL" if axis == "omit" else str(axis))
+        if descending is not None:
+            options.append(str(descending).lower())
+    call = f"tensor_{function}(tensor(v, {shape_sql}{perm_sql}){''.join(', ' + o for o in options)})"
+    order = " ORDER BY r" if len(rows) > 1 else ""
+    sql = (f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {', '.join(values)}) "
+           f"AS t(r, v){order};")
+    np_axis = -1 if axis == "omit" else axis
+    w.count += 1
+    try:
+        results = [None if a is None else array_api_sort(function, a, np_axis, bool(descending))
+                   for a in rows]
+    except (ValueError, TypeError) as e:
+        w.lines += ["", f"# numpy raises: {e}", f"query error tensor_{function}: {error_regex(str(e), '')}", sql]
+        return
+    shown = np.asarray(next(r for r in results if r is not None))
+    w.lines += ["", f"# numpy {function}(axis={np_axis}, kind='stable'"
+                f"{', descending (flip-sort-flip)' if descending else ''}): {shown.dtype}",
+                "query ITT", sql, "----"]
+    for r, result in enumerate(results, 1):
+        w.lines.append(f"{r} NULL {arrow_type(shown)}" if result is None
+                       else f"{r} {fmt(result)} {arrow_type(np.asarray(result))}")
+
+
+def sort_cases(w, rng):
+    w.comment("sort and argsort, every element type, on [2, 3, 4] rows (one NULL, NaN in the float "
+              "rows): axis forms, descending; numpy's stable sort, NaN last.")
+    for dtype in DTYPES:
+        rows = [sample(rng, dtype, (2, 3, 4), nan=True), None, sample(rng, dtype, (2, 3, 4), nan=True)]
+        for function in ["sort", "argsort"]:
+            for axis in ["omit", 0, 1, -3]:
+                for descending in [None, True, False]:
+                    sort_case(w, function, rows, axis=axis, descending=descending)
+            sort_case(w, function, rows, axis=2, descending=True, keyword=False)
+    w.comment("Ties keep their order (signed zeros, repeated integers), NaN and infinities.")
+    for dtype in [np.float16, np.float32, np.float64]:
+        rows = [np.array([[0.0, -0.0, np.nan, 1.0, -np.inf], [np.inf, np.nan, -0.0, 0.0, np.nan]], dtype)]
+        for function in ["sort", "argsort"]:
+            for descending in [False, True]:
+                sort_case(w, function, rows, axis=1, descending=descending)
+    ties = [np.array([[2, 1, 2, 1, 2], [0, 0, 0, 0, 0]], np.int16)]
+    for function in ["sort", "argsort"]:
+        for descending in [False, True]:
+            sort_case(w, function, ties, axis=1, descending=descending)
+            sort_case(w, function, ties, axis=0, descending=descending)
+    w.comment("Permuted tensors sort along logical axes; long lines; empty tensors; axis errors.")
+    for perm in [(2, 0, 1), (1, 0, 2)]:
+        rows = [sample(rng, np.float32, (2, 3, 4)), None, sample(rng, np.float32, (2, 3, 4))]
+        for function in ["sort", "argsort"]:
+            for axis in ["omit", 0, 1]:
+                sort_case(w, function, rows, perm=perm, axis=axis, descending=axis == 1 or None)
+    rows = [sample(rng, np.float64, (2, 200), nan=True), sample(rng, np.int32, (2, 200)).astype(np.float64)]
+    for function in ["sort", "argsort"]:
+        sort_case(w, function, rows)
+        sort_case(w, function, rows, descending=True)
+    for shape, axis in [((0,), "omit"), ((2, 0), 1), ((2, 0), 0), ((0, 3), 1)]:
+        for function in ["sort", "argsort"]:
+            sort_case(w, function, [np.zeros(shape, np.float32)], axis=axis)
+    for function in ["sort", "argsort"]:
+        sort_case(w, function, [np.arange(6, dtype=np.int64).reshape(2, 3)], axis=2)
+        sort_case(w, function, [np.arange(6, dtype=np.int64).reshape(2, 3)], axis=-3)
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors: each row sorted in its own shape.")
+    for column in ["f32", "perm", "u8u", "b", "csp"]:
+        rows = variable_rows(table, column)
+        for function in ["sort", "argsort"]:
+            for axis, descending in [("omit", None), (0, True)]:
+                options = "" if axis == "omit" else f", axis => {axis}"
+                options += ", descending => true" if descending else ""
+                sql = f"SELECT id, tensor_{function}({column}{options}) FROM '{VARSHAPE}' ORDER BY id;"
+                w.count += 1
+                out = [f"{rid} NULL" if a is None else
+                       f"{rid} {fmt(array_api_sort(function, a, -1 if axis == 'omit' else axis, bool(descending)))}"
+                       for rid, a in rows.items()]
+                w.lines += ["", f"# numpy {function} of each row of {column}", "query IT", sql, "----"] + out
+
+
 def main():
     rng = np.random.default_rng(20261126)
     w = Writer()
@@ -486,6 +598,11 @@ def main():
     nan_cases(w, np.random.default_rng(20261129))
     w.write(OUT_NAN)
     print(f"wrote {OUT_NAN.relative_to(ROOT)}: {w.count} cases")
+    w = Writer()
+    w.lines[0] = w.lines[0].replace("from numpy", "from numpy (sort_cases)")
+    sort_cases(w, np.random.default_rng(20261130))
+    w.write(OUT_SORT)
+    print(f"wrote {OUT_SORT.relative_to(ROOT)}: {w.count} cases")
 
 
 if __name__ == "__main__":

@@ -114,6 +114,16 @@ with_options! {
 }
 
 with_options! {
+    /// The cosine distance 1 - tensor_cosine_similarity(a, b) (DuckDB's array_cosine_distance; NaN
+    /// for a zero vector) along the last axis (or `axis`) of a and b, broadcast by numpy's rules.
+    ///
+    /// SQL: `tensor_cosine_distance(a, b [, axis])`.
+    tensor_cosine_distance(a, b) -> TensorCosineDistanceCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
     /// numpy's linalg.norm of each row.
     ///
     /// SQL: `tensor_norm(x [, ord [, axis [, keepdims]]])`.

@@ -38,6 +38,7 @@ pub mod rows;
 pub mod scatter;
 pub mod shape;
 pub mod shape_plans;
+pub mod sort;
 pub mod unary;
 pub mod update;
 

@@ -374,6 +374,7 @@ fn declare() -> Registry {
     for measure in super::linalg::MEASURES {
         r.scalar(super::linalg::TensorVectorMeasure::new(measure));
     }
+    r.scalar(super::linalg::TensorVectorMeasure::cosine_distance());
     r.scalar(super::linalg::TensorNorm::new());
     r.family(Family::Tensors);
     r.other_scalar(TensorTyped::new(), Parameters::Internal);

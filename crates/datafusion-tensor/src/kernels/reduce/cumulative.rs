@@ -46,7 +46,7 @@ impl Span {
         }
     }
 
-    fn size(self) -> usize {
+    pub(crate) fn size(self) -> usize {
         self.outer * self.n * self.inner
     }
 }
@@ -61,7 +61,7 @@ pub enum Spans<'a> {
 }
 
 impl Spans<'_> {
-    fn each(&self, mut f: impl FnMut(Span, usize)) {
+    pub(crate) fn each(&self, mut f: impl FnMut(Span, usize)) {
         match *self {
             Spans::Same(rows, span) => (0..rows).for_each(|row| f(span, row * span.size())),
             Spans::Each(spans) => {
@@ -74,7 +74,7 @@ impl Spans<'_> {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         let mut len = 0;
         self.each(|span, _| len += span.size());
         len

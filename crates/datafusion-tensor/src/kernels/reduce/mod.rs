@@ -97,6 +97,8 @@ pub enum Reduction {
     },
     /// `np.ptp`: maximum minus minimum, in the element type (integers wrap).
     Ptp,
+    /// `np.count_nonzero`: how many elements are not zero (NaN counts), as int64.
+    CountNonzero,
 }
 
 /// The type numpy 2 sums and multiplies `element`s in (`np.sum`, `np.cumsum`): int64 for
@@ -115,7 +117,11 @@ impl Reduction {
         match self {
             Self::Sum | Self::Prod | Self::NanSum | Self::NanProd => sum_type(element),
             Self::Min | Self::Max | Self::NanMin | Self::NanMax | Self::Ptp => element.clone(),
-            Self::ArgMin | Self::ArgMax | Self::NanArgMin | Self::NanArgMax => DataType::Int64,
+            Self::ArgMin
+            | Self::ArgMax
+            | Self::NanArgMin
+            | Self::NanArgMax
+            | Self::CountNonzero => DataType::Int64,
             Self::Any | Self::All => DataType::Boolean,
             Self::Mean
             | Self::Var { .. }
@@ -225,6 +231,14 @@ pub fn reduce(
             return reduce(Reduction::Std { ddof }, element, values, rows, scalar);
         }
         Reduction::Ptp => return unsupported(element),
+        Reduction::CountNonzero => {
+            // Each element's truth value (numpy's `x != 0`; arrow's cast to Boolean is the
+            // same test, NaN true and -0.0 false) summed as bytes into uint64.
+            let truth = arrow::compute::cast(values, &DataType::Boolean)?;
+            let bytes = arrow::compute::cast(&truth, &DataType::UInt8)?;
+            let counts = reduce(Reduction::Sum, &DataType::UInt8, &bytes, rows, scalar)?;
+            arrow::compute::cast(&counts, &DataType::Int64)?
+        }
     };
     element_nulls(out, values, rows)
 }

@@ -47,6 +47,9 @@ pub const MEASURES: [Measure; 3] = [
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorVectorMeasure {
     measure: Measure,
+    /// `tensor_cosine_distance`: one minus the cosine similarity (as in `DuckDB`:
+    /// `array_cosine_distance`).
+    distance: bool,
     documentation: Documentation,
 }
 
@@ -55,7 +58,48 @@ impl TensorVectorMeasure {
     pub fn new(measure: Measure) -> Self {
         Self {
             measure,
-            documentation: documentation(measure),
+            distance: false,
+            documentation: documentation(measure, false),
+        }
+    }
+
+    /// `tensor_cosine_distance`: `1 - tensor_cosine_similarity(a, b)`.
+    pub fn cosine_distance() -> Self {
+        Self {
+            measure: Measure::CosineSimilarity,
+            distance: true,
+            documentation: documentation(Measure::CosineSimilarity, true),
+        }
+    }
+}
+
+/// `1 - v` of every value of a float result (a one-value-per-row column, or a tensor's
+/// values), in its type; NULLs kept.
+fn one_minus(output: Option<&AnyTensorType>, out: &ArrayRef) -> Result<ArrayRef> {
+    use arrow::datatypes::{Float16Type, Float32Type, Float64Type};
+    let map = |values: &ArrayRef| -> Result<ArrayRef> {
+        Ok(match values.data_type() {
+            DataType::Float16 => Arc::new(
+                values
+                    .as_primitive::<Float16Type>()
+                    .unary::<_, Float16Type>(|v| half::f16::ONE - v),
+            ),
+            DataType::Float32 => Arc::new(
+                values
+                    .as_primitive::<Float32Type>()
+                    .unary::<_, Float32Type>(|v| 1.0 - v),
+            ),
+            _ => Arc::new(
+                values
+                    .as_primitive::<Float64Type>()
+                    .unary::<_, Float64Type>(|v| 1.0 - v),
+            ),
+        })
+    };
+    match output {
+        None => map(out),
+        Some(output) => {
+            crate::udf::unary::map_tensor_values("tensor_cosine_distance", output, out, map)
         }
     }
 }
@@ -102,6 +146,7 @@ impl TensorFunction for TensorVectorMeasure {
 
     fn name(&self) -> &'static str {
         match self.measure {
+            Measure::CosineSimilarity if self.distance => "tensor_cosine_distance",
             Measure::InnerProduct => "tensor_inner_product",
             Measure::L2Distance => "tensor_l2_distance",
             Measure::CosineSimilarity => "tensor_cosine_similarity",
@@ -212,6 +257,11 @@ impl TensorFunction for TensorVectorMeasure {
                 limits,
                 ..
             } => self.variable_rows(plan, operands, *axis, limits, args, rows)?,
+        };
+        let out = if self.distance {
+            one_minus(plan.output.as_ref(), &out)?
+        } else {
+            out
         };
         if scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
@@ -551,8 +601,14 @@ fn as_f32(values: &ArrayRef) -> Result<std::borrow::Cow<'_, [f32]>> {
 }
 
 /// `SHOW FUNCTIONS` documentation of `measure`'s function.
-fn documentation(measure: Measure) -> Documentation {
+fn documentation(measure: Measure, distance: bool) -> Documentation {
     let (name, what, example, shown) = match measure {
+        Measure::CosineSimilarity if distance => (
+            "tensor_cosine_distance",
+            "The cosine distance 1 - tensor_cosine_similarity(a, b) (DuckDB's array_cosine_distance; NaN for a zero vector)",
+            "tensor_cosine_distance([1.0, 0.0], [0.0, 1.0])",
+            "1.0",
+        ),
         Measure::InnerProduct => (
             "tensor_inner_product",
             "The inner product sum(a * b)",

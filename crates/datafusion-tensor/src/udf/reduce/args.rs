@@ -22,6 +22,8 @@ pub struct Options {
     pub keepdims: bool,
     /// numpy's `ddof` (`var` and `std`).
     pub ddof: i64,
+    /// The array API standard's `descending` (`sort`, `argsort`).
+    pub descending: bool,
 }
 
 /// Whether argument `i` is absent, a NULL literal or of the Null type (the option's default).
@@ -88,11 +90,26 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     } else {
         0
     };
+    let sorting = matches!(function, ReduceFunction::Sort | ReduceFunction::ArgSort);
+    let flag = |i: usize, arg: &str, default: bool| -> Result<bool> {
+        if !sorting || is_default(args, i) {
+            return Ok(default);
+        }
+        match args.literal(i) {
+            Some(ScalarValue::Boolean(Some(b))) => Ok(*b),
+            _ => plan_err!("{name}: argument {arg} must be a literal boolean"),
+        }
+    };
+    let descending = flag(2, "descending", false)?;
+    // Every sort is stable: `stable => false` allows any order of equal elements, and the
+    // stable one is such an order.
+    flag(3, "stable", true)?;
     Ok(Options {
         axes,
         scalar_axis,
         keepdims,
         ddof,
+        descending,
     })
 }
 

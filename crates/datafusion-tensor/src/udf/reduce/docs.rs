@@ -118,6 +118,21 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "tensor_ptp(tensor([3, 1, 2, 6, 5, 9], [2, 3]), axis => 1)",
             "[2, 4]",
         ),
+        F::Reduce(Reduction::CountNonzero) => (
+            "numpy's count_nonzero along axes: how many elements are not zero (NaN counts; booleans: how many are true), as int64. 0 over no elements.",
+            "tensor_count_nonzero(tensor([0, 1, 2, 0, 0, 3], [2, 3]), axis => 1)",
+            "[2, 1]",
+        ),
+        F::Sort => (
+            "The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in order, NaN last (first when descending), equal elements in their original order (the sort is always stable). Element NULLs sort after NaN.",
+            "tensor_sort(tensor([3, 1, 2, 6, 5, 4], [2, 3]), descending => true)",
+            "[[3, 2, 1], [6, 5, 4]]",
+        ),
+        F::ArgSort => (
+            "The array API standard's argsort (numpy's argsort, kind='stable'): the int64 indices along one axis that sort it, NaN last (first when descending), equal elements in their original order.",
+            "tensor_argsort(tensor([3, 1, 2, 6, 5, 4], [2, 3]), axis => 0)",
+            "[[0, 0, 0], [1, 1, 1]]",
+        ),
         F::CumSum => (
             "numpy's cumsum along one axis (the flattened tensor without one), in the types of tensor_sum.",
             "tensor_cumsum(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1)",
@@ -140,6 +155,7 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             format!("{name}(x [, axis [, keepdims [, ddof]]])")
         }
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
+        F::Sort | F::ArgSort => format!("{name}(x [, axis [, descending [, stable]]])"),
         F::Reduce(_) => format!("{name}(x [, axis [, keepdims]])"),
     };
     let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
@@ -148,6 +164,16 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList), reduced over its logical axes (its permutation applied); each variable-shape row in its own shape.",
     );
     builder = match function {
+        F::Sort | F::ArgSort => builder
+            .with_argument(
+                "axis",
+                "A literal integer (negative from the end); default -1 (NULL too).",
+            )
+            .with_argument("descending", "true: largest first (default false).")
+            .with_argument(
+                "stable",
+                "A literal boolean (default true); the sort is stable either way.",
+            ),
         F::Reduce(
             Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax,
         )
@@ -161,7 +187,7 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "A literal integer or list of integers (negative from the end), or NULL / omitted: every axis, and the result is a plain value.",
         ),
     };
-    if !matches!(function, F::CumSum | F::CumProd) {
+    if function.takes_keepdims() {
         builder = builder.with_argument(
             "keepdims",
             "true: the reduced axes stay, of length 1 (default false).",

@@ -2,7 +2,8 @@
 //! `tensor_max`, `tensor_argmin`, `tensor_argmax`, `tensor_any`, `tensor_all`, `tensor_var`,
 //! `tensor_std` (`x [, axis [, keepdims [, ddof]]]`), numpy's NaN-aware `tensor_nansum` ...
 //! `tensor_nanstd` and `tensor_ptp`, and `tensor_cumsum`, `tensor_cumprod` (`x [, axis]`),
-//! numpy 2's, on fixed- and variable-shape tensors.
+//! numpy 2's, and the array API standard's `tensor_sort`, `tensor_argsort` (`x [, axis [,
+//! descending [, stable]]]`, along one axis), on fixed- and variable-shape tensors.
 //!
 //! One [`TensorReduce`] per function ([`ReduceFunction`]); `args.rs` reads the options and
 //! checks the axes, `variable.rs` plans and runs the variable-shape case, `docs.rs` holds
@@ -25,6 +26,7 @@ use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
 use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
 use crate::kernels::reduce::{ReduceLayout, Reduction, Rows, reduce, sum_type};
+use crate::kernels::sort::{SortOp, sort};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
 
@@ -39,11 +41,15 @@ pub enum ReduceFunction {
     CumSum,
     /// `tensor_cumprod`.
     CumProd,
+    /// `tensor_sort`: the values sorted along one axis.
+    Sort,
+    /// `tensor_argsort`: the indices that sort along one axis.
+    ArgSort,
 }
 
 impl ReduceFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 23] = [
+    pub const ALL: [Self; 26] = [
         Self::Reduce(Reduction::Sum),
         Self::Reduce(Reduction::Prod),
         Self::Reduce(Reduction::Mean),
@@ -67,6 +73,9 @@ impl ReduceFunction {
         Self::Reduce(Reduction::NanVar { ddof: 0 }),
         Self::Reduce(Reduction::NanStd { ddof: 0 }),
         Self::Reduce(Reduction::Ptp),
+        Self::Reduce(Reduction::CountNonzero),
+        Self::Sort,
+        Self::ArgSort,
     ];
 
     /// The SQL name.
@@ -85,6 +94,8 @@ impl ReduceFunction {
             Self::Reduce(Reduction::Std { .. }) => "tensor_std",
             Self::CumSum => "tensor_cumsum",
             Self::CumProd => "tensor_cumprod",
+            Self::Sort => "tensor_sort",
+            Self::ArgSort => "tensor_argsort",
             Self::Reduce(Reduction::NanSum) => "tensor_nansum",
             Self::Reduce(Reduction::NanProd) => "tensor_nanprod",
             Self::Reduce(Reduction::NanMean) => "tensor_nanmean",
@@ -95,6 +106,7 @@ impl ReduceFunction {
             Self::Reduce(Reduction::NanVar { .. }) => "tensor_nanvar",
             Self::Reduce(Reduction::NanStd { .. }) => "tensor_nanstd",
             Self::Reduce(Reduction::Ptp) => "tensor_ptp",
+            Self::Reduce(Reduction::CountNonzero) => "tensor_count_nonzero",
         }
     }
 
@@ -103,6 +115,8 @@ impl ReduceFunction {
         match self {
             _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof"],
             Self::CumSum | Self::CumProd => &["x", "axis"],
+            // The array API standard's `sort(x, /, *, axis=-1, descending=False, stable=True)`.
+            Self::Sort | Self::ArgSort => &["x", "axis", "descending", "stable"],
             Self::Reduce(_) => &["x", "axis", "keepdims"],
         }
     }
@@ -115,14 +129,19 @@ impl ReduceFunction {
                 Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax
             ) | Self::CumSum
                 | Self::CumProd
+                | Self::Sort
+                | Self::ArgSort
         )
     }
 
-    fn takes_keepdims(self) -> bool {
-        !matches!(self, Self::CumSum | Self::CumProd)
+    pub(super) fn takes_keepdims(self) -> bool {
+        !matches!(
+            self,
+            Self::CumSum | Self::CumProd | Self::Sort | Self::ArgSort
+        )
     }
 
-    fn takes_ddof(self) -> bool {
+    pub(super) fn takes_ddof(self) -> bool {
         matches!(
             self,
             Self::Reduce(
@@ -142,7 +161,7 @@ impl ReduceFunction {
             Self::Reduce(Reduction::NanVar { .. }) => Some(Reduction::NanVar { ddof }),
             Self::Reduce(Reduction::NanStd { .. }) => Some(Reduction::NanStd { ddof }),
             Self::Reduce(reduction) => Some(reduction),
-            Self::CumSum | Self::CumProd => None,
+            Self::CumSum | Self::CumProd | Self::Sort | Self::ArgSort => None,
         }
     }
 }
@@ -173,6 +192,13 @@ pub enum ReduceOp {
         reduction: Reduction,
         /// Which logical axes are reduced.
         reduced: Vec<bool>,
+    },
+    /// A sort along one logical axis.
+    Sort {
+        /// Values or indices, and the order.
+        op: SortOp,
+        /// The axis.
+        axis: usize,
     },
     /// A cumulative sum or product along one logical axis (`None`: the flattened row).
     Cumulate {
@@ -264,6 +290,18 @@ fn plan_op(
     ndim: usize,
     options: &Options,
 ) -> Result<ReduceOp> {
+    if matches!(function, ReduceFunction::Sort | ReduceFunction::ArgSort) {
+        // axis defaults to -1 (NULL too: a skipped keyword option arrives as NULL).
+        let axes = options.axes.as_deref().unwrap_or(&[-1]);
+        let reduced = reduced_axes(name, Some(axes), ndim)?;
+        return Ok(ReduceOp::Sort {
+            op: SortOp {
+                indices: function == ReduceFunction::ArgSort,
+                descending: options.descending,
+            },
+            axis: reduced.iter().position(|&r| r).unwrap_or(0),
+        });
+    }
     let axes = zero_d_axes(function, name, ndim, options)?;
     let reduced = reduced_axes(name, axes, ndim)?;
     Ok(match function.reduction(options.ddof) {
@@ -302,7 +340,8 @@ fn zero_d_axes<'a>(
             | Reduction::ArgMax
             | Reduction::NanArgMin
             | Reduction::NanArgMax
-            | Reduction::Ptp,
+            | Reduction::Ptp
+            | Reduction::CountNonzero,
         )
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd
@@ -317,7 +356,7 @@ fn zero_d_axes<'a>(
         | ReduceFunction::CumProd => {
             plan_err!("{name}: axis {axis} is out of bounds for array of dimension 1")
         }
-        ReduceFunction::Reduce(_) => Ok(axes),
+        ReduceFunction::Reduce(_) | ReduceFunction::Sort | ReduceFunction::ArgSort => Ok(axes),
     }
 }
 
@@ -326,6 +365,8 @@ fn result_element(op: &ReduceOp, element: &DataType) -> DataType {
     match op {
         ReduceOp::Reduce { reduction, .. } => reduction.result_type(element),
         ReduceOp::Cumulate { .. } => sum_type(element),
+        ReduceOp::Sort { op, .. } if op.indices => DataType::Int64,
+        ReduceOp::Sort { .. } => element.clone(),
     }
 }
 
@@ -357,7 +398,7 @@ fn plan_fixed(
         ReduceOp::Cumulate { axis: None, .. } => {
             ReduceOutput::Fixed(TensorType::new(element, vec![input.size()])?)
         }
-        ReduceOp::Cumulate { .. } => {
+        ReduceOp::Cumulate { .. } | ReduceOp::Sort { .. } => {
             ReduceOutput::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
         }
     };
@@ -391,6 +432,10 @@ fn invoke_fixed(
         ReduceOp::Cumulate { product, axis } => {
             let spans = Spans::Same(input.len(), Span::new(&shape, *axis));
             cumulate(*product, tensor.element_type(), &values, spans).map_err(in_function)?
+        }
+        ReduceOp::Sort { op, axis } => {
+            let spans = Spans::Same(input.len(), Span::new(&shape, Some(*axis)));
+            sort(*op, tensor.element_type(), &values, spans).map_err(in_function)?
         }
     };
     match &plan.output {

@@ -16,6 +16,7 @@ use crate::kernels::ragged;
 use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
 use crate::kernels::reduce::{ReduceLayout, Rows, reduce};
 use crate::kernels::shape_plans::ShapePlans;
+use crate::kernels::sort::sort;
 use crate::tensor_type::TensorType;
 use crate::udf::variable_array;
 use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType};
@@ -52,7 +53,9 @@ pub(super) fn plan(
         ReduceOp::Cumulate { axis: None, .. } => {
             ReduceOutput::Variable(VariableShapeType::new(element, 1)?)
         }
-        ReduceOp::Cumulate { .. } => ReduceOutput::Variable(input.row_major_of(element)?),
+        ReduceOp::Cumulate { .. } | ReduceOp::Sort { .. } => {
+            ReduceOutput::Variable(input.row_major_of(element)?)
+        }
     };
     Ok(ReducePlan {
         input: AnyTensorType::Variable(input),
@@ -140,16 +143,28 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                 }
             }
         }
-        ReduceOp::Cumulate { product, axis } => {
+        ReduceOp::Cumulate { .. } | ReduceOp::Sort { .. } => {
             let ReduceOutput::Variable(tensor) = &plan.output else {
                 return Err(TensorError::Internal(
-                    "a cumulative reduction of variable-shape rows is variable-shape".to_string(),
+                    "a cumulative reduction or sort of variable-shape rows is variable-shape"
+                        .to_string(),
                 ));
             };
+            let axis = match &plan.op {
+                ReduceOp::Cumulate { axis, .. } => *axis,
+                ReduceOp::Sort { axis, .. } => Some(*axis),
+                ReduceOp::Reduce { .. } => None,
+            };
             let spans: Vec<Option<Span>> = (0..rows)
-                .map(|row| (!view.is_null(row)).then(|| span_of(view.logical_shape(row), *axis)))
+                .map(|row| (!view.is_null(row)).then(|| span_of(view.logical_shape(row), axis)))
                 .collect();
-            let out = cumulate(*product, element, &values, Spans::Each(&spans))?;
+            let out = match &plan.op {
+                ReduceOp::Sort { op, .. } => sort(*op, element, &values, Spans::Each(&spans))?,
+                ReduceOp::Cumulate { product, .. } => {
+                    cumulate(*product, element, &values, Spans::Each(&spans))?
+                }
+                ReduceOp::Reduce { .. } => unreachable!("matched above"),
+            };
             let ndim = tensor.ndim();
             let mut lengths = Vec::with_capacity(rows);
             let mut shapes = Vec::with_capacity(rows * ndim);

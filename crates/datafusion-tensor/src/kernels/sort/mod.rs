@@ -1,0 +1,129 @@
+//! Sorting along one axis (numpy's `sort` and `argsort`, the array API standard's with
+//! `descending`): each line of a row along the axis sorted on its own, stably.
+//!
+//! numpy's order: NaN after every number (numpy sorts NaN to the end), -0.0 and 0.0 equal,
+//! false before true. `descending` is the array API standard's (as `array_api_compat` builds
+//! it on numpy: `flip(sort(flip(x)))`): the reverse order, NaN first, equal elements still in
+//! their original order. Element NULLs sort after NaN (first when descending) and keep their
+//! validity with them.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, Int64Array};
+use arrow::buffer::NullBuffer;
+use arrow::datatypes::DataType;
+
+use super::reduce::cumulative::Spans;
+use super::{from_storage, storage_type, to_storage, with_primitive_type};
+use crate::error::{Result, TensorError};
+
+/// What a sort returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SortOp {
+    /// The indices along the axis that sort each line (`argsort`), else the sorted values.
+    pub indices: bool,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// numpy's order of two elements (NaN last; a value that is not equal to itself is NaN).
+#[inline]
+#[allow(clippy::eq_op, reason = "x != x is the NaN test of any element type")]
+fn numpy_order<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+    a.partial_cmp(b)
+        .unwrap_or_else(|| (a != a).cmp(&(b != b)))
+}
+
+/// `op` along each line of every row of `values` (elements of type `element`, logical
+/// row-major, rows as `spans` says): the sorted values in `element`, or their int64 indices.
+pub fn sort(op: SortOp, element: &DataType, values: &ArrayRef, spans: Spans<'_>) -> Result<ArrayRef> {
+    let storage = to_storage(values)?;
+    let nulls = values.logical_nulls();
+    let order = with_primitive_type!(storage_type(element), P => {
+        permutation::<P>(op, storage.as_primitive::<P>().values(), nulls.as_ref(), spans)
+    }, _ => return Err(TensorError::ElementType(element.to_string())));
+    if op.indices {
+        return Ok(Arc::new(Int64Array::from(order.indices)));
+    }
+    // The sorted values: the elements taken in the order found (their validity with them).
+    let taken = arrow::compute::take(
+        &storage,
+        &arrow::array::UInt64Array::from(order.positions),
+        None,
+    )?;
+    Ok(from_storage(taken, element)?)
+}
+
+/// Where each output element comes from: its position in the batch's values, and its index
+/// along the axis.
+struct Order {
+    positions: Vec<u64>,
+    indices: Vec<i64>,
+}
+
+fn permutation<P: ArrowPrimitiveType>(
+    op: SortOp,
+    values: &[P::Native],
+    nulls: Option<&NullBuffer>,
+    spans: Spans<'_>,
+) -> Order
+where
+    P::Native: PartialOrd,
+{
+    let len = spans.len();
+    let mut positions = vec![0u64; len];
+    let mut indices = vec![0i64; len];
+    let mut line: Vec<usize> = Vec::new();
+    let valid = |p: usize| nulls.is_none_or(|n| n.is_valid(p));
+    spans.each(|span, start| {
+        for o in 0..span.outer {
+            for i in 0..span.inner {
+                let base = start + o * span.n * span.inner + i;
+                let at = |k: usize| base + k * span.inner;
+                line.clear();
+                line.extend(0..span.n);
+                // Stable: equal elements keep their order (slice::sort_by is a stable sort).
+                line.sort_by(|&j, &k| {
+                    let (pj, pk) = (at(j), at(k));
+                    let ascending = match (valid(pj), valid(pk)) {
+                        (true, true) => numpy_order(&values[pj], &values[pk]),
+                        (a, b) => b.cmp(&a), // a NULL after every value
+                    };
+                    if op.descending { ascending.reverse() } else { ascending }
+                });
+                for (slot, &k) in line.iter().enumerate() {
+                    positions[at(slot)] = at(k) as u64;
+                    indices[at(slot)] = k as i64;
+                }
+            }
+        }
+    });
+    Order { positions, indices }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow::array::Float64Array;
+    use arrow::datatypes::Float64Type;
+
+    use super::*;
+    use crate::kernels::reduce::cumulative::Span;
+
+    #[test]
+    fn sorts_as_numpy_with_nan_last_and_ties_stable() {
+        let values: ArrayRef = Arc::new(Float64Array::from(vec![3.0, f64::NAN, -0.0, 0.0, 1.0]));
+        let spans = Spans::Same(1, Span::new(&[5], Some(0)));
+        let asc = SortOp { indices: true, descending: false };
+        let out = sort(asc, &DataType::Float64, &values, spans).unwrap();
+        // np.argsort([3, nan, -0.0, 0.0, 1], kind="stable") == [2, 3, 4, 0, 1]
+        assert_eq!(out.as_primitive::<arrow::datatypes::Int64Type>().values().as_ref(), &[2, 3, 4, 0, 1]);
+        let desc = SortOp { indices: false, descending: true };
+        let out = sort(desc, &DataType::Float64, &values, spans).unwrap();
+        let out = out.as_primitive::<Float64Type>();
+        assert!(out.value(0).is_nan());
+        assert_eq!(&out.values()[1..3], &[3.0, 1.0]);
+        // -0.0 then 0.0: ties keep their order in a descending sort too.
+        assert!(out.value(3).is_sign_negative() && !out.value(4).is_sign_negative());
+    }
+}
