@@ -145,6 +145,24 @@ def axis_sql(axis):
     return str(axis)
 
 
+def rows_sql(rows, perm):
+    """The VALUES rows `(r, list)` of logical arrays stored permuted by `perm` (None: a NULL
+    row), and the tensor expression of their column v."""
+    first = next(r for r in rows if r is not None)
+    physical_shape = first.shape if perm is None else tuple(
+        first.shape[i] for i in np.argsort(perm))
+    values = []
+    for r, a in enumerate(rows, 1):
+        if a is None:
+            values.append(f"({r}, NULL)")
+        else:
+            physical = a if perm is None else a.transpose(np.argsort(perm))
+            values.append(f"({r}, {list_sql(np.ascontiguousarray(physical))})")
+    shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
+    perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
+    return values, f"tensor(v, {shape_sql}{perm_sql})"
+
+
 class Writer:
     def __init__(self):
         self.lines = [
@@ -178,19 +196,7 @@ class Writer:
     def table_case(self, function, rows, perm=None, axis="omit", keepdims=False, ddof=0,
                    keyword=True, note=""):
         """`rows`: logical arrays of one shape and dtype (None: a NULL row)."""
-        first = next(r for r in rows if r is not None)
-        physical_shape = first.shape if perm is None else tuple(
-            first.shape[i] for i in np.argsort(perm))
-        values = []
-        for r, a in enumerate(rows, 1):
-            if a is None:
-                values.append(f"({r}, NULL)")
-            else:
-                physical = a if perm is None else a.transpose(np.argsort(perm))
-                values.append(f"({r}, {list_sql(np.ascontiguousarray(physical))})")
-        shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
-        perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
-        x = f"tensor(v, {shape_sql}{perm_sql})"
+        values, x = rows_sql(rows, perm)
         call = f"tensor_{function}({x}{self.options_sql(function, axis, keepdims, ddof, keyword)})"
         # One row: no ORDER BY (DataFusion 55 cannot sort a FixedSizeList of 0 elements, a
         # tensor with a 0 dim: "all columns in a record batch must have the same length").
@@ -491,17 +497,7 @@ def array_api_sort(function, a, axis, descending):
 
 
 def sort_case(w, function, rows, perm=None, axis="omit", descending=None, keyword=True):
-    first = next(r for r in rows if r is not None)
-    physical_shape = first.shape if perm is None else tuple(first.shape[i] for i in np.argsort(perm))
-    values = []
-    for r, a in enumerate(rows, 1):
-        if a is None:
-            values.append(f"({r}, NULL)")
-        else:
-            physical = a if perm is None else a.transpose(np.argsort(perm))
-            values.append(f"({r}, {list_sql(np.ascontiguousarray(physical))})")
-    shape_sql = "[" + ", ".join(str(d) for d in physical_shape) + "]"
-    perm_sql = "" if perm is None else ", NULL, [" + ", ".join(str(p) for p in perm) + "]"
+    values, x = rows_sql(rows, perm)
     options = []
     if keyword:
         if axis != "omit":
@@ -512,7 +508,7 @@ def sort_case(w, function, rows, perm=None, axis="omit", descending=None, keywor
         options.append("NULL" if axis == "omit" else str(axis))
         if descending is not None:
             options.append(str(descending).lower())
-    call = f"tensor_{function}(tensor(v, {shape_sql}{perm_sql}){''.join(', ' + o for o in options)})"
+    call = f"tensor_{function}({x}{''.join(', ' + o for o in options)})"
     order = " ORDER BY r" if len(rows) > 1 else ""
     sql = (f"SELECT r, {call}, arrow_typeof({call}) FROM (VALUES {', '.join(values)}) "
            f"AS t(r, v){order};")
