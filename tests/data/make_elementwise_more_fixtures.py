@@ -251,6 +251,28 @@ def main():
         for name in ["tensor_hypot", "tensor_fmod", "tensor_right_shift"]:
             w.call(name, [tensor_sql(a), tensor_sql(b)], [a, b])
 
+    w.comment("Comparisons of signed integers with uint64 are exact, as numpy 2's (float64, their "
+              "common type, would round both above 2^53).")
+    OPS.update({"tensor_less": np.less, "tensor_equal": np.equal, "tensor_greater_equal": np.greater_equal,
+                "tensor_not_equal": np.not_equal, "tensor_less_equal": np.less_equal,
+                "tensor_greater": np.greater})
+    big = np.array([2**60, 2**60 + 1, -1, 2**63 - 1, 0, -(2**63)], np.int64)
+    ubig = np.array([2**60 + 1, 2**60 + 1, 2**64 - 1, 2**63, 0, 2**63 - 1], np.uint64)
+    small = np.array([-128, 127, -1, 0, 5, 1], np.int8)
+    for name in ["tensor_less", "tensor_equal", "tensor_greater_equal", "tensor_not_equal",
+                 "tensor_less_equal", "tensor_greater"]:
+        w.call(name, [tensor_sql(big), tensor_sql(ubig)], [big, ubig])
+        w.call(name, [tensor_sql(ubig), tensor_sql(big)], [ubig, big])
+        w.call(name, [tensor_sql(small.reshape(2, 3)), tensor_sql(ubig[:3])], [small.reshape(2, 3), ubig[:3]])
+    for t, arrow in [(np.int64, "Int64"), (np.int16, "Int16")]:
+        v = t(-5) if t == np.int16 else t(2**60)
+        result, _ = w.numpy(np.less, [ubig, v])
+        w.count += 1
+        call = f"tensor_less({tensor_sql(ubig)}, c)"
+        w.lines += ["", f"# numpy: bool (uint64 tensor < {arrow} column)", "query TT",
+                    f"SELECT {call}, arrow_typeof({call}) FROM (VALUES (arrow_cast({int(v)}, '{arrow}'))) AS t(c);",
+                    "----", f"{fmt(result)} {arrow_type(result)}"]
+
     w.comment("SQL operators on integer and boolean tensors: & | ^ << >> are the bitwise functions.")
     operators = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor,
                  "<<": np.left_shift, ">>": np.right_shift}

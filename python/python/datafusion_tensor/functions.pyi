@@ -142,6 +142,60 @@ def tensor_logical_or(x1: ExprLike, x2: ExprLike) -> Expr:
 def tensor_logical_xor(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's logical_xor of the elements' truth values, a Boolean tensor, elementwise."""
 
+def tensor_arctan2(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's arctan2 (the array API standard's atan2): the angle of the point (x2, x1), in a float type (integers as in the unary float functions), elementwise."""
+
+def tensor_hypot(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's hypot: sqrt(x1 ** 2 + x2 ** 2) without overflow, in a float type, elementwise."""
+
+def tensor_copysign(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's copysign: x1's magnitude with x2's sign bit, in a float type, elementwise."""
+
+def tensor_logaddexp(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's logaddexp: log(exp(x1) + exp(x2)) without overflow, in a float type, elementwise."""
+
+def tensor_logaddexp2(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's logaddexp2: log2(2 ** x1 + 2 ** x2) without overflow, in a float type, elementwise."""
+
+def tensor_nextafter(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's nextafter: the next float after x1 towards x2, in a float type, elementwise."""
+
+def tensor_float_power(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's float_power: x1 ** x2 in float64 whatever the operands, elementwise."""
+
+def tensor_fmod(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's fmod: C's remainder, with the dividend's sign (tensor_mod takes the divisor's); an integer modulo 0 gives 0, elementwise."""
+
+def tensor_bitwise_and(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's bitwise_and (x1 & x2) of integers and booleans, elementwise."""
+
+def tensor_bitwise_or(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's bitwise_or (x1 | x2) of integers and booleans, elementwise."""
+
+def tensor_bitwise_xor(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's bitwise_xor (x1 ^ x2) of integers and booleans, elementwise."""
+
+def tensor_left_shift(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's left_shift (x1 << x2) of integers (the standard's bitwise_left_shift): bits shifted out are lost; a shift by the width or more, or a negative one, gives 0, elementwise."""
+
+def tensor_right_shift(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's right_shift (x1 >> x2) of integers (the standard's bitwise_right_shift): arithmetic for signed types; a shift by the width or more gives 0, or -1 for a negative x1, elementwise."""
+
+def tensor_atan2(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's arctan2 (the array API standard's atan2): the angle of the point (x2, x1), in a float type (integers as in the unary float functions) (tensor_atan2 is another name of tensor_arctan2), elementwise."""
+
+def tensor_pow(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's power (x1 ** x2): integers wrap around; an integer to a negative integer power is an error (tensor_pow is another name of tensor_power), elementwise."""
+
+def tensor_remainder(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's remainder (x1 % x2): the sign of the divisor; an integer modulo 0 gives 0 (tensor_remainder is another name of tensor_mod), elementwise."""
+
+def tensor_bitwise_left_shift(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's left_shift (x1 << x2) of integers (the standard's bitwise_left_shift): bits shifted out are lost; a shift by the width or more, or a negative one, gives 0 (tensor_bitwise_left_shift is another name of tensor_left_shift), elementwise."""
+
+def tensor_bitwise_right_shift(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's right_shift (x1 >> x2) of integers (the standard's bitwise_right_shift): arithmetic for signed types; a shift by the width or more gives 0, or -1 for a negative x1 (tensor_bitwise_right_shift is another name of tensor_right_shift), elementwise."""
+
 def tensor_where(condition: ExprLike, x: ExprLike, y: ExprLike) -> Expr:
     """numpy's where: the element of x where condition is true (non-zero), of y elsewhere."""
 
@@ -187,6 +241,45 @@ def tensor_cumsum(x: ExprLike, axis: ExprLike = ...) -> Expr:
 def tensor_cumprod(x: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's cumprod along one axis (the flattened tensor without one), in the types of tensor_sum."""
 
+def tensor_nansum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nansum along axes: tensor_sum with NaN counted as 0."""
+
+def tensor_nanprod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanprod along axes: tensor_prod with NaN counted as 1."""
+
+def tensor_nanmean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanmean along axes: the mean of the elements that are not NaN (their sum in the element type, divided by their count); NaN where every element is."""
+
+def tensor_nanmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanmin along axes: the minimum ignoring NaN; NaN where every element is; an error over no elements."""
+
+def tensor_nanmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanmax along axes: the maximum ignoring NaN; NaN where every element is; an error over no elements."""
+
+def tensor_nanargmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanargmin: the index of the first minimum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error (All-NaN slice encountered), naming the row."""
+
+def tensor_nanargmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's nanargmax: the index of the first maximum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error."""
+
+def tensor_nanvar(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+    """numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their count - ddof; NaN where that is not positive."""
+
+def tensor_nanstd(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+    """numpy's nanstd along axes: the square root of tensor_nanvar."""
+
+def tensor_ptp(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's ptp (peak to peak) along axes: maximum minus minimum in the element type (integers wrap, as numpy's subtract does; booleans are numpy's error); an error over no elements."""
+
+def tensor_count_nonzero(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+    """numpy's count_nonzero along axes: how many elements are not zero (NaN counts; booleans: how many are true), as int64."""
+
+def tensor_sort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ..., stable: ExprLike = ...) -> Expr:
+    """The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in order, NaN last (first when descending), equal elements in their original order (the sort is always stable)."""
+
+def tensor_argsort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ..., stable: ExprLike = ...) -> Expr:
+    """The array API standard's argsort (numpy's argsort, kind='stable'): the int64 indices along one axis that sort it, NaN last (first when descending), equal elements in their original order."""
+
 def tensor_negative(x: ExprLike) -> Expr:
     """numpy's negative: -x (integers wrap; not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
 
@@ -228,6 +321,72 @@ def tensor_tanh(x: ExprLike) -> Expr:
 
 def tensor_arctan(x: ExprLike) -> Expr:
     """numpy's arctan, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arcsin(x: ExprLike) -> Expr:
+    """numpy's arcsin (NaN outside [-1, 1]), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arccos(x: ExprLike) -> Expr:
+    """numpy's arccos (NaN outside [-1, 1]), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arcsinh(x: ExprLike) -> Expr:
+    """numpy's arcsinh, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arccosh(x: ExprLike) -> Expr:
+    """numpy's arccosh (NaN below 1), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_arctanh(x: ExprLike) -> Expr:
+    """numpy's arctanh (NaN outside [-1, 1], infinite at -1 and 1), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_sinh(x: ExprLike) -> Expr:
+    """numpy's sinh, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_cosh(x: ExprLike) -> Expr:
+    """numpy's cosh, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_log2(x: ExprLike) -> Expr:
+    """numpy's log2, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_log10(x: ExprLike) -> Expr:
+    """numpy's log10, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_asin(x: ExprLike) -> Expr:
+    """numpy's asin (the array API standard's name of tensor_arcsin), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_acos(x: ExprLike) -> Expr:
+    """numpy's acos (the array API standard's name of tensor_arccos), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_atan(x: ExprLike) -> Expr:
+    """numpy's atan (the array API standard's name of tensor_arctan), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_asinh(x: ExprLike) -> Expr:
+    """numpy's asinh (the array API standard's name of tensor_arcsinh), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_acosh(x: ExprLike) -> Expr:
+    """numpy's acosh (the array API standard's name of tensor_arccosh), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_atanh(x: ExprLike) -> Expr:
+    """numpy's atanh (the array API standard's name of tensor_arctanh), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_rint(x: ExprLike) -> Expr:
+    """numpy's rint: to the nearest integer, ties to even, as a float (integers in their float type), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_trunc(x: ExprLike) -> Expr:
+    """numpy's trunc: towards zero (integers and booleans kept as they are), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_positive(x: ExprLike) -> Expr:
+    """numpy's positive: +x, a copy (not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_reciprocal(x: ExprLike) -> Expr:
+    """numpy's reciprocal: 1 / x (integers: 1.0 / x cast back, as numpy does: 0 for |x| > 1, and 1 / 0 the cast of infinity; booleans give int8), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_signbit(x: ExprLike) -> Expr:
+    """numpy's signbit: whether the sign bit is set (true for -0.0 and a negative NaN), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_invert(x: ExprLike) -> Expr:
+    """numpy's invert: ~x, bitwise not of integers, logical not of booleans (not for floats), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
+
+def tensor_bitwise_invert(x: ExprLike) -> Expr:
+    """numpy's bitwise_invert (the array API standard's name of tensor_invert): ~x, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
 
 def tensor_floor(x: ExprLike) -> Expr:
     """numpy's floor (integers and booleans kept as they are), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
@@ -274,6 +433,15 @@ def tensor_flatten(x: ExprLike) -> Expr:
 def tensor_flip(x: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's flip: the elements in reverse order along axis (an integer or a list), or along every axis without it."""
 
+def tensor_moveaxis(x: ExprLike, source: ExprLike, destination: ExprLike) -> Expr:
+    """numpy's moveaxis: the dimensions source (an integer or a list) moved to the positions destination gives, the others keeping their order."""
+
+def tensor_swapaxes(x: ExprLike, axis1: ExprLike, axis2: ExprLike) -> Expr:
+    """numpy's swapaxes: dimensions axis1 and axis2 exchanged."""
+
+def tensor_matrix_transpose(x: ExprLike) -> Expr:
+    """numpy's matrix_transpose (the array API standard's): the last two dimensions exchanged, a stack of matrices transposed."""
+
 def tensor_matmul(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result."""
 
@@ -306,6 +474,9 @@ def tensor_l2_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
 
 def tensor_cosine_similarity(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
     """The cosine similarity sum(a * b) / (sqrt(sum(a * a)) * sqrt(sum(b * b))) (NaN for a zero vector) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
+
+def tensor_cosine_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The cosine distance 1 - tensor_cosine_similarity(a, b) (DuckDB's array_cosine_distance; NaN for a zero vector) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
 
 def tensor_norm(x: ExprLike, ord: ExprLike = ..., axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's linalg.norm of each row."""

@@ -205,6 +205,10 @@ pub fn binary(
         .ok_or_else(|| broken("a logical operand"))?;
         return with_validity(Arc::new(bools(&out)), validity.as_ref());
     }
+    if op.is_comparison() && a.values.data_type() != b.values.data_type() {
+        let out = signed_unsigned_comparison(op, runs, rows, a, b)?;
+        return with_validity(out, validity.as_ref());
+    }
     let compute = a.values.data_type().clone();
     if let Some(out) = arrow_kernel(op, runs, rows, a, b)? {
         return Ok(out);
@@ -637,6 +641,55 @@ where
             "elementwise kernel: {op:?} has no loop for this type"
         ))),
     }
+}
+
+/// A comparison of a signed integer operand (any width, read as int64) with a uint64 one, exact
+/// as numpy 2's `qQ->?` loops: a negative value is below every unsigned one.
+fn signed_unsigned_comparison(
+    op: BinaryOp,
+    runs: &Runs,
+    rows: usize,
+    a: &Input,
+    b: &Input,
+) -> Result<ArrayRef, TensorError> {
+    use arrow::datatypes::{Int64Type, UInt64Type};
+    use std::cmp::Ordering;
+    let signed_first = *b.values.data_type() == DataType::UInt64;
+    let (signed, unsigned) = if signed_first { (a, b) } else { (b, a) };
+    let wide = arrow::compute::cast(&signed.values, &DataType::Int64)?;
+    let (Some(s), Some(u)) = (
+        wide.as_primitive_opt::<Int64Type>(),
+        unsigned.values.as_primitive_opt::<UInt64Type>(),
+    ) else {
+        return Err(broken("a signed or unsigned operand"));
+    };
+    // The order of the signed value against the unsigned one.
+    let order = |x: i64, y: u64| match u64::try_from(x) {
+        Ok(x) => x.cmp(&y),
+        Err(_) => Ordering::Less,
+    };
+    let test = move |ordering: Ordering| -> u8 {
+        u8::from(match op {
+            BinaryOp::Equal => ordering == Ordering::Equal,
+            BinaryOp::NotEqual => ordering != Ordering::Equal,
+            BinaryOp::Less => ordering == Ordering::Less,
+            BinaryOp::LessEqual => ordering != Ordering::Greater,
+            BinaryOp::Greater => ordering == Ordering::Greater,
+            _ => ordering != Ordering::Less,
+        })
+    };
+    let (vs, vu) = (s.values().as_ref(), u.values().as_ref());
+    let out = if signed_first {
+        map2(runs, rows, operand(vs, a.row_len), operand(vu, b.row_len), |x, y| {
+            test(order(x, y))
+        })
+    } else {
+        map2(runs, rows, operand(vu, a.row_len), operand(vs, b.row_len), |x, y| {
+            test(order(y, x).reverse())
+        })
+    }
+    .ok_or_else(|| broken("a comparison operand"))?;
+    Ok(Arc::new(bools(&out)))
 }
 
 /// The float-only and integer-only ufuncs ([`more_ops`]) on operands in their storage type;

@@ -92,6 +92,17 @@ pub(crate) fn binary_types(
             operands: [a.clone(), b.clone()],
         });
     }
+    if op.is_comparison() && signed_against_uint64(a, b) {
+        // numpy 2 compares a signed integer with a uint64 exactly (its `qQ->?` loops), where
+        // their common type, float64, would round both above 2^53: each keeps its type here
+        // and the kernel compares them as integers.
+        return Ok(BinaryTypes {
+            op,
+            compute: None,
+            result: DataType::Boolean,
+            operands: [a.clone(), b.clone()],
+        });
+    }
     let common = common_type(&[a, b]);
     let boolean = common == DataType::Boolean;
     let compute = match op {
@@ -149,6 +160,22 @@ pub(crate) fn binary_types(
         result,
         operands,
     })
+}
+
+/// Whether one operand is a strong signed integer and the other a strong uint64.
+fn signed_against_uint64(a: &Operand, b: &Operand) -> bool {
+    let signed = |t: &DataType| {
+        matches!(
+            t,
+            DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64
+        )
+    };
+    match (a.strong_type(), b.strong_type()) {
+        (Some(x), Some(y)) => {
+            (signed(&x) && y == DataType::UInt64) || (x == DataType::UInt64 && signed(&y))
+        }
+        _ => false,
+    }
 }
 
 /// The float loop numpy's ufunc type resolution picks for integer or boolean operands of a
