@@ -273,6 +273,25 @@ def main():
                     f"SELECT {call}, arrow_typeof({call}) FROM (VALUES (arrow_cast({int(v)}, '{arrow}'))) AS t(c);",
                     "----", f"{fmt(result)} {arrow_type(result)}"]
 
+    w.comment("A constant expression is an operand as written: a strong 0-d array of its type "
+              "(numpy's np.float64(...) scalar), though the optimizer folds it into a literal "
+              "(bare literals are weak: the cases above).")
+    OPS.update({"tensor_where": np.where, "tensor_multiply": np.multiply, "tensor_add": np.add})
+    x32 = np.array([1.0, 2.0, -0.5], np.float32)
+    x16 = np.array([1.5, -2.0, 0.25], np.float16)
+    i8 = np.array([1, -2, 127], np.int8)
+    u8 = np.array([7, 200, 3], np.uint8)
+    w.call("tensor_where", [f"tensor_greater({tensor_sql(x32)}, 1)", tensor_sql(x32),
+                            "CAST('NaN' AS DOUBLE)"], [x32 > 1, x32, np.float64("nan")])
+    w.call("tensor_where", [f"tensor_less({tensor_sql(x16)}, 0)", "CAST('inf' AS DOUBLE)",
+                            tensor_sql(x16)], [x16 < 0, np.float64("inf"), x16])
+    w.call("tensor_multiply", [tensor_sql(x16), "CAST(2 AS REAL)"], [x16, np.float32(2)])
+    w.call("tensor_add", [tensor_sql(i8), "1 + 1"], [i8, np.int64(2)])
+    w.call("tensor_fmod", [tensor_sql(u8), "CAST(3 AS SMALLINT)"], [u8, np.int16(3)])
+    w.call("tensor_arctan2", [tensor_sql(x16), "CAST(2 AS DOUBLE)"], [x16, np.float64(2)])
+    w.call("tensor_less", [tensor_sql(np.array([2**60], np.int64)), "arrow_cast(1152921504606846977, 'UInt64')"],
+           [np.array([2**60], np.int64), np.uint64(2**60 + 1)])
+
     w.comment("SQL operators on integer and boolean tensors: & | ^ << >> are the bitwise functions.")
     operators = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor,
                  "<<": np.left_shift, ">>": np.right_shift}

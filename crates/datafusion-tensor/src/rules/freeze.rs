@@ -1,7 +1,7 @@
-//! Which arguments of a variadic tensor function were literals, fixed when the query is
-//! analysed.
+//! Which arguments of a tensor function were literals, fixed when the query is analysed.
 //!
-//! Which arguments are literals decides `tensor_choose`'s result type (numpy's weak literals),
+//! Which arguments are literals decides a tensor function's result type (numpy's weak literals:
+//! `tensor_where(c, x, 0.5)` keeps a float32 `x`'s type, a float64 column would not),
 //! and DataFusion turns arguments into literals after the type was fixed: the optimizer folds
 //! `1 + 1` into `2`, and the Parquet reader replaces a column whose statistics say it is
 //! constant in a file with that value. [`FreezeLiteralArguments`] (an analyzer rule, run before
@@ -15,13 +15,15 @@ use std::sync::Arc;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::error::Result;
-use datafusion::logical_expr::expr::HigherOrderFunction;
-use datafusion::logical_expr::{Expr, HigherOrderUDF, LogicalPlan};
+use datafusion::logical_expr::expr::{HigherOrderFunction, ScalarFunction};
+use datafusion::logical_expr::{Expr, HigherOrderUDF, LogicalPlan, ScalarUDF};
 use datafusion::optimizer::AnalyzerRule;
 
+use crate::udf::registry::registry;
 use crate::udf::{TensorChoose, VariadicTensorUdf};
 
-/// The analyzer rule that gives each call of a [`VariadicTensorUdf`] its own instance,
+/// The analyzer rule that gives each call of a scalar tensor function ([`crate::udf::TensorUdf`])
+/// or a [`VariadicTensorUdf`] its own instance,
 /// remembering which of its arguments are literals as the query was written (see the module
 /// docs). [`crate::register_all`] and the crate's contexts install it.
 #[derive(Debug, Default)]
@@ -36,6 +38,12 @@ impl AnalyzerRule for FreezeLiteralArguments {
         plan.transform_up_with_subqueries(|plan| {
             plan.map_expressions(|expr| {
                 expr.transform_up(|expr| match expr {
+                    Expr::ScalarFunction(call) => Ok(match freeze_scalar(&call) {
+                        Some(frozen) => Transformed::yes(Expr::ScalarFunction(
+                            ScalarFunction::new_udf(Arc::new(frozen), call.args),
+                        )),
+                        None => Transformed::no(Expr::ScalarFunction(call)),
+                    }),
                     Expr::HigherOrderFunction(call) => Ok(match freeze(&call) {
                         Some(frozen) => Transformed::yes(Expr::HigherOrderFunction(
                             HigherOrderFunction::new(Arc::new(frozen), call.args),
@@ -48,6 +56,22 @@ impl AnalyzerRule for FreezeLiteralArguments {
         })
         .map(|transformed| transformed.data)
     }
+}
+
+/// The call's own instance, for a registered (not yet frozen or planned) scalar tensor
+/// function.
+fn freeze_scalar(call: &ScalarFunction) -> Option<ScalarUDF> {
+    let view = registry().scalar_call(&call.func)?;
+    let literal: Vec<bool> = call
+        .args
+        .iter()
+        .map(|arg| matches!(arg, Expr::Literal(..)))
+        .collect();
+    // Nothing to remember when every argument is a literal.
+    if literal.iter().all(|&l| l) {
+        return None;
+    }
+    view.frozen(&literal)
 }
 
 /// The call's own instance, for a registered (not yet frozen) variadic tensor function.

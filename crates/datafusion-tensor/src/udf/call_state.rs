@@ -58,6 +58,9 @@ pub trait ScalarTensorCall: Send + Sync {
     fn call_state(&self) -> Option<CallState>;
     /// The planned call of this (registered) function with `state`.
     fn with_state(&self, state: CallState) -> Result<ScalarUDF>;
+    /// This registered instance for one call whose arguments `literal` were literals as
+    /// written; `None` where that does not apply (an instance already frozen or planned).
+    fn frozen(&self, literal: &[bool]) -> Option<ScalarUDF>;
 }
 
 /// A higher-order tensor function's instance, whatever its type.
@@ -129,6 +132,10 @@ impl<F: TensorFunction> ScalarTensorCall for TensorUdf<F> {
             )),
         }
     }
+
+    fn frozen(&self, literal: &[bool]) -> Option<ScalarUDF> {
+        TensorUdf::frozen(self, literal).map(ScalarUDF::new_from_impl)
+    }
 }
 
 impl ScalarTensorCall for TensorTyped {
@@ -153,6 +160,10 @@ impl ScalarTensorCall for TensorTyped {
                 super::TENSOR_TYPED
             )),
         }
+    }
+
+    fn frozen(&self, _literal: &[bool]) -> Option<ScalarUDF> {
+        None
     }
 }
 

@@ -417,6 +417,9 @@ pub struct TensorUdf<F: TensorFunction> {
     /// The session's limits: what a call is planned with when DataFusion asks its result
     /// type (`crate::limits`).
     limits: Limits,
+    /// Which arguments were literals as the query was written (a call's own instance, from
+    /// [`crate::rules::FreezeLiteralArguments`]); `None`: every literal argument counts.
+    literal_arguments: Option<Arc<[bool]>>,
 }
 
 impl<F: TensorFunction> TensorUdf<F> {
@@ -428,6 +431,36 @@ impl<F: TensorFunction> TensorUdf<F> {
             plan: None,
             inputs: None,
             limits: Limits::default(),
+            literal_arguments: None,
+        }
+    }
+
+    /// This registered instance for one call whose arguments `literal` were literals as
+    /// written: an argument folded into a literal later (`CAST('NaN' AS DOUBLE)`, `1 + 1`, a
+    /// column the Parquet reader finds constant) is still planned as the expression it was,
+    /// so the call's type does not change between planning and execution. `None` for an
+    /// instance already frozen or planned.
+    #[must_use]
+    pub fn frozen(&self, literal: &[bool]) -> Option<Self> {
+        (self.plan.is_none() && self.literal_arguments.is_none()).then(|| Self {
+            function: Arc::clone(&self.function),
+            signature: self.signature.clone(),
+            plan: None,
+            inputs: None,
+            limits: self.limits,
+            literal_arguments: Some(literal.into()),
+        })
+    }
+
+    /// `scalars` without the arguments that were not literals as written.
+    fn as_written<'a>(&self, scalars: &[Option<&'a ScalarValue>]) -> Vec<Option<&'a ScalarValue>> {
+        match &self.literal_arguments {
+            Some(literal) => scalars
+                .iter()
+                .enumerate()
+                .map(|(i, s)| s.filter(|_| literal.get(i).copied().unwrap_or(false)))
+                .collect(),
+            None => scalars.to_vec(),
         }
     }
 
@@ -440,6 +473,7 @@ impl<F: TensorFunction> TensorUdf<F> {
             plan: self.plan.clone(),
             inputs: self.inputs.clone(),
             limits,
+            literal_arguments: self.literal_arguments.clone(),
         }
     }
 
@@ -468,6 +502,7 @@ impl<F: TensorFunction> TensorUdf<F> {
             plan: Some(Arc::new(plan)),
             inputs: Some(Arc::new(inputs)),
             limits,
+            literal_arguments: self.literal_arguments.clone(),
         })
     }
 
@@ -544,8 +579,8 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
         match &self.plan {
             Some(planned) => Ok(self.function.return_field(&planned.plan)),
             None => {
-                let planned =
-                    self.plan_from_fields(args.arg_fields, args.scalar_arguments, self.limits)?;
+                let scalars = self.as_written(args.scalar_arguments);
+                let planned = self.plan_from_fields(args.arg_fields, &scalars, self.limits)?;
                 Ok(self.function.return_field(&planned.plan))
             }
         }
@@ -583,6 +618,7 @@ impl<F: TensorFunction> ScalarUDFImpl for TensorUdf<F> {
                 _ => None,
             })
             .collect();
+        let scalars = self.as_written(&scalars);
         let limits = Limits::of(info.config_options());
         let planned = self.planned(CallInputs::new(&fields, &scalars), limits)?;
         let planned = ScalarUDF::new_from_impl(planned);
@@ -656,6 +692,7 @@ impl<F: TensorFunction> TensorUdf<F> {
                 ColumnarValue::Array(_) => None,
             })
             .collect();
+        let scalars = self.as_written(&scalars);
         let planned = self.plan_from_fields(&args.arg_fields, &scalars, limits)?;
         let values = with_list_tensors(
             self.function.as_ref(),

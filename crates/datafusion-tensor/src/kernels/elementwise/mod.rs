@@ -657,15 +657,15 @@ fn signed_unsigned_comparison(
     let signed_first = *b.values.data_type() == DataType::UInt64;
     let (signed, unsigned) = if signed_first { (a, b) } else { (b, a) };
     let wide = arrow::compute::cast(&signed.values, &DataType::Int64)?;
-    let (Some(s), Some(u)) = (
+    let (Some(ints), Some(uints)) = (
         wide.as_primitive_opt::<Int64Type>(),
         unsigned.values.as_primitive_opt::<UInt64Type>(),
     ) else {
         return Err(broken("a signed or unsigned operand"));
     };
     // The order of the signed value against the unsigned one.
-    let order = |x: i64, y: u64| match u64::try_from(x) {
-        Ok(x) => x.cmp(&y),
+    let order = |int: i64, uint: u64| match u64::try_from(int) {
+        Ok(int) => int.cmp(&uint),
         Err(_) => Ordering::Less,
     };
     let test = move |ordering: Ordering| -> u8 {
@@ -678,15 +678,13 @@ fn signed_unsigned_comparison(
             _ => ordering != Ordering::Less,
         })
     };
-    let (vs, vu) = (s.values().as_ref(), u.values().as_ref());
+    let (int_values, uint_values) = (ints.values().as_ref(), uints.values().as_ref());
     let out = if signed_first {
-        map2(runs, rows, operand(vs, a.row_len), operand(vu, b.row_len), |x, y| {
-            test(order(x, y))
-        })
+        let (lhs, rhs) = (operand(int_values, a.row_len), operand(uint_values, b.row_len));
+        map2(runs, rows, lhs, rhs, |int, uint| test(order(int, uint)))
     } else {
-        map2(runs, rows, operand(vu, a.row_len), operand(vs, b.row_len), |x, y| {
-            test(order(y, x).reverse())
-        })
+        let (lhs, rhs) = (operand(uint_values, a.row_len), operand(int_values, b.row_len));
+        map2(runs, rows, lhs, rhs, |uint, int| test(order(int, uint).reverse()))
     }
     .ok_or_else(|| broken("a comparison operand"))?;
     Ok(Arc::new(bools(&out)))
