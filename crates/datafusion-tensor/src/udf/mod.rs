@@ -395,6 +395,22 @@ impl PlanArgs<'_> {
     }
 }
 
+/// `scalars` with the arguments `literal` says were not literals as written left out (all of
+/// them kept without a mask).
+pub(crate) fn literals_as_written<'a>(
+    literal: Option<&[bool]>,
+    scalars: &[Option<&'a ScalarValue>],
+) -> Vec<Option<&'a ScalarValue>> {
+    match literal {
+        Some(literal) => scalars
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.filter(|_| literal.get(i).copied().unwrap_or(false)))
+            .collect(),
+        None => scalars.to_vec(),
+    }
+}
+
 /// A compiled call, with the argument types it was planned for (list literals and list
 /// columns as the tensors [`plan_with_list_tensors`] made of them).
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -454,14 +470,7 @@ impl<F: TensorFunction> TensorUdf<F> {
 
     /// `scalars` without the arguments that were not literals as written.
     fn as_written<'a>(&self, scalars: &[Option<&'a ScalarValue>]) -> Vec<Option<&'a ScalarValue>> {
-        match &self.literal_arguments {
-            Some(literal) => scalars
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.filter(|_| literal.get(i).copied().unwrap_or(false)))
-                .collect(),
-            None => scalars.to_vec(),
-        }
+        literals_as_written(self.literal_arguments.as_deref(), scalars)
     }
 
     /// This instance under a session's `limits`.

@@ -121,14 +121,7 @@ impl<F: TensorFunction> VariadicTensorUdf<F> {
     /// `scalars` with the arguments that were not literals when the call was analysed left
     /// out; all of them for a registered (not frozen) instance.
     fn as_analysed<'a>(&self, scalars: &[Option<&'a ScalarValue>]) -> Vec<Option<&'a ScalarValue>> {
-        match &self.literal_arguments {
-            Some(literal) => scalars
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.filter(|_| literal.get(i).copied().unwrap_or(false)))
-                .collect(),
-            None => scalars.to_vec(),
-        }
+        super::literals_as_written(self.literal_arguments.as_deref(), scalars)
     }
 
     /// The function's SQL name.
