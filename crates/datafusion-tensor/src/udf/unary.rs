@@ -24,7 +24,7 @@ use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::{LiteralKind, literal_kind, result_type};
 use crate::kernels::layout;
 use crate::kernels::unary::{Bound, UnaryOp, apply};
-use crate::tensor_type::ITEM_FIELD_NAME;
+use crate::tensor_type::{ITEM_FIELD_NAME, is_element_type};
 use crate::variable_shape::AnyTensorType;
 
 /// The SQL functions of this family: name, numpy's name, description.
@@ -296,11 +296,6 @@ impl UnaryPlan {
     }
 }
 
-/// Whether `data_type` is a number (or Boolean) numpy would read as a 0-d array.
-fn is_number(data_type: &DataType) -> bool {
-    data_type.is_integer() || data_type.is_floating() || *data_type == DataType::Boolean
-}
-
 fn integer_literal(value: &ScalarValue) -> Option<i64> {
     if !value.data_type().is_integer() {
         return None;
@@ -383,7 +378,7 @@ impl TensorFunction for TensorUnary {
             .fields
             .first()
             .map(|f| f.data_type().clone())
-            .filter(|t| is_number(t) && args.fields[0].metadata().is_empty());
+            .filter(|t| is_element_type(t) && args.fields[0].metadata().is_empty());
         let input = match &number {
             Some(_) => None,
             None => Some(args.any_tensor(0, "x")?),

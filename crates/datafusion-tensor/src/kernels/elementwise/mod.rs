@@ -699,18 +699,19 @@ fn more_binary(
     (a, a_row): (&ArrayRef, usize),
     (b, b_row): (&ArrayRef, usize),
 ) -> Result<Option<ArrayRef>, TensorError> {
-    use arrow::datatypes as adt;
-    use half::f16;
-    use more_ops::{FloatOps, IntOps};
+    use more_ops::MoreOps;
 
     fn run<P: ArrowPrimitiveType>(
-        f: Option<more_ops::ElementFn<P::Native>>,
+        op: BinaryOp,
         runs: &Runs,
         rows: usize,
         (a, a_row): (&ArrayRef, usize),
         (b, b_row): (&ArrayRef, usize),
-    ) -> Result<Option<ArrayRef>, TensorError> {
-        let Some(f) = f else {
+    ) -> Result<Option<ArrayRef>, TensorError>
+    where
+        P::Native: MoreOps,
+    {
+        let Some(f) = P::Native::more_op(op) else {
             return Ok(None);
         };
         let (Some(va), Some(vb)) = (a.as_primitive_opt::<P>(), b.as_primitive_opt::<P>()) else {
@@ -731,22 +732,11 @@ fn more_binary(
         return Ok(None);
     }
     let (a, b) = ((a, a_row), (b, b_row));
-    match a.0.data_type() {
-        DataType::Float16 => run::<adt::Float16Type>(f16::float_op(op), runs, rows, a, b),
-        DataType::Float32 => run::<adt::Float32Type>(f32::float_op(op), runs, rows, a, b),
-        DataType::Float64 => run::<adt::Float64Type>(f64::float_op(op), runs, rows, a, b),
-        DataType::Int8 => run::<adt::Int8Type>(i8::int_op(op), runs, rows, a, b),
-        DataType::Int16 => run::<adt::Int16Type>(i16::int_op(op), runs, rows, a, b),
-        DataType::Int32 => run::<adt::Int32Type>(i32::int_op(op), runs, rows, a, b),
-        DataType::Int64 => run::<adt::Int64Type>(i64::int_op(op), runs, rows, a, b),
-        DataType::UInt8 => run::<adt::UInt8Type>(u8::int_op(op), runs, rows, a, b),
-        DataType::UInt16 => run::<adt::UInt16Type>(u16::int_op(op), runs, rows, a, b),
-        DataType::UInt32 => run::<adt::UInt32Type>(u32::int_op(op), runs, rows, a, b),
-        DataType::UInt64 => run::<adt::UInt64Type>(u64::int_op(op), runs, rows, a, b),
-        other => Err(TensorError::Internal(format!(
-            "elementwise kernel: no loop of {op:?} for {other}"
-        ))),
-    }
+    with_primitive_type!(a.0.data_type(), P => {
+        run::<P>(op, runs, rows, a, b)
+    }, _ => Err(TensorError::Internal(format!(
+        "elementwise kernel: no loop of {op:?} for {}", a.0.data_type()
+    ))))
 }
 
 /// numpy's `ValueError` for the first row (not NULL) whose broadcast exponents hold a negative

@@ -1,11 +1,14 @@
 //! The binary ufuncs of the array API standard beyond arithmetic and comparison, per element
 //! type, with numpy's semantics:
-//! - float-only ([`FloatOps`]): `arctan2`, `hypot`, `copysign`, `logaddexp`, `logaddexp2`,
+//! - float-only: `arctan2`, `hypot`, `copysign`, `logaddexp`, `logaddexp2`,
 //!   `nextafter`, `float_power`, and `fmod` of floats; float16 computed in float32 and
 //!   rounded once, as numpy's half loops do, but `nextafter` and `copysign`, which numpy
 //!   computes on the half's own bits;
-//! - integer-only ([`IntOps`]): `bitwise_and`, `bitwise_or`, `bitwise_xor`, `left_shift`,
+//! - integer-only: `bitwise_and`, `bitwise_or`, `bitwise_xor`, `left_shift`,
 //!   `right_shift` (booleans as bytes for the first three), and `fmod` of integers.
+//!
+//! One trait, [`MoreOps`], for every element type: a float type has no integer-only loop and
+//! an integer type no float-only one (the planner refuses or promotes those operands first).
 
 use half::f16;
 
@@ -14,10 +17,11 @@ use super::BinaryOp;
 /// An element function of two operands.
 pub type ElementFn<T> = fn(T, T) -> T;
 
-/// A float element type's loops of the float-only ufuncs.
-pub trait FloatOps: Copy {
-    /// The element function of `op`; `None` for any other operation.
-    fn float_op(op: BinaryOp) -> Option<ElementFn<Self>>;
+/// An element type's loops of these ufuncs.
+pub trait MoreOps: Copy {
+    /// The element function of `op` on this type; `None` for any other operation, and for one
+    /// with no loop for this type.
+    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>>;
 }
 
 /// numpy's `npy_logaddexp`: `log(exp(x) + exp(y))` without overflow.
@@ -64,9 +68,9 @@ macro_rules! next_after {
 
 macro_rules! float_ops {
     ($t:ident, $bits:ty, $ln2:expr, $log2e:expr) => {
-        impl FloatOps for $t {
+        impl MoreOps for $t {
             #[allow(clippy::float_cmp, reason = "C's exact comparisons, as numpy's loops make them")]
-            fn float_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 Some(match op {
                     BinaryOp::Arctan2 => $t::atan2,
                     BinaryOp::Hypot => $t::hypot,
@@ -103,9 +107,9 @@ macro_rules! float_ops {
 float_ops!(f32, u32, std::f32::consts::LN_2, std::f32::consts::LOG2_E);
 float_ops!(f64, u64, std::f64::consts::LN_2, std::f64::consts::LOG2_E);
 
-impl FloatOps for f16 {
+impl MoreOps for f16 {
     #[allow(clippy::float_cmp, reason = "C's exact comparisons, as numpy's loops make them")]
-    fn float_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
         Some(match op {
             BinaryOp::Copysign => |x, y| f16::from_bits((x.to_bits() & 0x7fff) | (y.to_bits() & 0x8000)),
             BinaryOp::Nextafter => |x, y| {
@@ -138,15 +142,9 @@ impl FloatOps for f16 {
     }
 }
 
-/// An integer element type's loops of the integer-only ufuncs.
-pub trait IntOps: Copy {
-    /// The element function of `op`; `None` for any other operation.
-    fn int_op(op: BinaryOp) -> Option<ElementFn<Self>>;
-}
-
 macro_rules! int_ops {
     ($($t:ty),*) => {$(
-        impl IntOps for $t {
+        impl MoreOps for $t {
             #[allow(
                 unused_comparisons,
                 clippy::cast_sign_loss,
@@ -154,7 +152,7 @@ macro_rules! int_ops {
                 clippy::cast_lossless,
                 reason = "numpy reads a shift as unsigned; the macro's types differ in width"
             )]
-            fn int_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 const BITS: u64 = <$t>::BITS as u64;
                 Some(match op {
                     BinaryOp::BitwiseAnd => |x, y| x & y,
@@ -194,14 +192,14 @@ mod tests {
     #[test]
     #[allow(clippy::float_cmp)] // exact values, as numpy 2.4 gives them
     fn float_ops_follow_numpy() {
-        let f = |op| f64::float_op(op).unwrap();
+        let f = |op| f64::more_op(op).unwrap();
         assert_eq!(f(BinaryOp::Nextafter)(1.0, 2.0), 1.0 + f64::EPSILON);
         assert_eq!(f(BinaryOp::Nextafter)(0.0, -1.0), -5e-324);
         assert_eq!(f(BinaryOp::Nextafter)(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
         assert_eq!(f(BinaryOp::Logaddexp)(f64::INFINITY, f64::INFINITY), f64::INFINITY);
         assert_eq!(f(BinaryOp::Logaddexp2)(1.0, 1.0), 2.0);
         assert_eq!(f(BinaryOp::Fmod)(-7.5, 2.0), -1.5);
-        let h = |op| f16::float_op(op).unwrap();
+        let h = |op| f16::more_op(op).unwrap();
         // np.nextafter(np.float16(1), np.float16(2)) == 1.001, one half ulp up.
         assert_eq!(h(BinaryOp::Nextafter)(f16::ONE, f16::from_f32(2.0)).to_bits(), 0x3c01);
         assert_eq!(h(BinaryOp::Nextafter)(f16::ZERO, f16::NEG_ONE).to_bits(), 0x8001);
@@ -210,7 +208,7 @@ mod tests {
 
     #[test]
     fn int_ops_follow_numpy() {
-        let f = |op| i8::int_op(op).unwrap();
+        let f = |op| i8::more_op(op).unwrap();
         // np.left_shift(np.int8(1), -1) == 0; np.right_shift(np.int8(-5), 100) == -1.
         assert_eq!(f(BinaryOp::LeftShift)(1, -1), 0);
         assert_eq!(f(BinaryOp::LeftShift)(1, 8), 0);
@@ -220,6 +218,6 @@ mod tests {
         assert_eq!(f(BinaryOp::Fmod)(-7, 2), -1);
         assert_eq!(f(BinaryOp::Fmod)(5, 0), 0);
         assert_eq!(f(BinaryOp::Fmod)(i8::MIN, -1), 0);
-        assert_eq!(u8::int_op(BinaryOp::RightShift).unwrap()(200, 3), 25);
+        assert_eq!(u8::more_op(BinaryOp::RightShift).unwrap()(200, 3), 25);
     }
 }

@@ -135,6 +135,23 @@ impl Reduction {
         }
     }
 
+    /// The plain reduction a NaN-aware one is once NaN is replaced (and what it is of
+    /// integers and booleans, which hold no NaN); `None` for any other reduction.
+    pub fn without_nan(self) -> Option<Self> {
+        Some(match self {
+            Self::NanSum => Self::Sum,
+            Self::NanProd => Self::Prod,
+            Self::NanMean => Self::Mean,
+            Self::NanMin => Self::Min,
+            Self::NanMax => Self::Max,
+            Self::NanArgMin => Self::ArgMin,
+            Self::NanArgMax => Self::ArgMax,
+            Self::NanVar { ddof } => Self::Var { ddof },
+            Self::NanStd { ddof } => Self::Std { ddof },
+            _ => return None,
+        })
+    }
+
     /// numpy's error for this reduction over `layout` when each output element would fold
     /// nothing (`minimum`, `maximum`, `argmin`, `argmax` have no identity); `None` when it
     /// may. numpy raises even when there is no output element: `np.zeros((0, 0)).min(0)`.
@@ -216,21 +233,21 @@ pub fn reduce(
                 Arc::new(BooleanArray::from(out)) as ArrayRef
             }, _ => return unsupported(element))
         }
-        // The NaN-aware reductions of floats ran in `nan`; of other types they are these.
-        Reduction::NanSum => return reduce(Reduction::Sum, element, values, rows, scalar),
-        Reduction::NanProd => return reduce(Reduction::Prod, element, values, rows, scalar),
-        Reduction::NanMean => return reduce(Reduction::Mean, element, values, rows, scalar),
-        Reduction::NanMin => return reduce(Reduction::Min, element, values, rows, scalar),
-        Reduction::NanMax => return reduce(Reduction::Max, element, values, rows, scalar),
-        Reduction::NanArgMin => return reduce(Reduction::ArgMin, element, values, rows, scalar),
-        Reduction::NanArgMax => return reduce(Reduction::ArgMax, element, values, rows, scalar),
-        Reduction::NanVar { ddof } => {
-            return reduce(Reduction::Var { ddof }, element, values, rows, scalar);
+        // `nan::reduce` ran these.
+        Reduction::NanSum
+        | Reduction::NanProd
+        | Reduction::NanMean
+        | Reduction::NanMin
+        | Reduction::NanMax
+        | Reduction::NanArgMin
+        | Reduction::NanArgMax
+        | Reduction::NanVar { .. }
+        | Reduction::NanStd { .. }
+        | Reduction::Ptp => {
+            return Err(TensorError::Internal(format!(
+                "{op:?} is reduced by the NaN-aware kernel"
+            )));
         }
-        Reduction::NanStd { ddof } => {
-            return reduce(Reduction::Std { ddof }, element, values, rows, scalar);
-        }
-        Reduction::Ptp => return unsupported(element),
         Reduction::CountNonzero => {
             // Each element's truth value (numpy's `x != 0`; arrow's cast to Boolean is the
             // same test, NaN true and -0.0 false) summed as bytes into uint64.

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, PrimitiveArray};
+use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, PrimitiveArray};
 use arrow::compute::kernels::numeric;
 use arrow::datatypes::{DataType, Float16Type, Float32Type, Float64Type, UInt8Type, UInt64Type};
 use half::f16;
@@ -15,7 +15,7 @@ use half::f16;
 use super::{Reduction, Rows, moments, reduce as plain};
 use crate::error::{Result, TensorError};
 
-/// `op` of `values` when it is a NaN-aware reduction of floats or `ptp`; `None` otherwise.
+/// `op` of `values` when it is a NaN-aware reduction or `ptp`; `None` otherwise.
 pub(super) fn reduce(
     op: Reduction,
     element: &DataType,
@@ -26,86 +26,63 @@ pub(super) fn reduce(
     if op == Reduction::Ptp {
         return ptp(element, values, rows, scalar).map(Some);
     }
-    let nan_aware = matches!(
-        op,
-        Reduction::NanSum
-            | Reduction::NanProd
-            | Reduction::NanMean
-            | Reduction::NanMin
-            | Reduction::NanMax
-            | Reduction::NanArgMin
-            | Reduction::NanArgMax
-            | Reduction::NanVar { .. }
-            | Reduction::NanStd { .. }
-    );
-    if !nan_aware || !element.is_floating() {
+    let Some(plain_op) = op.without_nan() else {
         return Ok(None);
+    };
+    if !element.is_floating() {
+        return plain(plain_op, element, values, rows, scalar).map(Some);
     }
+    let nan = is_nan(values);
+    // The value numpy's `_replace_nan` puts in NaN's place for this reduction.
+    let fill = match op {
+        Reduction::NanProd => 1.0,
+        Reduction::NanMin | Reduction::NanArgMin => f64::INFINITY,
+        Reduction::NanMax | Reduction::NanArgMax => f64::NEG_INFINITY,
+        _ => 0.0,
+    };
+    let filled = replaced(values, fill);
     let out = match op {
-        Reduction::NanSum => plain(Reduction::Sum, element, &replaced(values, 0.0), rows, scalar)?,
-        Reduction::NanProd => plain(Reduction::Prod, element, &replaced(values, 1.0), rows, scalar)?,
+        Reduction::NanSum | Reduction::NanProd => plain(plain_op, element, &filled, rows, scalar)?,
         Reduction::NanMin | Reduction::NanMax => {
             // numpy's fmin / fmax reduce: NaN only where every element is.
-            let max = op == Reduction::NanMax;
-            let fill = if max { f64::NEG_INFINITY } else { f64::INFINITY };
-            let plain_op = if max { Reduction::Max } else { Reduction::Min };
-            let out = plain(plain_op, element, &replaced(values, fill), rows, scalar)?;
-            let counts = non_nan_counts(values, rows)?;
-            nan_where_empty(&out, &counts)?
+            let out = plain(plain_op, element, &filled, rows, scalar)?;
+            nan_where_empty(&out, &non_nan_counts(&nan, rows)?)?
         }
         Reduction::NanArgMin | Reduction::NanArgMax => {
-            let max = op == Reduction::NanArgMax;
-            let counts = non_nan_counts(values, rows)?;
-            if let Some(row) = first_all_nan_row(&counts, rows)? {
+            if let Some(row) = first_all_nan_row(&non_nan_counts(&nan, rows)?, rows)? {
                 return Err(TensorError::Data(format!(
                     "All-NaN slice encountered at row {row} of its batch"
                 )));
             }
-            let fill = if max { f64::NEG_INFINITY } else { f64::INFINITY };
-            let plain_op = if max { Reduction::ArgMax } else { Reduction::ArgMin };
-            plain(plain_op, element, &replaced(values, fill), rows, scalar)?
+            plain(plain_op, element, &filled, rows, scalar)?
         }
         Reduction::NanMean => {
             // numpy's `_nanmean`: the sum in the element type (np.sum), divided by the count
             // in float64 and cast back (`_divide_by_count`); 0 / 0 is NaN.
-            let sums = plain(Reduction::Sum, element, &replaced(values, 0.0), rows, scalar)?;
-            let counts = non_nan_counts(values, rows)?;
-            divide(&sums, &counts)?
+            let sums = plain(Reduction::Sum, element, &filled, rows, scalar)?;
+            divide(&sums, &non_nan_counts(&nan, rows)?)?
         }
         Reduction::NanVar { ddof } | Reduction::NanStd { ddof } => {
-            let counts = non_nan_counts(values, rows)?;
-            let nan: Vec<bool> = is_nan(values);
-            let zeros = replaced(values, 0.0);
+            let counts = non_nan_counts(&nan, rows)?;
             let sqrt = matches!(op, Reduction::NanStd { .. });
-            let counts: Vec<u64> = counts.values().to_vec();
-            moments(element, &zeros, rows, ddof, sqrt, Some((&counts, &nan)))?
+            moments(element, &filled, rows, ddof, sqrt, Some((counts.values(), &nan)))?
         }
         _ => return Ok(None),
     };
     Ok(Some(out))
 }
 
-/// Whether each value is NaN (a NULL element is not).
+/// Whether each value is NaN (`x != x`, whatever the float type; a NULL element's slot is
+/// read as stored).
 fn is_nan(values: &ArrayRef) -> Vec<bool> {
+    #[allow(clippy::eq_op, reason = "x != x is the NaN test of any float type")]
+    fn flags<P: ArrowPrimitiveType>(values: &ArrayRef) -> Vec<bool> {
+        values.as_primitive::<P>().values().iter().map(|v| v != v).collect()
+    }
     match values.data_type() {
-        DataType::Float16 => values
-            .as_primitive::<Float16Type>()
-            .values()
-            .iter()
-            .map(|v| v.is_nan())
-            .collect(),
-        DataType::Float32 => values
-            .as_primitive::<Float32Type>()
-            .values()
-            .iter()
-            .map(|v| v.is_nan())
-            .collect(),
-        DataType::Float64 => values
-            .as_primitive::<Float64Type>()
-            .values()
-            .iter()
-            .map(|v| v.is_nan())
-            .collect(),
+        DataType::Float16 => flags::<Float16Type>(values),
+        DataType::Float32 => flags::<Float32Type>(values),
+        DataType::Float64 => flags::<Float64Type>(values),
         _ => vec![false; values.len()],
     }
 }
@@ -139,13 +116,10 @@ fn replaced(values: &ArrayRef, fill: f64) -> ArrayRef {
     }
 }
 
-/// Each output element's number of reduced elements that are not NaN.
-fn non_nan_counts(values: &ArrayRef, rows: Rows<'_>) -> Result<PrimitiveArray<UInt64Type>> {
-    let flags: PrimitiveArray<UInt8Type> = is_nan(values)
-        .into_iter()
-        .map(|nan| u8::from(!nan))
-        .collect::<Vec<u8>>()
-        .into();
+/// Each output element's number of reduced elements that are not NaN (`nan`: each element's
+/// flag).
+fn non_nan_counts(nan: &[bool], rows: Rows<'_>) -> Result<PrimitiveArray<UInt64Type>> {
+    let flags: PrimitiveArray<UInt8Type> = nan.iter().map(|&n| u8::from(!n)).collect();
     let flags: ArrayRef = Arc::new(flags);
     let counts = plain(Reduction::Sum, &DataType::UInt8, &flags, rows, false)?;
     counts
@@ -186,15 +160,14 @@ fn nan_where_empty(out: &ArrayRef, counts: &PrimitiveArray<UInt64Type>) -> Resul
 /// `sums / counts` in float64, cast back to the sums' type (numpy's `_divide_by_count`).
 fn divide(sums: &ArrayRef, counts: &PrimitiveArray<UInt64Type>) -> Result<ArrayRef> {
     let wide = arrow::compute::cast(sums, &DataType::Float64)?;
-    let quotients: PrimitiveArray<Float64Type> = wide
-        .as_primitive::<Float64Type>()
+    let wide = wide.as_primitive::<Float64Type>();
+    let quotients: Vec<f64> = wide
         .values()
         .iter()
         .zip(counts.values())
         .map(|(&s, &n)| s / n as f64)
-        .collect::<Vec<f64>>()
-        .into();
-    let quotients = PrimitiveArray::<Float64Type>::new(quotients.values().clone(), wide.nulls().cloned());
+        .collect();
+    let quotients = PrimitiveArray::<Float64Type>::new(quotients.into(), wide.nulls().cloned());
     Ok(arrow::compute::cast(&quotients, sums.data_type())?)
 }
 

@@ -43,37 +43,27 @@ pub fn sort(op: SortOp, element: &DataType, values: &ArrayRef, spans: Spans<'_>)
     let order = with_primitive_type!(storage_type(element), P => {
         permutation::<P>(op, storage.as_primitive::<P>().values(), nulls.as_ref(), spans)
     }, _ => return Err(TensorError::ElementType(element.to_string())));
+    let order = Int64Array::from(order);
     if op.indices {
-        return Ok(Arc::new(Int64Array::from(order.indices)));
+        return Ok(Arc::new(order));
     }
     // The sorted values: the elements taken in the order found (their validity with them).
-    let taken = arrow::compute::take(
-        &storage,
-        &arrow::array::UInt64Array::from(order.positions),
-        None,
-    )?;
+    let taken = arrow::compute::take(&storage, &order, None)?;
     Ok(from_storage(taken, element)?)
 }
 
-/// Where each output element comes from: its position in the batch's values, and its index
-/// along the axis.
-struct Order {
-    positions: Vec<u64>,
-    indices: Vec<i64>,
-}
-
+/// Where each output element comes from: its index along the axis (`op.indices`), else its
+/// position in the batch's values.
 fn permutation<P: ArrowPrimitiveType>(
     op: SortOp,
     values: &[P::Native],
     nulls: Option<&NullBuffer>,
     spans: Spans<'_>,
-) -> Order
+) -> Vec<i64>
 where
     P::Native: PartialOrd,
 {
-    let len = spans.len();
-    let mut positions = vec![0u64; len];
-    let mut indices = vec![0i64; len];
+    let mut order = vec![0i64; spans.len()];
     let mut line: Vec<usize> = Vec::new();
     let valid = |p: usize| nulls.is_none_or(|n| n.is_valid(p));
     spans.each(|span, start| {
@@ -93,13 +83,12 @@ where
                     if op.descending { ascending.reverse() } else { ascending }
                 });
                 for (slot, &k) in line.iter().enumerate() {
-                    positions[at(slot)] = at(k) as u64;
-                    indices[at(slot)] = k as i64;
+                    order[at(slot)] = if op.indices { k } else { at(k) } as i64;
                 }
             }
         }
     });
-    Order { positions, indices }
+    order
 }
 
 #[cfg(test)]

@@ -150,21 +150,27 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                         .to_string(),
                 ));
             };
-            let axis = match &plan.op {
-                ReduceOp::Cumulate { axis, .. } => *axis,
-                ReduceOp::Sort { axis, .. } => Some(*axis),
-                ReduceOp::Reduce { .. } => None,
+            // Each row's lines along `axis` (NULL rows hold none).
+            let spans_of = |axis: Option<usize>| -> Vec<Option<Span>> {
+                (0..rows)
+                    .map(|row| (!view.is_null(row)).then(|| span_of(view.logical_shape(row), axis)))
+                    .collect()
             };
-            let spans: Vec<Option<Span>> = (0..rows)
-                .map(|row| (!view.is_null(row)).then(|| span_of(view.logical_shape(row), axis)))
-                .collect();
             let out = match &plan.op {
-                ReduceOp::Sort { op, .. } => sort(*op, element, &values, Spans::Each(&spans))?,
-                ReduceOp::Cumulate { product, .. } => {
-                    cumulate(*product, element, &values, Spans::Each(&spans))?
+                ReduceOp::Sort { op, axis } => {
+                    sort(*op, element, &values, Spans::Each(&spans_of(Some(*axis))))?
                 }
-                ReduceOp::Reduce { .. } => unreachable!("matched above"),
+                ReduceOp::Cumulate { product, axis } => {
+                    cumulate(*product, element, &values, Spans::Each(&spans_of(*axis)))?
+                }
+                ReduceOp::Reduce { .. } => {
+                    return Err(TensorError::Internal(
+                        "a reduction is not a cumulative reduction or sort".to_string(),
+                    ));
+                }
             };
+            // A cumulative reduction without an axis gives each row flattened.
+            let flattened = matches!(plan.op, ReduceOp::Cumulate { axis: None, .. });
             let ndim = tensor.ndim();
             let mut lengths = Vec::with_capacity(rows);
             let mut shapes = Vec::with_capacity(rows * ndim);
@@ -176,7 +182,7 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                 }
                 let size: usize = view.logical_shape(row).product();
                 lengths.push(size);
-                if axis.is_none() {
+                if flattened {
                     shapes.push(size as i32);
                 } else {
                     shapes.extend(view.logical_shape(row).map(|d| d as i32));
