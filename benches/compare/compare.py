@@ -193,6 +193,15 @@ def child_time(script, *args):
     return float(re.search(r"TIME ([\d.e-]+)", out)[1]), peak
 
 
+def cli_sum(binary, query, repeat):
+    """`query` (one number) run `repeat` times in one CLI process: the best "Elapsed" and the
+    number."""
+    out, _ = timed([binary, "--format", "csv", *(["-c", query] * repeat)])
+    elapsed = [float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)]
+    values = re.findall(r"^(-?[\d.e+-]+)$", out, re.MULTILINE)
+    return min(elapsed), float(values[-1])
+
+
 def cli_binary(given):
     """The CLI to measure: `given` (--bin), else `cargo build`'s, built first."""
     if given is not None:

@@ -16,13 +16,12 @@ sums of both are printed, to be compared.
 """
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, cli_binary, timed  # noqa: E402
+from compare import ROOT, cli_binary, cli_sum  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -41,11 +40,7 @@ def generate(path, rows, n):
 
 
 def cli(binary, path, sql_ord, repeat):
-    query = f"SELECT sum(tensor_norm(x, {sql_ord})) FROM '{path}'"
-    out, _ = timed([binary, "--format", "csv", *(["-c", query] * repeat)])
-    elapsed = [float(s) for s in re.findall(r"Elapsed ([\d.]+) seconds", out)]
-    values = re.findall(r"^(-?[\d.e+-]+)$", out, re.MULTILINE)
-    return min(elapsed), float(values[-1])
+    return cli_sum(binary, f"SELECT sum(tensor_norm(x, {sql_ord})) FROM '{path}'", repeat)
 
 
 def numpy_norm(path, ord_, repeat):

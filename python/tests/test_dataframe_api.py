@@ -24,7 +24,10 @@ def data(rng):
     y = rng.standard_normal((ROWS, 2, 3))
     b = rng.random((ROWS, 2, 3)) < 0.5
     i = rng.integers(0, 2, (ROWS, 2, 3)).astype(np.int64)
-    return {"x": x, "y": y, "b": b, "i": i}
+    # Square, well-conditioned matrices, and symmetric positive definite ones.
+    s = rng.standard_normal((ROWS, 3, 3)) + 3 * np.eye(3)
+    h = s @ np.swapaxes(s, -1, -2)
+    return {"x": x, "y": y, "b": b, "i": i, "s": s, "h": h}
 
 
 @pytest.fixture
@@ -38,6 +41,8 @@ def df(ctx, data):
             "b": tensor_array(data["b"]),
             "i": tensor_array(data["i"]),
             "xp": tensor_array(data["x"], permutation=[1, 0]),
+            "s": tensor_array(data["s"]),
+            "h": tensor_array(data["h"]),
         }
     )
     return ctx.from_arrow(table, name="t").sort(col("id"))
@@ -294,8 +299,47 @@ def linalg_cases():
                               / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)),
                               d["x"], d["y"])),
     }
+    out.update(decompose_cases())
     SUMMED.update(out)
     return out
+
+
+def decompose_cases():
+    """numpy.linalg's per-matrix functions; where numpy's result is unique only up to signs,
+    what is unique (absolute values, sorted eigenvalues)."""
+    la = np.linalg
+    S, H = col("s"), col("h")
+    q = [1.0, 2.0, 3.0]
+    return {
+        "tensor_det": (lambda: tf.tensor_det(S), lambda d: [la.det(a) for a in d["s"]]),
+        "tensor_slogdet": (lambda: tf.tensor_slogdet(S)["logabsdet"],
+                           lambda d: [la.slogdet(a)[1] for a in d["s"]]),
+        "tensor_inv": (lambda: tf.tensor_inv(S), lambda d: per_row(la.inv, d["s"])),
+        "tensor_solve": (lambda: tf.tensor_solve(S, lit(q)),
+                         lambda d: per_row(lambda a: la.solve(a, q), d["s"])),
+        "tensor_cholesky": (lambda: tf.tensor_cholesky(H, upper=True),
+                            lambda d: per_row(lambda a: la.cholesky(a, upper=True), d["h"])),
+        "tensor_qr": (lambda: tf.tensor_abs(tf.tensor_qr(S, mode="r")),
+                      lambda d: per_row(lambda a: np.abs(la.qr(a, mode="r")), d["s"])),
+        "tensor_eigh": (lambda: tf.tensor_eigh(H, uplo="U")["eigenvalues"],
+                        lambda d: per_row(lambda a: la.eigh(a, "U")[0], d["h"])),
+        "tensor_eigvalsh": (lambda: tf.tensor_eigvalsh(H),
+                            lambda d: per_row(la.eigvalsh, d["h"])),
+        "tensor_eig": (lambda: tf.tensor_sort(tf.tensor_eig(H)["eigenvalues"]),
+                       lambda d: per_row(lambda a: np.sort(la.eig(a)[0]), d["h"])),
+        "tensor_eigvals": (lambda: tf.tensor_sort(tf.tensor_eigvals(H)),
+                           lambda d: per_row(lambda a: np.sort(la.eigvals(a)), d["h"])),
+        "tensor_svd": (lambda: tf.tensor_svd(X, full_matrices=False)["S"],
+                       lambda d: per_row(lambda a: la.svd(a, full_matrices=False)[1], d["x"])),
+        "tensor_svdvals": (lambda: tf.tensor_svdvals(X), lambda d: per_row(la.svdvals, d["x"])),
+        "tensor_pinv": (lambda: tf.tensor_pinv(X), lambda d: per_row(la.pinv, d["x"])),
+        "tensor_matrix_rank": (lambda: tf.tensor_matrix_rank(X, tol=0.5),
+                               lambda d: [int(la.matrix_rank(a, tol=0.5)) for a in d["x"]]),
+        "tensor_lstsq": (lambda: tf.tensor_lstsq(X, lit([1.0, 2.0]))["x"],
+                         lambda d: per_row(lambda a: la.lstsq(a, [1.0, 2.0])[0], d["x"])),
+        "tensor_matrix_power": (lambda: tf.tensor_matrix_power(S, -2),
+                                lambda d: per_row(lambda a: la.matrix_power(a, -2), d["s"])),
+    }
 
 
 def put_along(a, i):

@@ -125,6 +125,8 @@ macro_rules! each_suite {
             tensor_reduce_generated,
             tensor_reduce_nan_generated,
             tensor_sort_generated,
+            tensor_decompose,
+            tensor_decompose_generated,
             tensor_unary,
             tensor_unary_generated,
             // tensor_map: a lambda over every element (numpy's values, and readable cases).

@@ -72,6 +72,7 @@ internal_modules!(index, kernels);
 pub mod limits;
 pub mod nearest;
 pub mod parquet;
+mod quiet;
 pub mod rewrite;
 pub mod rules;
 pub mod shape;

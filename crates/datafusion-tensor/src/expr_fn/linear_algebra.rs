@@ -133,3 +133,154 @@ with_options! {
         keepdims = "keepdims",
     }
 }
+
+plain! {
+    /// numpy's linalg.det: the determinant of each matrix (from its LU factorisation, as sign *
+    /// exp(logabsdet)).
+    ///
+    /// SQL: `tensor_det(x)`.
+    tensor_det(x)
+}
+
+plain! {
+    /// numpy's linalg.slogdet: a struct {sign, logabsdet} per row; sign 0 and logabsdet -inf for a
+    /// singular matrix.
+    ///
+    /// SQL: `tensor_slogdet(x)`.
+    tensor_slogdet(x)
+}
+
+plain! {
+    /// numpy's linalg.inv: the inverse of each matrix; numpy's error Singular matrix (naming the
+    /// row) where a pivot is exactly zero.
+    ///
+    /// SQL: `tensor_inv(x)`.
+    tensor_inv(x)
+}
+
+plain! {
+    /// numpy's linalg.solve: x with a @ x = b.
+    ///
+    /// SQL: `tensor_solve(a, b)`.
+    tensor_solve(a, b)
+}
+
+with_options! {
+    /// numpy's linalg.cholesky: the lower-triangular L with L @ L.T = x, read from x's lower
+    /// triangle (upper =\> true: L.T).
+    ///
+    /// SQL: `tensor_cholesky(x [, upper])`.
+    tensor_cholesky(x) -> TensorCholeskyCall {
+        upper = "upper",
+    }
+}
+
+with_options! {
+    /// numpy's linalg.qr: a struct {Q, R} (mode 'reduced', the default: Q m x k, R k x n with k =
+    /// min(m, n); 'complete': Q m x m, R m x n), or R alone (mode 'r').
+    ///
+    /// SQL: `tensor_qr(x [, mode])`.
+    tensor_qr(x) -> TensorQrCall {
+        mode = "mode",
+    }
+}
+
+with_options! {
+    /// numpy's linalg.eigh: a struct {eigenvalues (ascending), eigenvectors (columns)} of each
+    /// symmetric matrix, read from its lower triangle (uplo 'L', the default) or upper ('U').
+    ///
+    /// SQL: `tensor_eigh(x [, uplo])`.
+    tensor_eigh(x) -> TensorEighCall {
+        uplo = "uplo",
+    }
+}
+
+with_options! {
+    /// numpy's linalg.eigvalsh: the eigenvalues (ascending) of each symmetric matrix, read from one
+    /// triangle (uplo 'L' or 'U').
+    ///
+    /// SQL: `tensor_eigvalsh(x [, uplo])`.
+    tensor_eigvalsh(x) -> TensorEigvalshCall {
+        uplo = "uplo",
+    }
+}
+
+plain! {
+    /// numpy's linalg.eig of a real spectrum: a struct {eigenvalues, eigenvectors (unit columns)}.
+    ///
+    /// SQL: `tensor_eig(x)`.
+    tensor_eig(x)
+}
+
+plain! {
+    /// numpy's linalg.eigvals of a real spectrum (complex eigenvalues are refused, as tensor_eig).
+    ///
+    /// SQL: `tensor_eigvals(x)`.
+    tensor_eigvals(x)
+}
+
+with_options! {
+    /// numpy's linalg.svd: a struct {U, S, Vh} with x = U @ diag(S) @ Vh, S descending
+    /// (full_matrices =\> false: U m x k and Vh k x n); compute_uv =\> false gives S alone;
+    /// hermitian =\> true works through eigh as numpy.
+    ///
+    /// SQL: `tensor_svd(x [, full_matrices [, compute_uv [, hermitian]]])`.
+    tensor_svd(x) -> TensorSvdCall {
+        full_matrices = "full_matrices",
+        compute_uv = "compute_uv",
+        hermitian = "hermitian",
+    }
+}
+
+plain! {
+    /// The array API's linalg.svdvals (numpy's svd(x, compute_uv=False)): the singular values,
+    /// descending.
+    ///
+    /// SQL: `tensor_svdvals(x)`.
+    tensor_svdvals(x)
+}
+
+with_options! {
+    /// numpy's linalg.pinv: the Moore-Penrose pseudo-inverse (n x m) through the SVD, singular
+    /// values at or below rcond times the largest dropped (rcond 1e-15 by default, numpy's; rtol is
+    /// the same cutoff, and both may not be given).
+    ///
+    /// SQL: `tensor_pinv(x [, rcond [, hermitian [, rtol]]])`.
+    tensor_pinv(x) -> TensorPinvCall {
+        rcond = "rcond",
+        hermitian = "hermitian",
+        rtol = "rtol",
+    }
+}
+
+with_options! {
+    /// numpy's linalg.matrix_rank (int64): the count of singular values above tol, or above rtol
+    /// times the largest (by default max(m, n) * eps of the result type).
+    ///
+    /// SQL: `tensor_matrix_rank(x [, tol [, hermitian [, rtol]]])`.
+    tensor_matrix_rank(x) -> TensorMatrixRankCall {
+        tol = "tol",
+        hermitian = "hermitian",
+        rtol = "rtol",
+    }
+}
+
+with_options! {
+    /// numpy's linalg.lstsq of a 2-d a: a struct {x (the minimum-norm least-squares solution),
+    /// residuals (the squared residual per column of b, empty unless the rank is n and m \> n;
+    /// variable-shape), rank (int64), s (the singular values)}.
+    ///
+    /// SQL: `tensor_lstsq(a, b [, rcond])`.
+    tensor_lstsq(a, b) -> TensorLstsqCall {
+        rcond = "rcond",
+    }
+}
+
+plain! {
+    /// numpy's linalg.matrix_power: each square matrix to the integer power n, by numpy's repeated
+    /// squaring in the element type (integers wrap, booleans are OR of ANDs); n = 0 gives the
+    /// identity, a negative n the inverse's power (float).
+    ///
+    /// SQL: `tensor_matrix_power(x, n)`.
+    tensor_matrix_power(x, n)
+}

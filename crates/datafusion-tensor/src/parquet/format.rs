@@ -162,7 +162,7 @@ async fn check_footer_length(store: &dyn ObjectStore, object: &ObjectMeta) -> Re
 /// subtracts past zero in its metadata decoder), and reading a footer must not take the
 /// process down.
 async fn unpanicked<T>(future: impl Future<Output = Result<T>>) -> Result<T> {
-    super::quiet::catch_future(future)
+    crate::quiet::catch_future(future)
         .await
         .unwrap_or_else(|panic| Err(super::scan::reader_panic(panic.as_ref())))
 }

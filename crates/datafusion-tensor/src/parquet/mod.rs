@@ -15,7 +15,6 @@
 mod bounded;
 pub(crate) mod fast;
 pub mod format;
-mod quiet;
 pub mod scan;
 
 pub use format::{TensorParquetFormat, TensorParquetFormatFactory};

@@ -380,7 +380,7 @@ impl MorselPlanner for NamingPlanner {
     fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
         let path = self.path;
         let inner = self.inner;
-        let planned = super::quiet::catch(move || inner.plan())
+        let planned = crate::quiet::catch(move || inner.plan())
             .unwrap_or_else(|panic| Err(reader_panic(panic.as_ref())));
         let Some(mut plan) = planned.map_err(|err| in_file(err, &path))? else {
             return Ok(None);
@@ -405,7 +405,7 @@ impl MorselPlanner for NamingPlanner {
             .with_planners(planners);
         if let Some(pending) = plan.take_pending_planner() {
             named.set_pending_planner(async move {
-                match super::quiet::catch_future(pending).await {
+                match crate::quiet::catch_future(pending).await {
                     Ok(Ok(inner)) => Ok(NamingPlanner::wrap(inner, &path)),
                     Ok(Err(err)) => Err(in_file(err, &path)),
                     Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),
@@ -428,7 +428,7 @@ impl Morsel for NamingMorsel {
         // A panic inside the Parquet reader (arrow-rs trusts some footer fields, such as a
         // column chunk's offset and size: apache/arrow-rs#6255) becomes this file's error, and
         // the stream ends there; the reader's state is dropped with it.
-        super::quiet::catch_stream(self.inner.into_stream())
+        crate::quiet::catch_stream(self.inner.into_stream())
             .map(move |batch| match batch {
                 Ok(batch) => batch.map_err(|err| in_file(err, &path)),
                 Err(panic) => Err(in_file(reader_panic(panic.as_ref()), &path)),

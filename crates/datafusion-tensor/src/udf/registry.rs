@@ -376,6 +376,9 @@ fn declare() -> Registry {
     }
     r.scalar(super::linalg::TensorVectorMeasure::cosine_distance());
     r.scalar(super::linalg::TensorNorm::new());
+    for function in super::DecomposeFunction::ALL {
+        r.scalar(super::TensorDecompose::new(function));
+    }
     r.family(Family::Tensors);
     r.other_scalar(TensorTyped::new(), Parameters::Internal);
     r.family(Family::Indexing);

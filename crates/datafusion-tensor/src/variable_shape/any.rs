@@ -27,6 +27,14 @@ impl AnyTensorType {
         Ok(TensorType::from_field(field)?.map(Self::Fixed))
     }
 
+    /// The number of (logical) dimensions.
+    pub fn ndim(&self) -> usize {
+        match self {
+            Self::Fixed(t) => t.ndim(),
+            Self::Variable(t) => t.ndim(),
+        }
+    }
+
     /// The element type.
     pub fn element_type(&self) -> &DataType {
         match self {

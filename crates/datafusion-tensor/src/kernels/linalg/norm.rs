@@ -4,11 +4,11 @@
 //! `x.astype(float)`); float16 is worked in float32 and rounded where numpy's half loops round
 //! (each `x*x` or `|x|**p` of a vector norm, each sum, each square root); float32 and float64
 //! in their own type. The singular values of the `nuc`, 2 and -2 matrix norms come from
-//! `faer`'s SVD in float64 ([`super::decompose`]).
+//! `faer`'s SVD in float64 ([`crate::kernels::decompose::svd`]).
 
 use half::f16;
 
-use super::decompose::singular_values;
+use crate::kernels::decompose::svd::singular_values_of;
 use crate::error::{Result, TensorError};
 
 /// A vector norm order (numpy's `ord` with one axis).
@@ -366,7 +366,7 @@ fn matrix<E: NormElement>(
             for j in 0..n {
                 buffer.extend((0..m).map(|i| at(p + i * rs + j * cs).f64()));
             }
-            let Some(values) = singular_values(buffer, m, n) else {
+            let Some(values) = singular_values_of(buffer, m, n) else {
                 return Err(TensorError::Data("SVD did not converge".to_string()));
             };
             let value = match ord {

@@ -4,11 +4,11 @@
 //! `tensor_cosine_similarity`), with their literal options in [`args`] and their documentation in
 //! [`docs`]. The loops are in [`crate::kernels::linalg`].
 
-mod args;
+pub(crate) mod args;
 mod contract;
 mod docs;
 mod norm;
-mod rows;
+pub(crate) mod rows;
 mod similarity;
 
 pub use contract::{ContractFunction, ContractPlan, TensorContract};

@@ -22,7 +22,7 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
 
 /// The batch of each operand (at argument positions `data` of `args`): a column as it is, a
 /// literal as its one row.
-pub(super) fn batch_args(
+pub(crate) fn batch_args(
     name: &str,
     args: &[ColumnarValue],
     data: &[usize],
@@ -37,7 +37,7 @@ pub(super) fn batch_args(
 
 /// The variable-shape operands' batches viewed (their row shapes checked), `None` for the
 /// others.
-pub(super) fn views<'a>(
+pub(crate) fn views<'a>(
     name: &str,
     operands: &[AnyTensorType],
     batches: &'a [BatchArg],
@@ -51,7 +51,7 @@ pub(super) fn views<'a>(
 
 /// Each operand read row by row over `rows` rows (a literal's one row for every row; a number
 /// a 0-d tensor per row), and the rows NULL in any of them.
-pub(super) fn readers<'a>(
+pub(crate) fn readers<'a>(
     name: &str,
     operands: &[AnyTensorType],
     batches: &'a [BatchArg],
@@ -74,7 +74,7 @@ pub(super) fn readers<'a>(
 }
 
 /// A reader's values in `to` (borrowed when they are of that type).
-pub(super) fn values_as(reader: &RowTensor<'_>, to: &DataType) -> Result<ArrayRef> {
+pub(crate) fn values_as(reader: &RowTensor<'_>, to: &DataType) -> Result<ArrayRef> {
     let values = reader.values();
     if values.data_type() == to {
         Ok(Arc::clone(values))
@@ -85,7 +85,7 @@ pub(super) fn values_as(reader: &RowTensor<'_>, to: &DataType) -> Result<ArrayRe
 
 /// A variable-shape result from its values, row-major, and each row's shape (`ndim` dims per
 /// row; a NULL row's are zeros and it holds no values).
-pub(super) fn variable_result(
+pub(crate) fn variable_result(
     name: &str,
     variable: &VariableShapeType,
     values: &ArrayRef,

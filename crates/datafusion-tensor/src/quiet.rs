@@ -1,4 +1,5 @@
-//! Panics inside the Parquet reader, caught without a word on stderr.
+//! Panics inside a library this crate calls, caught without a word on stderr: the Parquet
+//! reader's, and `faer`'s (the decompositions, [`crate::udf`]).
 //!
 //! arrow-rs panics on some malformed files (README, Known issues). The scan catches such a
 //! panic and fails the query with "the Parquet reader failed on a malformed file: <the panic's
@@ -53,13 +54,13 @@ impl Drop for Quiet {
 }
 
 /// `f()`, a panic in it returned as `Err` and not printed.
-pub(super) fn catch<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+pub(crate) fn catch<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
     let _quiet = Quiet::enter();
     catch_unwind(AssertUnwindSafe(f))
 }
 
 /// `future`'s output, a panic while it is polled returned as `Err` and not printed.
-pub(super) fn catch_future<F: Future>(
+pub(crate) fn catch_future<F: Future>(
     future: F,
 ) -> impl Future<Output = std::thread::Result<F::Output>> {
     let mut future = Box::pin(future);
@@ -84,7 +85,7 @@ pub(super) fn catch_future<F: Future>(
 
 /// `stream`'s items, a panic while it is polled returned as one `Err` item that ends it, and
 /// not printed (the stream's state is dropped with it).
-pub(super) fn catch_stream<S: Stream + Send + 'static>(
+pub(crate) fn catch_stream<S: Stream + Send + 'static>(
     stream: S,
 ) -> impl Stream<Item = std::thread::Result<S::Item>> + Send {
     let mut stream: Option<Pin<Box<S>>> = Some(Box::pin(stream));
@@ -105,6 +106,15 @@ pub(super) fn catch_stream<S: Stream + Send + 'static>(
             }
         }
     })
+}
+
+/// A caught panic's message.
+pub(crate) fn message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(ToString::to_string)
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 #[cfg(test)]
