@@ -787,10 +787,11 @@ fn aggregate_query(b: &mut Bytes) -> String {
     }
 }
 
-/// A call of the linear algebra (SPEC §10): products, diagonals, einsum, norms and the vector
-/// measures, with random operands (numbers too) and options.
+/// A call of the linear algebra (SPEC §10): products, diagonals, einsum, norms, the vector
+/// measures and numpy.linalg's per-matrix functions, with random operands (numbers too) and
+/// options.
 fn linalg_call(b: &mut Bytes) -> String {
-    match b.below(6) {
+    match b.below(7) {
         0 => format!(
             "tensor_{}({}, {})",
             b.pick(&["matmul", "dot", "inner", "outer"]),
@@ -847,12 +848,74 @@ fn linalg_call(b: &mut Bytes) -> String {
             axis_arg(b),
             b.pick(&["true", "false", "NULL"])
         ),
+        5 => decompose_call(b),
         _ => format!(
             "tensor_{}({}, {}, {})",
             b.pick(&["inner_product", "l2_distance", "cosine_similarity"]),
             tensor_arg(b),
             tensor_arg(b),
             axis_arg(b)
+        ),
+    }
+}
+
+/// A call of numpy.linalg's per-matrix functions (`tensor_det` ... `tensor_matrix_power`):
+/// random operands (of any shape, so that numpy's shape errors are drawn too) and options.
+fn decompose_call(b: &mut Bytes) -> String {
+    // The table's columns, and square matrices: singular, with a NaN, huge, a batch, empty.
+    let tensor_arg = |b: &mut Bytes| -> String {
+        match b.below(3) {
+            0 => tensor_arg(b),
+            _ => b
+                .pick(&[
+                    "[[1.0, 2.0], [3.0, 4.0]]",
+                    "[[1, 2, 3], [4, 5, 6], [7, 8, 9]]",
+                    "tensor([1.0, CAST('NaN' AS DOUBLE), 0.0, 1.0], [2, 2])",
+                    "tensor([1e308, 1e308, 1e308, -1e308], [2, 2])",
+                    "tensor([2.0, 0.0, 0.0, 2.0, 1.0, 1.0, 1.0, 1.0], [2, 2, 2])",
+                    "tensor(arrow_cast([], 'List(Float64)'), [0, 0])",
+                    "[[true, false], [false, true]]",
+                    "[1.0, 2.0]",
+                ])
+                .into(),
+        }
+    };
+    match b.below(4) {
+        0 => format!(
+            "tensor_{}({})",
+            b.pick(&[
+                "det", "slogdet", "inv", "eig", "eigvals", "svdvals", "cholesky", "eigvalsh"
+            ]),
+            tensor_arg(b)
+        ),
+        1 => format!(
+            "tensor_{}({}, {})",
+            b.pick(&["solve", "lstsq"]),
+            tensor_arg(b),
+            tensor_arg(b)
+        ),
+        2 => format!(
+            "tensor_matrix_power({}, {})",
+            tensor_arg(b),
+            b.pick(&["0", "1", "2", "3", "-1", "-2", "7", "2.5", "NULL"])
+        ),
+        _ => format!(
+            "tensor_{}({}, {})",
+            b.pick(&["qr", "svd", "eigh", "pinv", "matrix_rank"]),
+            tensor_arg(b),
+            b.pick(&[
+                "'reduced'",
+                "'complete'",
+                "'r'",
+                "'raw'",
+                "'U'",
+                "'L'",
+                "true",
+                "false",
+                "NULL",
+                "0.5",
+                "1e-300"
+            ])
         ),
     }
 }

@@ -220,6 +220,12 @@ impl PyExpr {
         binary(&self.expr, op, other, false)
     }
 
+    /// The field `name` of a struct: a part of a result numpy returns as a named tuple
+    /// (`tensor_svd(x)["S"]`, as SQL's `tensor_svd(x)['S']`).
+    fn __getitem__(&self, name: &str) -> Self {
+        datafusion::functions::core::expr_fn::get_field(self.expr.clone(), name).into()
+    }
+
     /// This expression named `name` in the result.
     fn alias(&self, name: &str) -> Self {
         self.expr.clone().alias(name).into()

@@ -2,7 +2,8 @@
 //! 1 to 20 per side (below and past the gemm threshold), permuted operands and NULL rows,
 //! against the product written out here on the same small integers (exact in every type),
 //! `tensor_einsum`'s and `tensor_norm`'s agreement with it, products with a number (a 0-d
-//! operand of its own type), and the vector measures on fixed- and variable-shape operands.
+//! operand of its own type), the vector measures on fixed- and variable-shape operands, and
+//! numpy.linalg's decompositions against exact arithmetic.
 
 // n, k, m and a, b: the matrix product's own names.
 #![allow(
@@ -201,6 +202,96 @@ proptest! {
                         "{}: row {} [{}]: {} != {}", sql, r, i, value, want
                     );
                 }
+            }
+        }
+    }
+}
+
+/// Square matrices of 1 to 6 per side, small integers, NULL rows, maybe permuted.
+fn square_args() -> impl Strategy<Value = Column> {
+    (
+        prop::sample::select(vec![DataType::Float32, DataType::Float64, DataType::Int32]),
+        1usize..=6,
+        1usize..=3,
+    )
+        .prop_flat_map(|(element, n, rows)| matrix_column(element, vec![n, n], rows))
+}
+
+/// The exact determinant of a row-major integer matrix (Bareiss's fraction-free elimination,
+/// in i128), and Hadamard's bound on it (the product of the rows' norms).
+fn exact_det(a: &[Option<i64>], n: usize) -> (f64, f64) {
+    let mut m: Vec<i128> = a.iter().map(|v| i128::from(v.unwrap_or(0))).collect();
+    let bound: f64 = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (m[i * n + j] * m[i * n + j]) as f64)
+                .sum::<f64>()
+                .sqrt()
+        })
+        .product();
+    let (mut sign, mut previous) = (1i128, 1i128);
+    for k in 0..n {
+        if m[k * n + k] == 0 {
+            let Some(p) = (k + 1..n).find(|&p| m[p * n + k] != 0) else {
+                return (0.0, bound);
+            };
+            for j in 0..n {
+                m.swap(k * n + j, p * n + j);
+            }
+            sign = -sign;
+        }
+        for i in k + 1..n {
+            for j in k + 1..n {
+                m[i * n + j] =
+                    (m[i * n + j] * m[k * n + k] - m[i * n + k] * m[k * n + j]) / previous;
+            }
+        }
+        previous = m[k * n + k];
+    }
+    ((sign * m[n * n - 1]) as f64, bound)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    /// numpy.linalg's functions per row against exact arithmetic: the determinant against
+    /// Bareiss's, the singular values' squares summing to the Frobenius norm's square, Q R
+    /// giving the matrix back.
+    #[test]
+    fn decompositions_agree_with_exact_arithmetic(a in square_args()) {
+        let n = a.shape[0];
+        let columns = [("a", a.arrow("a"))];
+        let float32 = a.element == DataType::Float32;
+        let tolerance = if float32 { 1e-5 } else { 1e-9 };
+        let sql = "SELECT tensor_det(a) FROM t";
+        let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
+        let (_, rows) = rows_in::<Float64Type>(&result);
+        for (r, row) in rows.iter().enumerate() {
+            let Some(ra) = &a.rows[r] else {
+                prop_assert!(row.is_none(), "{}: row {} should be NULL", sql, r);
+                continue;
+            };
+            let (want, bound) = exact_det(ra, n);
+            let got = row.as_ref().and_then(|v| v[0]).unwrap();
+            prop_assert!((got - want).abs() <= tolerance * (bound + 1.0), "{}: row {}: {} != {}", sql, r, got, want);
+        }
+        let sql = "SELECT tensor_svdvals(a) FROM t";
+        let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
+        let (_, rows) = rows_in::<Float64Type>(&result);
+        for (r, row) in rows.iter().enumerate() {
+            let Some(ra) = &a.rows[r] else { continue };
+            let fro: f64 = ra.iter().map(|v| (v.unwrap_or(0) * v.unwrap_or(0)) as f64).sum();
+            let squares: f64 = row.as_ref().unwrap().iter().map(|v| v.unwrap() * v.unwrap()).sum();
+            prop_assert!((fro - squares).abs() <= tolerance * (fro + 1.0), "{}: row {}: {} != {}", sql, r, squares, fro);
+        }
+        let sql = "SELECT tensor_matmul(tensor_qr(a)['Q'], tensor_qr(a)['R']) FROM t";
+        let result = run(&columns, sql).map_err(|e| TestCaseError::fail(format!("{sql}: {e}")))?;
+        let (shape, rows) = rows_in::<Float64Type>(&result);
+        prop_assert_eq!(shape, vec![n, n], "{}", sql);
+        for (r, row) in rows.iter().enumerate() {
+            let Some(ra) = &a.rows[r] else { continue };
+            for (got, want) in row.as_ref().unwrap().iter().zip(ra) {
+                let (got, want) = (got.unwrap(), want.unwrap_or(0) as f64);
+                prop_assert!((got - want).abs() <= tolerance * 10.0, "{}: row {}: {} != {}", sql, r, got, want);
             }
         }
     }

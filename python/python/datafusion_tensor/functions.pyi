@@ -481,6 +481,54 @@ def tensor_cosine_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Ex
 def tensor_norm(x: ExprLike, ord: ExprLike = ..., axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's linalg.norm of each row."""
 
+def tensor_det(x: ExprLike) -> Expr:
+    """numpy's linalg.det: the determinant of each matrix (from its LU factorisation, as sign * exp(logabsdet))."""
+
+def tensor_slogdet(x: ExprLike) -> Expr:
+    """numpy's linalg.slogdet: a struct {sign, logabsdet} per row; sign 0 and logabsdet -inf for a singular matrix."""
+
+def tensor_inv(x: ExprLike) -> Expr:
+    """numpy's linalg.inv: the inverse of each matrix; numpy's error Singular matrix (naming the row) where a pivot is exactly zero."""
+
+def tensor_solve(a: ExprLike, b: ExprLike) -> Expr:
+    """numpy's linalg.solve: x with a @ x = b."""
+
+def tensor_cholesky(x: ExprLike, upper: ExprLike = ...) -> Expr:
+    """numpy's linalg.cholesky: the lower-triangular L with L @ L.T = x, read from x's lower triangle (upper => true: L.T)."""
+
+def tensor_qr(x: ExprLike, mode: ExprLike = ...) -> Expr:
+    """numpy's linalg.qr: a struct {Q, R} (mode 'reduced', the default: Q m x k, R k x n with k = min(m, n); 'complete': Q m x m, R m x n), or R alone (mode 'r')."""
+
+def tensor_eigh(x: ExprLike, uplo: ExprLike = ...) -> Expr:
+    """numpy's linalg.eigh: a struct {eigenvalues (ascending), eigenvectors (columns)} of each symmetric matrix, read from its lower triangle (uplo 'L', the default) or upper ('U')."""
+
+def tensor_eigvalsh(x: ExprLike, uplo: ExprLike = ...) -> Expr:
+    """numpy's linalg.eigvalsh: the eigenvalues (ascending) of each symmetric matrix, read from one triangle (uplo 'L' or 'U')."""
+
+def tensor_eig(x: ExprLike) -> Expr:
+    """numpy's linalg.eig of a real spectrum: a struct {eigenvalues, eigenvectors (unit columns)}."""
+
+def tensor_eigvals(x: ExprLike) -> Expr:
+    """numpy's linalg.eigvals of a real spectrum (complex eigenvalues are refused, as tensor_eig)."""
+
+def tensor_svd(x: ExprLike, full_matrices: ExprLike = ..., compute_uv: ExprLike = ..., hermitian: ExprLike = ...) -> Expr:
+    """numpy's linalg.svd: a struct {U, S, Vh} with x = U @ diag(S) @ Vh, S descending (full_matrices => false: U m x k and Vh k x n); compute_uv => false gives S alone; hermitian => true works through eigh as numpy."""
+
+def tensor_svdvals(x: ExprLike) -> Expr:
+    """The array API's linalg.svdvals (numpy's svd(x, compute_uv=False)): the singular values, descending."""
+
+def tensor_pinv(x: ExprLike, rcond: ExprLike = ..., hermitian: ExprLike = ..., rtol: ExprLike = ...) -> Expr:
+    """numpy's linalg.pinv: the Moore-Penrose pseudo-inverse (n x m) through the SVD, singular values at or below rcond times the largest dropped (rcond 1e-15 by default, numpy's; rtol is the same cutoff, and both may not be given)."""
+
+def tensor_matrix_rank(x: ExprLike, tol: ExprLike = ..., hermitian: ExprLike = ..., rtol: ExprLike = ...) -> Expr:
+    """numpy's linalg.matrix_rank (int64): the count of singular values above tol, or above rtol times the largest (by default max(m, n) * eps of the result type)."""
+
+def tensor_lstsq(a: ExprLike, b: ExprLike, rcond: ExprLike = ...) -> Expr:
+    """numpy's linalg.lstsq of a 2-d a: a struct {x (the minimum-norm least-squares solution), residuals (the squared residual per column of b, empty unless the rank is n and m > n; variable-shape), rank (int64), s (the singular values)}."""
+
+def tensor_matrix_power(x: ExprLike, n: ExprLike) -> Expr:
+    """numpy's linalg.matrix_power: each square matrix to the integer power n, by numpy's repeated squaring in the element type (integers wrap, booleans are OR of ANDs); n = 0 gives the identity, a negative n the inverse's power (float)."""
+
 def tensor_choose(*args: ExprLike, mode: ExprLike = ...) -> Expr:
     """numpy's choose: builds a tensor from an index tensor `a` and a set of choices."""
 

@@ -95,7 +95,14 @@ fn rows_of(
                 .map(|v| v.as_primitive::<Float64Type>().values().as_ref())
                 .collect();
             let produced = float_rows(name, plan, &op, readers, &slices, nulls, rows)?;
-            columns(name, plan, produced, IntoFloatArray::into_array, nulls, rows)
+            columns(
+                name,
+                plan,
+                produced,
+                IntoFloatArray::into_array,
+                nulls,
+                rows,
+            )
         }
         Operation::Power(n) => power(name, plan, n, readers, nulls, rows),
         Operation::RankOfVector => {
@@ -113,7 +120,14 @@ fn rows_of(
                 values: vec![ranks],
                 shapes: vec![Vec::new()],
             };
-            columns(name, plan, produced, IntoFloatArray::into_array, nulls, rows)
+            columns(
+                name,
+                plan,
+                produced,
+                IntoFloatArray::into_array,
+                nulls,
+                rows,
+            )
         }
     }
 }
