@@ -36,6 +36,8 @@ pub struct Matrix {
     pub row_stride: usize,
     pub col_stride: usize,
     pub batch_strides: Vec<usize>,
+    /// Where each matrix of the batch starts (row-major over the batch), from the strides.
+    pub offsets: Vec<usize>,
 }
 
 /// The matrices of a row and the shapes of its result's parts.
@@ -74,9 +76,11 @@ pub fn layout(
         Operation::Matrix(op) => op.square(),
         Operation::Power(_) => true,
         Operation::RankOfVector => {
+            let mut a = matrix(shape, strides, &[], 0);
+            a.offsets = vec![0];
             return Ok(Layout {
                 batch: Vec::new(),
-                a: matrix(shape, strides, &[], 0),
+                a,
                 b: None,
                 parts: vec![Vec::new()],
             });
@@ -135,6 +139,7 @@ pub fn layout(
                 row_stride: b_strides[rows],
                 col_stride,
                 batch_strides: batch_strides(b_batch, &b_strides[..rows], &batch),
+                offsets: Vec::new(),
             };
             (batch, Some(b), k)
         }
@@ -148,7 +153,30 @@ pub fn layout(
         .into_iter()
         .map(|part| batch.iter().copied().chain(part).collect())
         .collect();
-    Ok(Layout { batch, a, b, parts })
+    let mut layout = Layout { batch, a, b, parts };
+    layout.a.offsets = batch_offsets(&layout.batch, &layout.a.batch_strides);
+    if let Some(b) = layout.b.as_mut() {
+        b.offsets = batch_offsets(&layout.batch, &b.batch_strides);
+    }
+    Ok(layout)
+}
+
+/// The offsets of every matrix of a batch of shape `batch` read at `strides`, row-major.
+fn batch_offsets(batch: &[usize], strides: &[usize]) -> Vec<usize> {
+    let count: usize = batch.iter().product();
+    let mut offsets = Vec::with_capacity(count);
+    let mut index = vec![0usize; batch.len()];
+    for _ in 0..count {
+        offsets.push(index.iter().zip(strides).map(|(i, s)| i * s).sum());
+        for axis in (0..index.len()).rev() {
+            index[axis] += 1;
+            if index[axis] < batch[axis] {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
+    offsets
 }
 
 /// Operand `a`'s last two axes as a matrix, its leading `lead` axes broadcast to `batch`.
@@ -165,6 +193,7 @@ fn matrix(shape: &[usize], strides: &[usize], batch: &[usize], lead: usize) -> M
         row_stride,
         col_stride,
         batch_strides: batch_strides(&shape[..lead.min(d)], &strides[..lead.min(d)], batch),
+        offsets: Vec::new(),
     }
 }
 

@@ -84,7 +84,8 @@ fn rows_of(
     nulls: Option<&NullBuffer>,
     rows: usize,
 ) -> Result<Vec<ArrayRef>> {
-    match plan.operation {
+    let produced = match plan.operation {
+        Operation::Power(n) => return power(name, plan, n, readers, nulls, rows),
         Operation::Matrix(op) => {
             let values = readers
                 .iter()
@@ -94,17 +95,8 @@ fn rows_of(
                 .iter()
                 .map(|v| v.as_primitive::<Float64Type>().values().as_ref())
                 .collect();
-            let produced = float_rows(name, plan, &op, readers, &slices, nulls, rows)?;
-            columns(
-                name,
-                plan,
-                produced,
-                IntoFloatArray::into_array,
-                nulls,
-                rows,
-            )
+            float_rows(name, plan, &op, readers, &slices, nulls, rows)?
         }
-        Operation::Power(n) => power(name, plan, n, readers, nulls, rows),
         Operation::RankOfVector => {
             let values = values_as(&readers[0], &DataType::Float64)?;
             let values = values.as_primitive::<Float64Type>().values();
@@ -116,44 +108,20 @@ fn rows_of(
                     ))
                 })
                 .collect();
-            let produced = Produced {
+            Produced {
                 values: vec![ranks],
                 shapes: vec![Vec::new()],
-            };
-            columns(
-                name,
-                plan,
-                produced,
-                IntoFloatArray::into_array,
-                nulls,
-                rows,
-            )
-        }
-    }
-}
-
-/// The offsets of every matrix of a row's batch in each operand (row-major over the batch).
-fn batch_offsets(layout: &Layout, matrix: &Matrix) -> Vec<usize> {
-    let count: usize = layout.batch.iter().product();
-    let mut offsets = Vec::with_capacity(count);
-    let mut index = vec![0usize; layout.batch.len()];
-    for _ in 0..count {
-        offsets.push(
-            index
-                .iter()
-                .zip(&matrix.batch_strides)
-                .map(|(i, s)| i * s)
-                .sum(),
-        );
-        for axis in (0..index.len()).rev() {
-            index[axis] += 1;
-            if index[axis] < layout.batch[axis] {
-                break;
             }
-            index[axis] = 0;
         }
-    }
-    offsets
+    };
+    columns(
+        name,
+        plan,
+        produced,
+        IntoFloatArray::into_array,
+        nulls,
+        rows,
+    )
 }
 
 /// Copies the matrix at `start` column by column into `buffer`.
@@ -225,10 +193,8 @@ fn float_rows(
         }
         let layout = row_layout(plan, &mut layouts, readers, row)?;
         let before = out.values[1.min(count - 1)].len();
-        let a_offsets = batch_offsets(layout, &layout.a);
-        let b_offsets = layout.b.as_ref().map(|b| batch_offsets(layout, b));
         let a_start = readers[0].span(row).0;
-        for (index, a_offset) in a_offsets.iter().enumerate() {
+        for (index, a_offset) in layout.a.offsets.iter().enumerate() {
             gather(
                 |i| values[0][i],
                 a_start + a_offset,
@@ -237,13 +203,13 @@ fn float_rows(
                 false,
             );
             let a = MatRef::from_column_major_slice(&a_buffer, layout.a.rows, layout.a.cols);
-            let b = match (&layout.b, &b_offsets) {
-                (Some(b), Some(offsets)) => {
-                    let start = readers[1].span(row).0 + offsets[index];
+            let b = match &layout.b {
+                Some(b) => {
+                    let start = readers[1].span(row).0 + b.offsets[index];
                     gather(|i| values[1][i], start, b, &mut b_buffer, false);
                     Some(MatRef::from_column_major_slice(&b_buffer, b.rows, b.cols))
                 }
-                _ => None,
+                None => None,
             };
             op.run(a, b, &mut out.values).map_err(|e| {
                 DataFusionError::Execution(format!("{name}: {e} at row {row} of its batch"))
@@ -485,7 +451,7 @@ fn element_rows<T: PowerElement>(
         }
         let layout = row_layout(plan, &mut layouts, readers, row)?;
         let start = readers[0].span(row).0;
-        for offset in batch_offsets(layout, &layout.a) {
+        for &offset in &layout.a.offsets {
             gather(&get, start + offset, &layout.a, &mut buffer, true);
             matrix_power(&buffer, layout.a.rows, exponent, &mut out.values[0]);
         }
