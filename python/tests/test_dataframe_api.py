@@ -337,6 +337,9 @@ def decompose_cases():
                                lambda d: [int(la.matrix_rank(a, tol=0.5)) for a in d["x"]]),
         "tensor_lstsq": (lambda: tf.tensor_lstsq(X, lit([1.0, 2.0]))["x"],
                          lambda d: per_row(lambda a: la.lstsq(a, [1.0, 2.0])[0], d["x"])),
+        "tensor_matrix_norm": (lambda: tf.tensor_matrix_norm(X, ord="nuc", keepdims=True),
+                               lambda d: per_row(lambda a: la.matrix_norm(a, keepdims=True,
+                                                                          ord="nuc"), d["x"])),
         "tensor_matrix_power": (lambda: tf.tensor_matrix_power(S, -2),
                                 lambda d: per_row(lambda a: la.matrix_power(a, -2), d["s"])),
     }

@@ -262,6 +262,10 @@ def numpy_result(function, ops, options):
         parts = [x, res, np.asarray(rank, dtype=np.int64), s]
     elif function == "matrix_power":
         parts = [la.matrix_power(a, options["n"])]
+    elif function == "matrix_norm":
+        ord_ = options.get("ord", "fro")
+        ord_ = {"inf": np.inf, "-inf": -np.inf}.get(ord_, ord_) if isinstance(ord_, str) else ord_
+        parts = [la.matrix_norm(a, keepdims=options.get("keepdims", False), ord=ord_)]
     else:
         raise KeyError(function)
     return {"parts": [np.asarray(p) for p in parts]}
@@ -285,7 +289,8 @@ def checks(function, call, args, first, shown, e, options):
     a = args[0]
     x = [expected(e[k], p) for k, p in enumerate(parts)]
     batch = first[0].shape[:-2]
-    if function in ("det", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "pinv", "eigvals"):
+    if function in ("det", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "pinv", "eigvals",
+                    "matrix_norm"):
         if function == "eigvals":
             return close(f"tensor_sort({call})", f"tensor_sort({x[0]})", dtype, parts[0].shape)
         return close(call, x[0], dtype, parts[0].shape)
@@ -548,6 +553,16 @@ def main():
         for n in (-1, -3):
             s.case("matrix_power", [rows(well_conditioned, dtype, (3, 3))], n=n)
     s.case("matrix_power", [[np.eye(2), singular, None]], n=-2, note="(singular in row 2)")
+    # --- matrix_norm (the array API's): tensor_norm over the last two axes
+    for dtype in [np.float64, np.float32, np.int64, np.bool_]:
+        for shape in [(2, 3), (3, 3), (2, 3, 2)]:
+            for ord_ in (None, "fro", "nuc", 1, -1, 2, -2, "inf", "-inf"):
+                options = {} if ord_ is None else {"ord": ord_}
+                s.case("matrix_norm", [rows(sample, dtype, shape)], **options)
+            s.case("matrix_norm", [rows(sample, dtype, shape)], keepdims=True, ord="nuc")
+    s.case("matrix_norm", [rows(sample, np.float64, (3, 2), null=False)], perms=[[1, 0]],
+           note="(stored transposed)")
+    s.case("matrix_norm", [[np.ones(3)] * 2])
     # --- errors found when the query is planned
     for function in ("det", "inv", "cholesky", "eigh", "eig"):
         s.error(function, [np.ones((2, 3))], {}, "Last 2 dimensions of the array must be square")

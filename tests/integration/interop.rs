@@ -416,6 +416,7 @@ const DOCUMENTED: &[&str] = &[
     "tensor_logical_xor",
     "tensor_lstsq",
     "tensor_matmul",
+    "tensor_matrix_norm",
     "tensor_matrix_power",
     "tensor_matrix_rank",
     "tensor_matrix_transpose",

@@ -481,6 +481,9 @@ def tensor_cosine_distance(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Ex
 def tensor_norm(x: ExprLike, ord: ExprLike = ..., axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's linalg.norm of each row."""
 
+def tensor_matrix_norm(x: ExprLike, keepdims: ExprLike = ..., ord: ExprLike = ...) -> Expr:
+    """The array API's linalg.matrix_norm: tensor_norm over the last two axes (numpy's norm(x, ord, axis=(-2, -1), keepdims)); ord 'fro' by default, or 'nuc', 1, -1, 2, -2, inf, -inf (as strings 'inf', '-inf' too)."""
+
 def tensor_det(x: ExprLike) -> Expr:
     """numpy's linalg.det: the determinant of each matrix (from its LU factorisation, as sign * exp(logabsdet))."""
 

@@ -134,6 +134,18 @@ with_options! {
     }
 }
 
+with_options! {
+    /// The array API's linalg.matrix_norm: tensor_norm over the last two axes (numpy's norm(x, ord,
+    /// axis=(-2, -1), keepdims)); ord 'fro' by default, or 'nuc', 1, -1, 2, -2, inf, -inf (as
+    /// strings 'inf', '-inf' too).
+    ///
+    /// SQL: `tensor_matrix_norm(x [, keepdims [, ord]])`.
+    tensor_matrix_norm(x) -> TensorMatrixNormCall {
+        keepdims = "keepdims",
+        ord = "ord",
+    }
+}
+
 plain! {
     /// numpy's linalg.det: the determinant of each matrix (from its LU factorisation, as sign *
     /// exp(logabsdet)).

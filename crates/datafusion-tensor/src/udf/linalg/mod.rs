@@ -12,5 +12,5 @@ pub(crate) mod rows;
 mod similarity;
 
 pub use contract::{ContractFunction, ContractPlan, TensorContract};
-pub use norm::TensorNorm;
+pub use norm::{TensorMatrixNorm, TensorNorm};
 pub use similarity::{MEASURES, TensorVectorMeasure};

@@ -364,3 +364,99 @@ fn documentation() -> Documentation {
     .with_argument("keepdims", "A literal boolean: keep the reduced axes as dimensions of length 1 (default false).")
     .build()
 }
+
+/// `tensor_matrix_norm(x [, keepdims [, ord]])`: the array API's `linalg.matrix_norm`, numpy's
+/// `norm(x, ord, axis=(-2, -1), keepdims)` (`'fro'` by default), planned as `tensor_norm`.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TensorMatrixNorm {
+    norm: TensorNorm,
+    documentation: Documentation,
+}
+
+impl Default for TensorMatrixNorm {
+    fn default() -> Self {
+        Self {
+            norm: TensorNorm::new(),
+            documentation: tensor_documentation(
+                "The array API's linalg.matrix_norm: tensor_norm over the last two axes (numpy's norm(x, ord, axis=(-2, -1), keepdims)); ord 'fro' by default, or 'nuc', 1, -1, 2, -2, inf, -inf (as strings 'inf', '-inf' too). Leading axes are a batch. Integers and booleans give float64; float16, float32 and float64 keep their type (float16 is refused for 'nuc', 2 and -2). A NULL row gives a NULL row.",
+                "tensor_matrix_norm(x [, keepdims [, ord]])".to_string(),
+                "tensor_matrix_norm([[3.0, 4.0], [0.0, 12.0]], ord => 1)",
+                "16.0",
+            )
+            .with_argument("x", "A tensor of at least two dimensions (fixed- or variable-shape) or a list literal.")
+            .with_argument("keepdims", "A literal boolean: keep the two reduced axes as 1 (default false).")
+            .with_argument("ord", "A literal number or string, as tensor_norm's ord for two axes (default 'fro').")
+            .build(),
+        }
+    }
+}
+
+impl TensorMatrixNorm {
+    /// The registered instance.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl TensorFunction for TensorMatrixNorm {
+    type Plan = NormPlan;
+
+    fn name(&self) -> &'static str {
+        "tensor_matrix_norm"
+    }
+
+    fn parameters(&self) -> Parameters {
+        Parameters::Fixed {
+            names: &["x", "keepdims", "ord"],
+            required: 1,
+        }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&self.documentation)
+    }
+
+    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
+        vec![0]
+    }
+
+    fn plan(&self, args: &PlanArgs<'_>) -> Result<NormPlan> {
+        // tensor_norm's arguments: x, ord, axis [-2, -1], keepdims.
+        let null = || Arc::new(Field::new("NULL", DataType::Null, true));
+        let field = |i: usize| args.fields.get(i).cloned().unwrap_or_else(null);
+        let axes = ScalarValue::List(ScalarValue::new_list_nullable(
+            &[ScalarValue::Int64(Some(-2)), ScalarValue::Int64(Some(-1))],
+            &DataType::Int64,
+        ));
+        let axes_field = Arc::new(Field::new("axis", axes.data_type(), true));
+        let fields = [field(0), field(2), axes_field, field(1)];
+        let scalars = [
+            args.literal(0),
+            args.literal(2),
+            Some(&axes),
+            args.literal(1),
+        ];
+        let remapped = PlanArgs {
+            name: args.name,
+            fields: &fields,
+            scalars: &scalars,
+            limits: args.limits,
+        };
+        self.norm.plan(&remapped)
+    }
+
+    fn return_field(&self, plan: &NormPlan) -> FieldRef {
+        let field = self.norm.return_field(plan);
+        Arc::new(field.as_ref().clone().with_name(self.name()))
+    }
+
+    fn invoke(
+        &self,
+        plan: &NormPlan,
+        args: &[ColumnarValue],
+        number_rows: usize,
+    ) -> Result<ColumnarValue> {
+        self.norm
+            .invoke(plan, &args[..1.min(args.len())], number_rows)
+    }
+}
