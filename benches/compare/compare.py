@@ -202,6 +202,22 @@ def cli_sum(binary, query, repeat):
     return min(elapsed), float(values[-1])
 
 
+def numpy_sum(path, columns, f, repeat):
+    """numpy's side of a comparison: `columns` of the file read with pyarrow as ndarrays
+    (`to_numpy_ndarray`), `f` of them summed; the best wall time of `repeat` runs, read
+    included, and the sum."""
+    import pyarrow.parquet as pq
+
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = pq.read_table(path, columns=columns)
+        arrays = {c: table[c].combine_chunks().to_numpy_ndarray() for c in columns}
+        value = f(arrays).sum()
+        best = min(best, time.perf_counter() - start)
+    return best, float(value)
+
+
 def cli_binary(given):
     """The CLI to measure: `given` (--bin), else `cargo build`'s, built first."""
     if given is not None:

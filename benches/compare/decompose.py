@@ -9,7 +9,7 @@ Writes with pyarrow under target/compare/ (fixed seeds): decompose_<dtype>.parqu
 rows of 8 x 8 matrices `x` (uniform in [-1, 1) plus 4 on the diagonal: well conditioned),
 `h` (x x^T: symmetric positive definite) and vectors `b` of 8, as float32 and float64.
 
-The CLI runs `SELECT sum(tensor_sum(f(...))) FROM file` repeated in one process, the best of
+The CLI runs `SELECT sum(tensor_sum(f(...))) FROM file` (`sum(tensor_det(x))`) repeated in one process, the best of
 its "Elapsed" lines; numpy reads the file with pyarrow (`to_numpy_ndarray`) and calls the
 batched `np.linalg` function on the stacked matrices, best of --repeat. The sums are printed
 beside each other (the decompositions' signs differ, so `svd` and `qr` sum S and |R|).
@@ -17,11 +17,10 @@ beside each other (the decompositions' signs differ, so `svd` and `qr` sum S and
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, cli_binary, cli_sum  # noqa: E402
+from compare import ROOT, cli_binary, cli_sum, numpy_sum  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -29,17 +28,17 @@ import pyarrow.parquet as pq  # noqa: E402
 
 N = 8
 la = np.linalg
-# name: (SQL of one row's result, numpy of the stacked columns: what is summed)
+# name: (SQL of one row's number, summed over the rows; numpy of the stacked columns, summed)
 CASES = {
-    "inv": ("tensor_inv(x)", lambda c: la.inv(c["x"])),
+    "inv": ("tensor_sum(tensor_inv(x))", lambda c: la.inv(c["x"])),
     "det": ("tensor_det(x)", lambda c: la.det(c["x"])),
-    "solve": ("tensor_solve(x, b)", lambda c: la.solve(c["x"], c["b"][..., None])),
-    "cholesky": ("tensor_cholesky(h)", lambda c: la.cholesky(c["h"])),
-    "eigvalsh": ("tensor_eigvalsh(h)", lambda c: la.eigvalsh(c["h"])),
-    "eigh": ("tensor_eigh(h)['eigenvalues']", lambda c: la.eigh(c["h"])[0]),
-    "svdvals": ("tensor_svdvals(x)", lambda c: la.svd(c["x"], compute_uv=False)),
-    "svd": ("tensor_svd(x)['S']", lambda c: la.svd(c["x"])[1]),
-    "qr": ("tensor_abs(tensor_qr(x)['R'])", lambda c: np.abs(la.qr(c["x"])[1])),
+    "solve": ("tensor_sum(tensor_solve(x, b))", lambda c: la.solve(c["x"], c["b"][..., None])),
+    "cholesky": ("tensor_sum(tensor_cholesky(h))", lambda c: la.cholesky(c["h"])),
+    "eigvalsh": ("tensor_sum(tensor_eigvalsh(h))", lambda c: la.eigvalsh(c["h"])),
+    "eigh": ("tensor_sum(tensor_eigh(h)['eigenvalues'])", lambda c: la.eigh(c["h"])[0]),
+    "svdvals": ("tensor_sum(tensor_svdvals(x))", lambda c: la.svd(c["x"], compute_uv=False)),
+    "svd": ("tensor_sum(tensor_svd(x)['S'])", lambda c: la.svd(c["x"])[1]),
+    "qr": ("tensor_sum(tensor_abs(tensor_qr(x)['R']))", lambda c: np.abs(la.qr(c["x"])[1])),
 }
 
 
@@ -60,21 +59,7 @@ def generate(path, rows, dtype):
 
 
 def cli(binary, path, sql, repeat):
-    query = f"SELECT sum(tensor_sum({sql})) FROM '{path}'"
-    if "det" in sql:
-        query = f"SELECT sum({sql}) FROM '{path}'"
-    return cli_sum(binary, query, repeat)
-
-
-def numpy_case(path, f, repeat):
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        table = pq.read_table(path)
-        columns = {c: table[c].combine_chunks().to_numpy_ndarray() for c in ("x", "h", "b")}
-        value = f(columns).sum()
-        best = min(best, time.perf_counter() - start)
-    return best, float(value)
+    return cli_sum(binary, f"SELECT sum({sql}) FROM '{path}'", repeat)
 
 
 def main():
@@ -91,7 +76,7 @@ def main():
         generate(path, args.rows, dtype)
         for name, (sql, f) in CASES.items():
             ours, our_sum = cli(binary, path, sql, args.repeat)
-            theirs, their_sum = numpy_case(path, f, args.repeat)
+            theirs, their_sum = numpy_sum(path, ["x", "h", "b"], f, args.repeat)
             print(
                 f"| {args.rows} x {dtype} [{N}, {N}] | {name} | {ours:.3f} | {theirs:.3f} | "
                 f"{ours / theirs:.2f} | {our_sum:.10g} | {their_sum:.10g} |"

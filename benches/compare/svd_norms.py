@@ -17,11 +17,10 @@ sums of both are printed, to be compared.
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, cli_binary, cli_sum  # noqa: E402
+from compare import ROOT, cli_binary, cli_sum, numpy_sum  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -44,13 +43,7 @@ def cli(binary, path, sql_ord, repeat):
 
 
 def numpy_norm(path, ord_, repeat):
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        x = pq.read_table(path)["x"].combine_chunks().to_numpy_ndarray()
-        value = np.linalg.norm(x, ord_, axis=(-2, -1)).sum()
-        best = min(best, time.perf_counter() - start)
-    return best, float(value)
+    return numpy_sum(path, ["x"], lambda c: np.linalg.norm(c["x"], ord_, axis=(-2, -1)), repeat)
 
 
 def main():

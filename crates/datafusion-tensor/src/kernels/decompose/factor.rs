@@ -47,11 +47,9 @@ pub fn qr(a: MatRef<'_, f64>, mode: QrMode, out: &mut [Vec<f64>]) {
     // R's rows: numpy's `triu(a[..., :mc, :])`.
     let r_rows = if mode == QrMode::Complete { m } else { min };
     if min == 0 {
-        if mode != QrMode::R {
-            // numpy's Q of an empty matrix: the identity (complete) or nothing.
-            if mode == QrMode::Complete {
-                push_identity(m, &mut out[0]);
-            }
+        // numpy's Q of an empty matrix: the identity (complete) or nothing.
+        if mode == QrMode::Complete {
+            push_identity(m, &mut out[0]);
         }
         let r = usize::from(mode != QrMode::R);
         out[r].extend(std::iter::repeat_n(0.0, r_rows * n));

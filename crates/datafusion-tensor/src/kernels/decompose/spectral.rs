@@ -161,15 +161,7 @@ pub fn svd(
     let (m, n) = (a.nrows(), a.ncols());
     let min = m.min(n);
     if !vectors {
-        let s = if hermitian {
-            hermitian_svd(a)?.1
-        } else {
-            match super::svd::singular_values(a) {
-                Some(s) => s,
-                None => return Err(SVD_DID_NOT_CONVERGE),
-            }
-        };
-        out[0].extend(s);
+        out[0].extend(singular_values(a, hermitian)?);
         return Ok(());
     }
     if min == 0 {
@@ -200,16 +192,12 @@ pub fn svd(
     Ok(())
 }
 
-/// The thin SVD numpy's `pinv` and `lstsq` start from (`hermitian`: through `eigh`).
-fn thin(
-    a: MatRef<'_, f64>,
-    hermitian: bool,
-    error: &'static str,
-) -> Result<Option<Usv>, &'static str> {
+/// The singular values alone, descending (`hermitian`: through `eigh`, as numpy).
+fn singular_values(a: MatRef<'_, f64>, hermitian: bool) -> Result<Vec<f64>, &'static str> {
     if hermitian {
-        return hermitian_svd(a).map(Some);
+        return Ok(hermitian_svd(a)?.1);
     }
-    decompose(a, false).map_err(|_| error)
+    super::svd::singular_values(a).ok_or(SVD_DID_NOT_CONVERGE)
 }
 
 /// `V diag(1/s) U^T` over the singular values above `cutoff` (numpy's `pinv`).
@@ -237,7 +225,12 @@ pub fn pinv(
     if m == 0 || n == 0 {
         return Ok(());
     }
-    let Some((u, s, vh)) = thin(a, hermitian, SVD_DID_NOT_CONVERGE)? else {
+    let usv = if hermitian {
+        Some(hermitian_svd(a)?)
+    } else {
+        decompose(a, false)?
+    };
+    let Some((u, s, vh)) = usv else {
         push_nan(n * m, &mut out[0]);
         return Ok(());
     };
@@ -254,11 +247,7 @@ pub fn matrix_rank(
     out: &mut [Vec<f64>],
 ) -> Result<(), &'static str> {
     let (m, n) = (a.nrows(), a.ncols());
-    let s = if hermitian {
-        hermitian_svd(a)?.1
-    } else {
-        super::svd::singular_values(a).ok_or(SVD_DID_NOT_CONVERGE)?
-    };
+    let s = singular_values(a, hermitian)?;
     // numpy: S.max(axis=-1, initial=0) * rtol.
     let largest = s.iter().copied().fold(0.0, f64::max);
     let threshold = match tol {
@@ -290,7 +279,7 @@ pub fn lstsq(
     if any(b, f64::is_nan) {
         return Err(ERROR);
     }
-    let Some((u, s, vh)) = thin(a, false, ERROR)? else {
+    let Some((u, s, vh)) = decompose(a, false).map_err(|_| ERROR)? else {
         return Err(ERROR);
     };
     let largest = s.iter().copied().fold(0.0, f64::max);

@@ -10,7 +10,7 @@ use datafusion::error::{DataFusionError, Result};
 
 use super::{DecomposeFunction, DecomposePlan, Part};
 use crate::kernels::decompose::{MatrixOp, QrMode, Real, Tolerance};
-use crate::shape::broadcast_labelled;
+use crate::shape::{broadcast_labelled, broadcast_strides, strided_offsets};
 use crate::tensor_type::TensorType;
 use crate::udf::PlanArgs;
 use crate::udf::linalg::args::{asarray, integer, is_default, string};
@@ -27,16 +27,14 @@ pub enum Operation {
     RankOfVector,
 }
 
-/// One operand matrix of a row: its size, strides, and the strides of its batch dimensions
-/// broadcast to the result's batch.
+/// One operand matrix of a row: its size, strides, and where each matrix of the result's
+/// batch starts in it (row-major over the batch; its batch dimensions broadcast).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Matrix {
     pub rows: usize,
     pub cols: usize,
     pub row_stride: usize,
     pub col_stride: usize,
-    pub batch_strides: Vec<usize>,
-    /// Where each matrix of the batch starts (row-major over the batch), from the strides.
     pub offsets: Vec<usize>,
 }
 
@@ -76,11 +74,9 @@ pub fn layout(
         Operation::Matrix(op) => op.square(),
         Operation::Power(_) => true,
         Operation::RankOfVector => {
-            let mut a = matrix(shape, strides, &[], 0);
-            a.offsets = vec![0];
             return Ok(Layout {
                 batch: Vec::new(),
-                a,
+                a: matrix(shape, strides, &[], 0),
                 b: None,
                 parts: vec![Vec::new()],
             });
@@ -138,8 +134,7 @@ pub fn layout(
                 cols: k,
                 row_stride: b_strides[rows],
                 col_stride,
-                batch_strides: batch_strides(b_batch, &b_strides[..rows], &batch),
-                offsets: Vec::new(),
+                offsets: batch_offsets(b_batch, &b_strides[..rows], &batch),
             };
             (batch, Some(b), k)
         }
@@ -153,30 +148,13 @@ pub fn layout(
         .into_iter()
         .map(|part| batch.iter().copied().chain(part).collect())
         .collect();
-    let mut layout = Layout { batch, a, b, parts };
-    layout.a.offsets = batch_offsets(&layout.batch, &layout.a.batch_strides);
-    if let Some(b) = layout.b.as_mut() {
-        b.offsets = batch_offsets(&layout.batch, &b.batch_strides);
-    }
-    Ok(layout)
+    Ok(Layout { batch, a, b, parts })
 }
 
-/// The offsets of every matrix of a batch of shape `batch` read at `strides`, row-major.
-fn batch_offsets(batch: &[usize], strides: &[usize]) -> Vec<usize> {
-    let count: usize = batch.iter().product();
-    let mut offsets = Vec::with_capacity(count);
-    let mut index = vec![0usize; batch.len()];
-    for _ in 0..count {
-        offsets.push(index.iter().zip(strides).map(|(i, s)| i * s).sum());
-        for axis in (0..index.len()).rev() {
-            index[axis] += 1;
-            if index[axis] < batch[axis] {
-                break;
-            }
-            index[axis] = 0;
-        }
-    }
-    offsets
+/// Where each matrix of a batch of shape `batch` starts in an operand whose batch
+/// dimensions (`shape`, read at `strides`) broadcast to it.
+fn batch_offsets(shape: &[usize], strides: &[usize], batch: &[usize]) -> Vec<usize> {
+    strided_offsets(batch, &broadcast_strides(shape, strides, batch))
 }
 
 /// Operand `a`'s last two axes as a matrix, its leading `lead` axes broadcast to `batch`.
@@ -192,21 +170,8 @@ fn matrix(shape: &[usize], strides: &[usize], batch: &[usize], lead: usize) -> M
         cols,
         row_stride,
         col_stride,
-        batch_strides: batch_strides(&shape[..lead.min(d)], &strides[..lead.min(d)], batch),
-        offsets: Vec::new(),
+        offsets: batch_offsets(&shape[..lead.min(d)], &strides[..lead.min(d)], batch),
     }
-}
-
-/// The strides that read a batch of shape `shape` broadcast to `batch` (0 where broadcast).
-fn batch_strides(shape: &[usize], strides: &[usize], batch: &[usize]) -> Vec<usize> {
-    let pad = batch.len() - shape.len();
-    let mut out = vec![0; batch.len()];
-    for (axis, (&dim, &stride)) in shape.iter().zip(strides).enumerate() {
-        if dim != 1 || batch[pad + axis] == 1 {
-            out[pad + axis] = stride;
-        }
-    }
-    out
 }
 
 /// A literal boolean option (`default` when absent or NULL).
@@ -488,8 +453,9 @@ mod tests {
         let l = layout(&solve, &[row_major(&[2, 1, 3, 3]), row_major(&[4, 3, 2])]).unwrap();
         assert_eq!(l.batch, [2, 4]);
         assert_eq!(l.parts, [vec![2, 4, 3, 2]]);
-        assert_eq!(l.a.batch_strides, [9, 0]);
-        assert_eq!(l.b.unwrap().batch_strides, [0, 6]);
+        // a's batch strides [9, 0], b's [0, 6], over the batch [2, 4].
+        assert_eq!(l.a.offsets, [0, 0, 0, 0, 9, 9, 9, 9]);
+        assert_eq!(l.b.unwrap().offsets, [0, 6, 12, 18, 0, 6, 12, 18]);
         let det = Operation::Matrix(MatrixOp::Det);
         assert_eq!(
             layout(&det, &[row_major(&[2, 3])]).unwrap_err(),

@@ -22,8 +22,8 @@ use faer::MatRef;
 use super::args::{Layout, Matrix, Operation, layout};
 use super::{DecomposePlan, Part};
 use crate::error::TensorError;
-use crate::kernels::decompose::MatrixOp;
 use crate::kernels::decompose::power::{PowerElement, matrix_power};
+use crate::kernels::decompose::{MatrixOp, lu};
 use crate::kernels::layout::output_rows;
 use crate::kernels::rows::{RowPlans, RowTensor};
 use crate::udf::linalg::rows::{batch_args, readers, values_as, variable_result, views};
@@ -114,14 +114,12 @@ fn rows_of(
             }
         }
     };
-    columns(
-        name,
-        plan,
-        produced,
-        IntoFloatArray::into_array,
-        nulls,
-        rows,
-    )
+    columns(name, plan, produced, float64_array, nulls, rows)
+}
+
+/// A float64 buffer as its Arrow array.
+fn float64_array(values: Vec<f64>) -> ArrayRef {
+    Arc::new(Float64Array::from(values))
 }
 
 /// Copies the matrix at `start` column by column into `buffer`.
@@ -153,13 +151,12 @@ fn gather<T: Copy>(
 fn row_layout<'p>(
     plan: &DecomposePlan,
     layouts: &'p mut RowPlans<Layout>,
-    readers: &[RowTensor<'_>],
+    tensors: &[&RowTensor<'_>],
     row: usize,
 ) -> Result<&'p Layout> {
-    let tensors: Vec<&RowTensor<'_>> = readers.iter().collect();
     let limits = plan.limits;
     let operation = plan.operation;
-    Ok(layouts.get(&tensors, row, |shapes| {
+    Ok(layouts.get(tensors, row, |shapes| {
         let layout = layout(&operation, shapes).map_err(TensorError::Shape)?;
         for part in &layout.parts {
             limits.checked_size(part)?;
@@ -184,15 +181,17 @@ fn float_rows(
         shapes: vec![Vec::new(); count],
     };
     let mut layouts: RowPlans<Layout> = RowPlans::default();
+    let tensors: Vec<&RowTensor<'_>> = readers.iter().collect();
     let (mut a_buffer, mut b_buffer) = (Vec::new(), Vec::new());
+    // `lstsq`'s residuals (its part 1): as many as the row's matrices produced.
     let residuals = matches!(op, MatrixOp::Lstsq { .. });
     for row in 0..rows {
         if nulls.is_some_and(|n| n.is_null(row)) {
             pad_null(plan, &mut out);
             continue;
         }
-        let layout = row_layout(plan, &mut layouts, readers, row)?;
-        let before = out.values[1.min(count - 1)].len();
+        let layout = row_layout(plan, &mut layouts, &tensors, row)?;
+        let residuals_before = residuals.then(|| out.values[1].len());
         let a_start = readers[0].span(row).0;
         for (index, a_offset) in layout.a.offsets.iter().enumerate() {
             gather(
@@ -218,7 +217,7 @@ fn float_rows(
         for (p, (_, part)) in plan.parts.iter().enumerate() {
             if let Part::Variable(_) = part {
                 let shape = &layout.parts[p];
-                if residuals && p == 1 {
+                if let (Some(before), 1) = (residuals_before, p) {
                     out.shapes[p].push(out.values[1].len() - before);
                 } else {
                     out.shapes[p].extend(shape);
@@ -291,12 +290,19 @@ fn power(
     if n < 0 {
         // numpy: `inv(a)` (in float64, rounded to the result type), then its powers.
         let values = values_as(&readers[0], &DataType::Float64)?;
-        let slice = values.as_primitive::<Float64Type>().values().as_ref();
-        let inverses = float_rows(name, plan, &MatrixOp::Inv, readers, &[slice], nulls, rows)?;
+        let slice = values.as_primitive::<Float64Type>().values();
+        let get = |i: usize| slice[i];
         return if plan.float == DataType::Float32 {
-            powers_of_inverses(name, plan, inverses, exponent, |x| x as f32, nulls, rows)
+            let round = |x: f64| x as f32;
+            let per_matrix = inverse_power(exponent, round);
+            element_rows(name, plan, readers, get, nulls, rows, per_matrix, |v| {
+                Arc::new(Float32Array::from(v)) as ArrayRef
+            })
         } else {
-            powers_of_inverses(name, plan, inverses, exponent, |x| x, nulls, rows)
+            let per_matrix = inverse_power(exponent, |x: f64| x);
+            element_rows(name, plan, readers, get, nulls, rows, per_matrix, |v| {
+                Arc::new(Float64Array::from(v)) as ArrayRef
+            })
         };
     }
     macro_rules! typed {
@@ -306,11 +312,11 @@ fn power(
             element_rows(
                 name,
                 plan,
-                exponent,
                 readers,
                 |i| slice[i],
                 nulls,
                 rows,
+                power_of(exponent),
                 |v| Arc::new(PrimitiveArray::<$t>::from_iter_values(v)) as ArrayRef,
             )
         }};
@@ -332,11 +338,11 @@ fn power(
             element_rows(
                 name,
                 plan,
-                exponent,
                 readers,
                 |i| values.value(i),
                 nulls,
                 rows,
+                power_of(exponent),
                 |v| Arc::new(BooleanArray::from(v)) as ArrayRef,
             )
         }
@@ -344,98 +350,44 @@ fn power(
     }
 }
 
-/// The powers of the inverses `float_rows` produced (each row's matrices one after another,
-/// row-major), in the float result type `T`.
-fn powers_of_inverses<T: PowerElement + 'static>(
-    name: &str,
-    plan: &DecomposePlan,
-    inverses: Produced<f64>,
+/// One matrix (row-major, `n x n`) to the power `exponent`, in its element type.
+fn power_of<T: PowerElement>(
     exponent: u64,
-    round: fn(f64) -> T,
-    nulls: Option<&NullBuffer>,
-    rows: usize,
-) -> Result<Vec<ArrayRef>>
-where
-    Vec<T>: IntoFloatArray,
-{
-    let Produced { values, shapes } = inverses;
-    let inverse: Vec<T> = values
-        .into_iter()
-        .next()
-        .unwrap_or_default()
-        .into_iter()
-        .map(round)
-        .collect();
-    // Each matrix's order: the part's last dimension, per row where shapes vary.
-    let orders: Vec<(usize, usize)> = match &plan.parts[0].1 {
-        Part::Fixed(t) => {
-            let shape = t.logical_shape();
-            let m = shape.last().copied().unwrap_or(0);
-            let count = if m == 0 { 0 } else { inverse.len() / (m * m) };
-            vec![(m, count)]
-        }
-        Part::Variable(t) => shapes[0]
-            .chunks(t.ndim())
-            .map(|shape| {
-                let m = shape.last().copied().unwrap_or(0);
-                (
-                    m,
-                    shape[..shape.len() - 2].iter().product::<usize>() * usize::from(m > 0),
-                )
-            })
-            .collect(),
-        Part::Number(_) => return exec_err!("{name}: internal error: a 0-d matrix power"),
-    };
-    let mut out = Vec::with_capacity(inverse.len());
-    let mut at = 0;
-    for (m, count) in orders {
-        for _ in 0..count {
-            matrix_power(&inverse[at..at + m * m], m, exponent, &mut out);
-            at += m * m;
-        }
-    }
-    let produced = Produced {
-        values: vec![out],
-        shapes,
-    };
-    columns(
-        name,
-        plan,
-        produced,
-        IntoFloatArray::into_array,
-        nulls,
-        rows,
-    )
-}
-
-/// A float buffer as its Arrow array.
-trait IntoFloatArray {
-    fn into_array(self) -> ArrayRef;
-}
-
-impl IntoFloatArray for Vec<f32> {
-    fn into_array(self) -> ArrayRef {
-        Arc::new(Float32Array::from(self))
+) -> impl FnMut(&[T], usize, &mut Vec<T>) -> std::result::Result<(), &'static str> {
+    move |matrix, n, out| {
+        matrix_power(matrix, n, exponent, out);
+        Ok(())
     }
 }
 
-impl IntoFloatArray for Vec<f64> {
-    fn into_array(self) -> ArrayRef {
-        Arc::new(Float64Array::from(self))
+/// One float64 matrix (row-major, `n x n`) inverted as `tensor_inv` inverts it, rounded to
+/// the result type `T`, to the power `exponent` (numpy's negative `matrix_power`).
+fn inverse_power<T: PowerElement>(
+    exponent: u64,
+    round: impl Fn(f64) -> T,
+) -> impl FnMut(&[f64], usize, &mut Vec<T>) -> std::result::Result<(), &'static str> {
+    let (mut inverse, mut rounded) = ([Vec::new()], Vec::new());
+    move |matrix, n, out| {
+        inverse[0].clear();
+        lu::inv(MatRef::from_row_major_slice(matrix, n, n), &mut inverse)?;
+        rounded.clear();
+        rounded.extend(inverse[0].iter().map(|&x| round(x)));
+        matrix_power(&rounded, n, exponent, out);
+        Ok(())
     }
 }
 
-/// `matrix_power` of every matrix of every row in the element type `T` (`get` reads operand
-/// values; `array` makes the result's buffer an array).
+/// Every matrix of every row gathered row-major (`get` reads operand values) and handed to
+/// `per_matrix`, which appends its result; `array` makes the result's buffer an array.
 #[allow(clippy::too_many_arguments)]
-fn element_rows<T: PowerElement>(
+fn element_rows<G: Copy, T: Default + Clone>(
     name: &str,
     plan: &DecomposePlan,
-    exponent: u64,
     readers: &[RowTensor<'_>],
-    get: impl Fn(usize) -> T,
+    get: impl Fn(usize) -> G,
     nulls: Option<&NullBuffer>,
     rows: usize,
+    mut per_matrix: impl FnMut(&[G], usize, &mut Vec<T>) -> std::result::Result<(), &'static str>,
     array: impl Fn(Vec<T>) -> ArrayRef,
 ) -> Result<Vec<ArrayRef>> {
     let mut out = Produced {
@@ -443,17 +395,20 @@ fn element_rows<T: PowerElement>(
         shapes: vec![Vec::new()],
     };
     let mut layouts: RowPlans<Layout> = RowPlans::default();
+    let tensors: Vec<&RowTensor<'_>> = readers.iter().collect();
     let mut buffer = Vec::new();
     for row in 0..rows {
         if nulls.is_some_and(|n| n.is_null(row)) {
             pad_null(plan, &mut out);
             continue;
         }
-        let layout = row_layout(plan, &mut layouts, readers, row)?;
+        let layout = row_layout(plan, &mut layouts, &tensors, row)?;
         let start = readers[0].span(row).0;
         for &offset in &layout.a.offsets {
             gather(&get, start + offset, &layout.a, &mut buffer, true);
-            matrix_power(&buffer, layout.a.rows, exponent, &mut out.values[0]);
+            per_matrix(&buffer, layout.a.rows, &mut out.values[0]).map_err(|e| {
+                DataFusionError::Execution(format!("{name}: {e} at row {row} of its batch"))
+            })?;
         }
         if let Part::Variable(_) = plan.parts[0].1 {
             out.shapes[0].extend(&layout.parts[0]);
