@@ -195,6 +195,26 @@ def cases():
                              lambda d: per_row(np.ravel, d["x"]))
     out["tensor_flip"] = (lambda: tf.tensor_flip(X, axis=1),
                           lambda d: per_row(lambda a: np.flip(a, 1), d["x"]))
+    out["tensor_roll"] = (lambda: tf.tensor_roll(X, [1, 2], axis=[0, 1]),
+                          lambda d: per_row(lambda a: np.roll(a, [1, 2], axis=(0, 1)), d["x"]))
+    out["tensor_repeat"] = (lambda: tf.tensor_repeat(X, 2, axis=1),
+                            lambda d: per_row(lambda a: np.repeat(a, 2, axis=1), d["x"]))
+    out["tensor_tile"] = (lambda: tf.tensor_tile(X, [2, 1]),
+                          lambda d: per_row(lambda a: np.tile(a, [2, 1]), d["x"]))
+    out["tensor_take"] = (lambda: tf.tensor_take(X, [1, 0, 1], axis=-1),
+                          lambda d: per_row(lambda a: np.take(a, [1, 0, 1], axis=-1), d["x"]))
+    out["tensor_pad"] = (lambda: tf.tensor_pad(X, [1, 2], mode="reflect"),
+                         lambda d: per_row(lambda a: np.pad(a, [1, 2], mode="reflect"), d["x"]))
+    out["tensor_tril"] = (lambda: tf.tensor_tril(X, k=-1),
+                          lambda d: per_row(lambda a: np.tril(a, k=-1), d["x"]))
+    out["tensor_triu"] = (lambda: tf.tensor_triu(X),
+                          lambda d: per_row(np.triu, d["x"]))
+    out["tensor_cumulative_sum"] = (
+        lambda: tf.tensor_cumulative_sum(X, axis=1, include_initial=True),
+        lambda d: per_row(lambda a: np.cumulative_sum(a, axis=1, include_initial=True), d["x"]))
+    out["tensor_cumulative_prod"] = (
+        lambda: tf.tensor_cumulative_prod(X, axis=0),
+        lambda d: per_row(lambda a: np.cumulative_prod(a, axis=0), d["x"]))
     out["tensor_concatenate"] = (lambda: tf.tensor_concatenate(X, Y, axis=1),
                                  lambda d: per_row(lambda a, b: np.concatenate([a, b], 1),
                                                    d["x"], d["y"]))

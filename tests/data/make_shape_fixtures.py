@@ -98,6 +98,9 @@ class Writer:
             f"# numpy {np.__version__}. Every value is compared exactly.",
         ]
         self.count = 0
+        # The numpy side and the SQL call (make_manipulate_fixtures.py puts its own).
+        self.numpy_call = numpy_call
+        self.call_sql = call_sql
 
     def comment(self, text):
         self.lines += ["", f"# {text}"]
@@ -130,7 +133,7 @@ class Writer:
                     cells.append(list_sql(np.ascontiguousarray(physical)))
             values.append("(" + ", ".join(cells) + ")")
         names = ", ".join(f"v{k}" for k in range(len(inputs)))
-        call = call_sql(function, columns, option, keyword)
+        call = self.call_sql(function, columns, option, keyword)
         order = " ORDER BY r" if rows > 1 else ""
         sql = (f"SELECT r, {call}, arrow_typeof({call}), tensor_shape({call}) "
                f"FROM (VALUES {', '.join(values)}) AS t(r, {names}){order};")
@@ -140,8 +143,8 @@ class Writer:
             for r in range(rows):
                 arrays = [arg[r] for arg in inputs]
                 results.append(None if any(a is None for a in arrays)
-                               else numpy_call(function, arrays, option))
-        except (ValueError, TypeError) as e:  # numpy's AxisError is a ValueError
+                               else self.numpy_call(function, arrays, option))
+        except (ValueError, TypeError, IndexError) as e:  # numpy's AxisError is a ValueError
             self.error(function, str(e), sql)
             return
         shown = next(r for r in results if r is not None)
@@ -157,7 +160,7 @@ class Writer:
 
     def variable_case(self, function, columns, rows, option="omit"):
         """Variable-shape columns of the Parquet file; rows: per column {id: array or None}."""
-        call = call_sql(function, columns, option, True)
+        call = self.call_sql(function, columns, option, True)
         sql = f"SELECT id, {call}, tensor_shape({call}) FROM '{VARSHAPE}' ORDER BY id;"
         self.count += 1
         out = []
@@ -167,8 +170,8 @@ class Writer:
                 out.append(f"{rid} NULL NULL")
                 continue
             try:
-                result = numpy_call(function, arrays, option)
-            except ValueError as e:
+                result = self.numpy_call(function, arrays, option)
+            except (ValueError, IndexError) as e:
                 self.error(function, str(e), sql, " at row")
                 return
             out.append(f"{rid} {fmt(result)} {shape_text(result.shape)}")

@@ -124,6 +124,8 @@ macro_rules! each_suite {
             tensor_reduce,
             tensor_reduce_generated,
             tensor_reduce_nan_generated,
+            // cumulative_sum, cumulative_prod (include_initial): numpy's values.
+            tensor_cumulative_generated,
             tensor_sort_generated,
             tensor_decompose,
             tensor_decompose_generated,
@@ -144,6 +146,9 @@ macro_rules! each_suite {
             tensor_shape_ops_generated,
             tensor_shape_ops_varshape,
             tensor_shape_ops_varshape_generated,
+            // roll, repeat, tile, take, pad, tril, triu: numpy's values on fixed and
+            // variable shapes, and numpy's errors.
+            tensor_manipulate_generated,
             // Linear algebra per row (matmul, dot, inner, outer, tensordot, trace, diagonal,
             // einsum, and the vector functions): errors and keywords, numpy's values on fixed
             // shapes, on einsum's grammar, on pyarrow's variable-shape columns, and with numbers

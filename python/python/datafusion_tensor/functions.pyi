@@ -241,6 +241,12 @@ def tensor_cumsum(x: ExprLike, axis: ExprLike = ...) -> Expr:
 def tensor_cumprod(x: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's cumprod along one axis (the flattened tensor without one), in the types of tensor_sum."""
 
+def tensor_cumulative_sum(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ...) -> Expr:
+    """The array API standard's cumulative_sum (numpy 2's): tensor_cumsum along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 0 (the axis one longer)."""
+
+def tensor_cumulative_prod(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ...) -> Expr:
+    """The array API standard's cumulative_prod (numpy 2's): tensor_cumprod along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 1 (the axis one longer)."""
+
 def tensor_nansum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's nansum along axes: tensor_sum with NaN counted as 0."""
 
@@ -441,6 +447,27 @@ def tensor_swapaxes(x: ExprLike, axis1: ExprLike, axis2: ExprLike) -> Expr:
 
 def tensor_matrix_transpose(x: ExprLike) -> Expr:
     """numpy's matrix_transpose (the array API standard's): the last two dimensions exchanged, a stack of matrices transposed."""
+
+def tensor_roll(x: ExprLike, shift: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's roll: the elements shifted along axis (an integer or a list, with shift an integer or a list as long), those pushed off one end coming back at the other; without axis, the flattened elements shifted and the shape kept."""
+
+def tensor_repeat(x: ExprLike, repeats: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's repeat: each element along axis repeated repeats times (an integer, or a list with one count per element); without axis, the flattened elements, as a 1-d tensor."""
+
+def tensor_tile(x: ExprLike, reps: ExprLike) -> Expr:
+    """numpy's tile: the tensor repeated reps times along each axis (an integer or a list)."""
+
+def tensor_take(x: ExprLike, indices: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's take (mode 'raise'): the elements at indices along axis (negative from the end), or of the flattened tensor without axis."""
+
+def tensor_pad(x: ExprLike, pad_width: ExprLike, mode: ExprLike = ..., constant_values: ExprLike = ...) -> Expr:
+    """numpy's pad: pad_width elements before and after each axis, found by mode: 'constant' (constant_values, 0 by default, cast to the element type), 'edge', 'reflect', 'symmetric' or 'wrap'."""
+
+def tensor_tril(x: ExprLike, k: ExprLike = ...) -> Expr:
+    """numpy's tril: the lower triangle of each matrix (the last two dimensions), the elements above diagonal k set to zero (false for booleans)."""
+
+def tensor_triu(x: ExprLike, k: ExprLike = ...) -> Expr:
+    """numpy's triu: the upper triangle of each matrix (the last two dimensions), the elements below diagonal k set to zero (false for booleans)."""
 
 def tensor_matmul(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result."""

@@ -146,6 +146,30 @@ with_options! {
 }
 
 with_options! {
+    /// The array API standard's cumulative_sum (numpy 2's): tensor_cumsum along axis, which a
+    /// tensor of more than one dimension must give; include_initial =\> true starts each line with
+    /// 0 (the axis one longer).
+    ///
+    /// SQL: `tensor_cumulative_sum(x [, axis [, include_initial]])`.
+    tensor_cumulative_sum(x) -> TensorCumulativeSumCall {
+        axis = "axis",
+        include_initial = "include_initial",
+    }
+}
+
+with_options! {
+    /// The array API standard's cumulative_prod (numpy 2's): tensor_cumprod along axis, which a
+    /// tensor of more than one dimension must give; include_initial =\> true starts each line with
+    /// 1 (the axis one longer).
+    ///
+    /// SQL: `tensor_cumulative_prod(x [, axis [, include_initial]])`.
+    tensor_cumulative_prod(x) -> TensorCumulativeProdCall {
+        axis = "axis",
+        include_initial = "include_initial",
+    }
+}
+
+with_options! {
     /// numpy's nansum along axes: tensor_sum with NaN counted as 0.
     ///
     /// SQL: `tensor_nansum(x [, axis [, keepdims]])`.

@@ -95,6 +95,76 @@ plain! {
 }
 
 with_options! {
+    /// numpy's roll: the elements shifted along axis (an integer or a list, with shift an integer
+    /// or a list as long), those pushed off one end coming back at the other; without axis, the
+    /// flattened elements shifted and the shape kept.
+    ///
+    /// SQL: `tensor_roll(x, shift [, axis])`.
+    tensor_roll(x, shift) -> TensorRollCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's repeat: each element along axis repeated repeats times (an integer, or a list with
+    /// one count per element); without axis, the flattened elements, as a 1-d tensor.
+    ///
+    /// SQL: `tensor_repeat(x, repeats [, axis])`.
+    tensor_repeat(x, repeats) -> TensorRepeatCall {
+        axis = "axis",
+    }
+}
+
+plain! {
+    /// numpy's tile: the tensor repeated reps times along each axis (an integer or a list).
+    ///
+    /// SQL: `tensor_tile(x, reps)`.
+    tensor_tile(x, reps)
+}
+
+with_options! {
+    /// numpy's take (mode 'raise'): the elements at indices along axis (negative from the end), or
+    /// of the flattened tensor without axis.
+    ///
+    /// SQL: `tensor_take(x, indices [, axis])`.
+    tensor_take(x, indices) -> TensorTakeCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's pad: pad_width elements before and after each axis, found by mode: 'constant'
+    /// (constant_values, 0 by default, cast to the element type), 'edge', 'reflect', 'symmetric' or
+    /// 'wrap'.
+    ///
+    /// SQL: `tensor_pad(x, pad_width [, mode [, constant_values]])`.
+    tensor_pad(x, pad_width) -> TensorPadCall {
+        mode = "mode",
+        constant_values = "constant_values",
+    }
+}
+
+with_options! {
+    /// numpy's tril: the lower triangle of each matrix (the last two dimensions), the elements
+    /// above diagonal k set to zero (false for booleans).
+    ///
+    /// SQL: `tensor_tril(x [, k])`.
+    tensor_tril(x) -> TensorTrilCall {
+        k = "k",
+    }
+}
+
+with_options! {
+    /// numpy's triu: the upper triangle of each matrix (the last two dimensions), the elements
+    /// below diagonal k set to zero (false for booleans).
+    ///
+    /// SQL: `tensor_triu(x [, k])`.
+    tensor_triu(x) -> TensorTriuCall {
+        k = "k",
+    }
+}
+
+with_options! {
     /// numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis
     /// NULL, flattened and joined.
     ///

@@ -31,6 +31,7 @@ pub mod decompose;
 pub mod elementwise;
 pub mod gather;
 pub mod layout;
+pub mod manipulate;
 pub mod linalg;
 pub mod nearest;
 pub mod ragged;

@@ -20,7 +20,9 @@ use arrow::array::{Array, ArrayRef, UInt32Array, UInt64Array};
 use arrow::buffer::NullBuffer;
 use arrow::compute::{concat, take};
 
+use super::manipulate::Manipulation;
 use crate::error::{Result, TensorError};
+use crate::index::DROPPED;
 use crate::kernels::shape_plans::ShapePlans;
 use crate::limits::Limits;
 use crate::variable_shape::VariableShapeArray;
@@ -40,6 +42,8 @@ pub enum ShapeOp {
     Flatten,
     /// `flip(axis)`: which axes are reversed.
     Flip(Vec<bool>),
+    /// `roll`, `repeat`, `tile`, `take`, `pad`, `tril`, `triu` (`manipulate.rs`).
+    Manipulate(Manipulation),
 }
 
 /// A [`ShapeOp`] compiled for one input shape.
@@ -47,8 +51,8 @@ pub enum ShapeOp {
 pub struct ShapeLayout {
     /// The output's shape.
     pub shape: Vec<usize>,
-    /// The stored offset in its row of each output element (row-major); `None` when the
-    /// output is the row's stored values in order.
+    /// The stored offset in its row of each output element (row-major), [`DROPPED`] where it
+    /// is the call's fill value; `None` when the output is the row's stored values in order.
     pub offsets: Option<Vec<usize>>,
 }
 
@@ -79,6 +83,7 @@ impl ShapeOp {
             Self::ExpandDims(new) => new.len(),
             Self::BroadcastTo(target) => target.len(),
             Self::Flatten => 1,
+            Self::Manipulate(m) => m.out_ndim(ndim),
         }
     }
 
@@ -105,6 +110,7 @@ impl ShapeOp {
                 (0..target.len()).map(|k| k.checked_sub(added)).collect()
             }
             Self::Flatten => vec![(ndim == 1).then_some(0)],
+            Self::Manipulate(m) => m.sources(ndim),
         }
     }
 
@@ -191,6 +197,19 @@ impl ShapeOp {
                     offsets: (!identity).then_some(offsets),
                 });
             }
+            Self::Manipulate(m) => {
+                let (shape, offsets) = m.layout(shape, strides, |shape| {
+                    limits
+                        .checked_size(shape)
+                        .map(|_| ())
+                        .map_err(|err| err.to_string())
+                })?;
+                let identity = offsets.iter().enumerate().all(|(i, &o)| i == o);
+                return Ok(ShapeLayout {
+                    shape,
+                    offsets: (!identity).then_some(offsets),
+                });
+            }
             Self::Flip(flipped) => {
                 for a in 0..ndim {
                     let stride = signed(strides[a]);
@@ -248,15 +267,28 @@ fn signed_offsets(dims: &[(usize, isize)], base: isize) -> Vec<usize> {
 }
 
 /// The output values of `rows` fixed-shape rows of `size` stored values each: the rows'
-/// values as they are, or gathered at `layout`'s offsets.
+/// values as they are, or gathered at `layout`'s offsets (`fill`, one element of the values'
+/// type, where an offset is [`DROPPED`]).
 pub fn apply_fixed(
     values: &ArrayRef,
     rows: usize,
     size: usize,
     layout: &ShapeLayout,
+    fill: Option<&ArrayRef>,
 ) -> Result<ArrayRef> {
     match &layout.offsets {
         None => Ok(values.slice(0, rows * layout.size())),
+        Some(offsets) if offsets.contains(&DROPPED) => {
+            let Some(fill) = fill else {
+                return Err(TensorError::Data(
+                    "a layout with filled positions needs a fill value".into(),
+                ));
+            };
+            let plan = crate::index::GatherPlan::from_offsets(offsets, size);
+            Ok(super::gather::gather_filled(
+                values, &plan, rows, None, fill,
+            )?)
+        }
         // The crate's one gather: typed copy loops (block copies where the offsets run),
         // no index array. Arrow's `take` with a u32 index per element took 2.0 s for
         // `tensor_flip(x)` over 1,000,000 float32 [16, 16] rows (most of it building and
@@ -282,16 +314,19 @@ pub struct ShapedRows {
 }
 
 /// `op` on every row of `view` (rows of one shape share one compiled layout); a NULL row
-/// holds `pad` NULL elements (a fixed-shape output's width, or 0). A row whose shape numpy
-/// refuses is numpy's error naming the row.
+/// holds `pad` NULL elements (a fixed-shape output's width, or 0), a [`DROPPED`] offset
+/// `fill`. A row whose shape numpy refuses is numpy's error naming the row.
 pub fn apply_variable(
     view: &VariableShapeArray<'_>,
     op: &ShapeOp,
     out_ndim: usize,
     pad: usize,
     limits: &Limits,
+    fill: Option<&ArrayRef>,
 ) -> Result<ShapedRows> {
     let rows = view.len();
+    // The fill is one element after the batch's values: a dropped offset reads it.
+    let filled_at = view.values().len();
     let mut plans: ShapePlans<ShapeLayout> = ShapePlans::default();
     let mut indices: Vec<Option<u32>> = Vec::with_capacity(view.values().len());
     let mut shapes = Vec::with_capacity(rows * out_ndim);
@@ -313,7 +348,13 @@ pub fn apply_variable(
         let start = view.value_range(row).start;
         let size = layout.size();
         match &layout.offsets {
-            Some(offsets) => indices.extend(offsets.iter().map(|&k| Some((start + k) as u32))),
+            Some(offsets) => indices.extend(offsets.iter().map(|&k| {
+                Some(if k == DROPPED {
+                    filled_at as u32
+                } else {
+                    (start + k) as u32
+                })
+            })),
             None => indices.extend((start..start + size).map(|k| Some(k as u32))),
         }
         shapes.extend(
@@ -324,7 +365,15 @@ pub fn apply_variable(
         );
         lengths.push(size);
     }
-    let values = take(view.values().as_ref(), &UInt32Array::from(indices), None)?;
+    let indices = UInt32Array::from(indices);
+    let values = match fill {
+        Some(fill) => take(
+            concat(&[view.values().as_ref(), fill.as_ref()])?.as_ref(),
+            &indices,
+            None,
+        )?,
+        None => take(view.values().as_ref(), &indices, None)?,
+    };
     Ok(ShapedRows {
         values,
         shapes,

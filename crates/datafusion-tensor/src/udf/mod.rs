@@ -763,6 +763,22 @@ pub fn variable_array<'a>(
 }
 
 /// Reads a literal integer list such as a shape `[2, 3]` (a `List`, `LargeList` or
+/// A literal list of integer lists (`[[1, 0], [0, 1]]`).
+pub fn literal_nested_int_lists(value: &ScalarValue) -> Option<Vec<Vec<i64>>> {
+    let outer = match value {
+        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        ScalarValue::FixedSizeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
+        _ => return None,
+    };
+    (0..outer.len())
+        .map(|k| {
+            let item = ScalarValue::try_from_array(&outer, k).ok()?;
+            literal_int_list(&item)
+        })
+        .collect()
+}
+
 /// `FixedSizeList` literal of integers without NULLs).
 pub fn literal_int_list(value: &ScalarValue) -> Option<Vec<i64>> {
     let array: ArrayRef = match value {

@@ -1,7 +1,8 @@
 //! numpy's `cumsum` and `cumprod` along one axis (`np.add.accumulate` /
 //! `np.multiply.accumulate` in [`super::sum_type`]): the first element copied, each next one
 //! the previous result combined with it, rounded to the result type at every step (float16
-//! as `HALF_add` does, through float32).
+//! as `HALF_add` does, through float32). With `include_initial` (the array API standard's
+//! `cumulative_sum` / `cumulative_prod`) each line starts with the sum's 0 or the product's 1.
 
 use std::sync::Arc;
 
@@ -82,17 +83,24 @@ impl Spans<'_> {
 }
 
 /// The cumulative sums (or with `product` products) of every row of `values` (elements of
-/// type `element`, logical row-major, rows as `spans` says), NULL from an element NULL on.
+/// type `element`, logical row-major, rows as `spans` says), NULL from an element NULL on;
+/// with `initial`, each line starts with the empty sum or product (a line is one longer).
 pub fn cumulate(
     product: bool,
     element: &DataType,
     values: &ArrayRef,
     spans: Spans<'_>,
+    initial: bool,
 ) -> Result<ArrayRef> {
     let storage = to_storage(values)?;
     macro_rules! run {
         ($P:ty, $O:ty, $fold:expr) => {
-            accumulate::<$P, $O, _>($fold, storage.as_primitive::<$P>().values(), spans)?
+            accumulate::<$P, $O, _>(
+                $fold,
+                storage.as_primitive::<$P>().values(),
+                spans,
+                initial,
+            )?
         };
     }
     macro_rules! float {
@@ -126,7 +134,7 @@ pub fn cumulate(
     };
     // An element NULL makes its own and every later result along the axis NULL.
     let flags: Vec<u8> = nulls.iter().map(|valid| u8::from(!valid)).collect();
-    let any_null = accumulate_values(Truth { all: false }, &flags, spans)?;
+    let any_null = accumulate_values(Truth { all: false }, &flags, spans, initial)?;
     let valid = NullBuffer::from(any_null.iter().map(|&n| !n).collect::<Vec<_>>());
     Ok(crate::kernels::layout::with_row_nulls(out, Some(&valid))?)
 }
@@ -135,8 +143,9 @@ fn accumulate<P: ArrowPrimitiveType, O: ArrowPrimitiveType, F: Fold<P::Native, A
     fold: F,
     values: &[P::Native],
     spans: Spans<'_>,
+    initial: bool,
 ) -> Result<ArrayRef> {
-    let out = accumulate_values(fold, values, spans)?;
+    let out = accumulate_values(fold, values, spans, initial)?;
     Ok(Arc::new(PrimitiveArray::<O>::new(
         ScalarBuffer::from(out),
         None,
@@ -147,6 +156,7 @@ fn accumulate_values<T: Copy, F: Fold<T>>(
     fold: F,
     values: &[T],
     spans: Spans<'_>,
+    initial: bool,
 ) -> Result<Vec<F::Acc>> {
     let len = spans.len();
     if values.len() < len {
@@ -155,25 +165,33 @@ fn accumulate_values<T: Copy, F: Fold<T>>(
             values.len()
         )));
     }
-    let mut out = vec![fold.init(); len];
+    // With `initial`, each line's first output is the fold's start (its identity), as it is
+    // filled here, and the results follow it.
+    let extra = usize::from(initial);
+    let mut out_len = 0;
+    spans.each(|span, _| out_len += span.outer * (span.n + extra) * span.inner);
+    let mut out = vec![fold.init(); out_len];
+    let mut out_start = 0;
     spans.each(|span, start| {
         let Span { outer, n, inner } = span;
         for o in 0..outer {
             let base = start + o * n * inner;
+            let out_base = out_start + o * (n + extra) * inner + extra * inner;
             if n > 0 {
                 for j in 0..inner {
-                    out[base + j] = fold.first(values[base + j]);
+                    out[out_base + j] = fold.first(values[base + j]);
                 }
             }
             for i in 1..n {
-                let (done, rest) = out.split_at_mut(base + i * inner);
-                let previous = &done[base + (i - 1) * inner..];
+                let (done, rest) = out.split_at_mut(out_base + i * inner);
+                let previous = &done[out_base + (i - 1) * inner..];
                 let x = &values[base + i * inner..base + (i + 1) * inner];
                 for ((acc, &prev), &v) in rest[..inner].iter_mut().zip(previous).zip(x) {
                     *acc = fold.step(prev, v, i);
                 }
             }
         }
+        out_start += outer * (n + extra) * inner;
     });
     Ok(out)
 }

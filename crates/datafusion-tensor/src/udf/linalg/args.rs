@@ -3,7 +3,6 @@
 //! integer (`offset`, `axis1`), `tensordot`'s `axes` (an integer, or a pair of axes or axis
 //! lists), `einsum`'s subscripts.
 
-use arrow::array::Array;
 use arrow::datatypes::DataType;
 use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
@@ -11,7 +10,7 @@ use datafusion::error::Result;
 use crate::kernels::linalg::products::TensordotAxes;
 use crate::tensor_type::{TensorType, is_element_type};
 use crate::udf::math::Operand;
-use crate::udf::{PlanArgs, literal_int_list};
+use crate::udf::{PlanArgs, literal_int_list, literal_nested_int_lists};
 use crate::variable_shape::AnyTensorType;
 
 /// Operand `i` (`arg` its name, in errors) as numpy's `np.asarray` makes it: a tensor of either
@@ -98,7 +97,7 @@ pub(crate) fn tensordot_axes(args: &PlanArgs<'_>, i: usize) -> Result<TensordotA
     {
         return Ok(TensordotAxes::Pairs(vec![x], vec![y]));
     }
-    if let Some(pair) = literal.and_then(nested_int_lists)
+    if let Some(pair) = literal.and_then(literal_nested_int_lists)
         && let [x, y] = &pair[..]
     {
         return Ok(TensordotAxes::Pairs(x.clone(), y.clone()));
@@ -107,20 +106,4 @@ pub(crate) fn tensordot_axes(args: &PlanArgs<'_>, i: usize) -> Result<TensordotA
         "{}: argument axes must be a literal integer or a literal pair of axis lists such as [[1, 0], [0, 1]]",
         args.name
     )
-}
-
-/// A literal list of integer lists (`[[1, 0], [0, 1]]`).
-fn nested_int_lists(value: &ScalarValue) -> Option<Vec<Vec<i64>>> {
-    let outer = match value {
-        ScalarValue::List(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
-        ScalarValue::LargeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
-        ScalarValue::FixedSizeList(list) if list.len() == 1 && list.is_valid(0) => list.value(0),
-        _ => return None,
-    };
-    (0..outer.len())
-        .map(|k| {
-            let item = ScalarValue::try_from_array(&outer, k).ok()?;
-            literal_int_list(&item)
-        })
-        .collect()
 }

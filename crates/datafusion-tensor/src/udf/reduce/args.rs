@@ -12,6 +12,10 @@ use crate::udf::{PlanArgs, literal_int_list};
 
 /// The options of a call, read from its literal arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "numpy's boolean options, each read from its own argument"
+)]
 pub struct Options {
     /// The axes as written (`None`: every axis, numpy's `axis=None`).
     pub axes: Option<Vec<i64>>,
@@ -24,6 +28,8 @@ pub struct Options {
     pub ddof: i64,
     /// The array API standard's `descending` (`sort`, `argsort`).
     pub descending: bool,
+    /// The standard's `include_initial` (`cumulative_sum`, `cumulative_prod`).
+    pub include_initial: bool,
 }
 
 /// Whether argument `i` is absent, a NULL literal or of the Null type (the option's default).
@@ -92,7 +98,14 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     };
     let sorting = matches!(function, ReduceFunction::Sort | ReduceFunction::ArgSort);
     let flag = |i: usize, arg: &str, default: bool| -> Result<bool> {
-        if !sorting || is_default(args, i) {
+        let applies = match arg {
+            "include_initial" => matches!(
+                function,
+                ReduceFunction::CumulativeSum | ReduceFunction::CumulativeProd
+            ),
+            _ => sorting,
+        };
+        if !applies || is_default(args, i) {
             return Ok(default);
         }
         match args.literal(i) {
@@ -104,12 +117,14 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     // Every sort is stable: `stable => false` allows any order of equal elements, and the
     // stable one is such an order.
     flag(3, "stable", true)?;
+    let include_initial = flag(2, "include_initial", false)?;
     Ok(Options {
         axes,
         scalar_axis,
         keepdims,
         ddof,
         descending,
+        include_initial,
     })
 }
 

@@ -143,6 +143,16 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "tensor_cumprod(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1)",
             "[[1, 2, 6], [4, 20, 120]]",
         ),
+        F::CumulativeSum => (
+            "The array API standard's cumulative_sum (numpy 2's): tensor_cumsum along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 0 (the axis one longer).",
+            "tensor_cumulative_sum(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1, include_initial => true)",
+            "[[0, 1, 3, 6], [0, 4, 9, 15]]",
+        ),
+        F::CumulativeProd => (
+            "The array API standard's cumulative_prod (numpy 2's): tensor_cumprod along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 1 (the axis one longer).",
+            "tensor_cumulative_prod(tensor([1, 2, 3, 4, 5, 6], [2, 3]), axis => 1, include_initial => true)",
+            "[[1, 1, 2, 6], [1, 4, 20, 120]]",
+        ),
     };
     let name = function.function_name();
     let syntax = match function {
@@ -155,6 +165,7 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             format!("{name}(x [, axis [, keepdims [, ddof]]])")
         }
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
+        F::CumulativeSum | F::CumulativeProd => format!("{name}(x [, axis [, include_initial]])"),
         F::Sort | F::ArgSort => format!("{name}(x [, axis [, descending [, stable]]])"),
         F::Reduce(_) => format!("{name}(x [, axis [, keepdims]])"),
     };
@@ -182,6 +193,15 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "axis",
             "A literal integer (negative from the end), or NULL / omitted: the flattened tensor.",
         ),
+        F::CumulativeSum | F::CumulativeProd => builder
+            .with_argument(
+                "axis",
+                "A literal integer (negative from the end); NULL or omitted: the only axis of a 1-d tensor.",
+            )
+            .with_argument(
+                "include_initial",
+                "A literal boolean: true starts each line with the empty sum (0) or product (1) (default false).",
+            ),
         F::Reduce(_) => builder.with_argument(
             "axis",
             "A literal integer or list of integers (negative from the end), or NULL / omitted: every axis, and the result is a plain value.",

@@ -41,6 +41,10 @@ pub enum ReduceFunction {
     CumSum,
     /// `tensor_cumprod`.
     CumProd,
+    /// `tensor_cumulative_sum`: the array API standard's, with `include_initial`.
+    CumulativeSum,
+    /// `tensor_cumulative_prod`.
+    CumulativeProd,
     /// `tensor_sort`: the values sorted along one axis.
     Sort,
     /// `tensor_argsort`: the indices that sort along one axis.
@@ -49,7 +53,7 @@ pub enum ReduceFunction {
 
 impl ReduceFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 26] = [
+    pub const ALL: [Self; 28] = [
         Self::Reduce(Reduction::Sum),
         Self::Reduce(Reduction::Prod),
         Self::Reduce(Reduction::Mean),
@@ -63,6 +67,8 @@ impl ReduceFunction {
         Self::Reduce(Reduction::Std { ddof: 0 }),
         Self::CumSum,
         Self::CumProd,
+        Self::CumulativeSum,
+        Self::CumulativeProd,
         Self::Reduce(Reduction::NanSum),
         Self::Reduce(Reduction::NanProd),
         Self::Reduce(Reduction::NanMean),
@@ -94,6 +100,8 @@ impl ReduceFunction {
             Self::Reduce(Reduction::Std { .. }) => "tensor_std",
             Self::CumSum => "tensor_cumsum",
             Self::CumProd => "tensor_cumprod",
+            Self::CumulativeSum => "tensor_cumulative_sum",
+            Self::CumulativeProd => "tensor_cumulative_prod",
             Self::Sort => "tensor_sort",
             Self::ArgSort => "tensor_argsort",
             Self::Reduce(Reduction::NanSum) => "tensor_nansum",
@@ -115,6 +123,9 @@ impl ReduceFunction {
         match self {
             _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof"],
             Self::CumSum | Self::CumProd => &["x", "axis"],
+            // The standard's `cumulative_sum(x, /, *, axis=None, dtype=None,
+            // include_initial=False)`, without dtype.
+            Self::CumulativeSum | Self::CumulativeProd => &["x", "axis", "include_initial"],
             // The array API standard's `sort(x, /, *, axis=-1, descending=False, stable=True)`.
             Self::Sort | Self::ArgSort => &["x", "axis", "descending", "stable"],
             Self::Reduce(_) => &["x", "axis", "keepdims"],
@@ -129,15 +140,22 @@ impl ReduceFunction {
                 Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax
             ) | Self::CumSum
                 | Self::CumProd
+                | Self::CumulativeSum
+                | Self::CumulativeProd
                 | Self::Sort
                 | Self::ArgSort
         )
     }
 
     pub(super) fn takes_keepdims(self) -> bool {
-        !matches!(
+        !self.cumulative() && !matches!(self, Self::Sort | Self::ArgSort)
+    }
+
+    /// numpy's `cumsum`, `cumprod` or the standard's `cumulative_sum`, `cumulative_prod`.
+    pub(super) fn cumulative(self) -> bool {
+        matches!(
             self,
-            Self::CumSum | Self::CumProd | Self::Sort | Self::ArgSort
+            Self::CumSum | Self::CumProd | Self::CumulativeSum | Self::CumulativeProd
         )
     }
 
@@ -161,7 +179,12 @@ impl ReduceFunction {
             Self::Reduce(Reduction::NanVar { .. }) => Some(Reduction::NanVar { ddof }),
             Self::Reduce(Reduction::NanStd { .. }) => Some(Reduction::NanStd { ddof }),
             Self::Reduce(reduction) => Some(reduction),
-            Self::CumSum | Self::CumProd | Self::Sort | Self::ArgSort => None,
+            Self::CumSum
+            | Self::CumProd
+            | Self::CumulativeSum
+            | Self::CumulativeProd
+            | Self::Sort
+            | Self::ArgSort => None,
         }
     }
 }
@@ -206,6 +229,8 @@ pub enum ReduceOp {
         product: bool,
         /// The axis.
         axis: Option<usize>,
+        /// Each line starts with the empty sum or product (the standard's `include_initial`).
+        initial: bool,
     },
 }
 
@@ -302,13 +327,27 @@ fn plan_op(
             axis: reduced.iter().position(|&r| r).unwrap_or(0),
         });
     }
+    if matches!(
+        function,
+        ReduceFunction::CumulativeSum | ReduceFunction::CumulativeProd
+    ) && ndim > 1
+        && options.axes.is_none()
+    {
+        return plan_err!(
+            "{name}: For arrays which have more than one dimension ``axis`` argument is required."
+        );
+    }
     let axes = zero_d_axes(function, name, ndim, options)?;
     let reduced = reduced_axes(name, axes, ndim)?;
     Ok(match function.reduction(options.ddof) {
         Some(reduction) => ReduceOp::Reduce { reduction, reduced },
         None => ReduceOp::Cumulate {
-            product: function == ReduceFunction::CumProd,
+            product: matches!(
+                function,
+                ReduceFunction::CumProd | ReduceFunction::CumulativeProd
+            ),
             axis: axes.and_then(|_| reduced.iter().position(|&r| r)),
+            initial: options.include_initial,
         },
     })
 }
@@ -345,6 +384,8 @@ fn zero_d_axes<'a>(
         )
         | ReduceFunction::CumSum
         | ReduceFunction::CumProd
+        | ReduceFunction::CumulativeSum
+        | ReduceFunction::CumulativeProd
             if axis == 0 || axis == -1 =>
         {
             Ok(None)
@@ -353,7 +394,9 @@ fn zero_d_axes<'a>(
             Reduction::ArgMin | Reduction::ArgMax | Reduction::NanArgMin | Reduction::NanArgMax,
         )
         | ReduceFunction::CumSum
-        | ReduceFunction::CumProd => {
+        | ReduceFunction::CumProd
+        | ReduceFunction::CumulativeSum
+        | ReduceFunction::CumulativeProd => {
             plan_err!("{name}: axis {axis} is out of bounds for array of dimension 1")
         }
         ReduceFunction::Reduce(_) | ReduceFunction::Sort | ReduceFunction::ArgSort => Ok(axes),
@@ -395,10 +438,24 @@ fn plan_fixed(
                 ReduceOutput::Fixed(TensorType::new(element, dims)?.with_dim_names(names)?)
             }
         }
-        ReduceOp::Cumulate { axis: None, .. } => {
-            ReduceOutput::Fixed(TensorType::new(element, vec![input.size()])?)
+        ReduceOp::Cumulate {
+            axis: None,
+            initial,
+            ..
+        } => ReduceOutput::Fixed(TensorType::new(
+            element,
+            vec![input.size() + usize::from(*initial)],
+        )?),
+        ReduceOp::Cumulate {
+            axis: Some(axis),
+            initial,
+            ..
+        } => {
+            let mut shape = shape;
+            shape[*axis] += usize::from(*initial);
+            ReduceOutput::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
         }
-        ReduceOp::Cumulate { .. } | ReduceOp::Sort { .. } => {
+        ReduceOp::Sort { .. } => {
             ReduceOutput::Fixed(TensorType::new(element, shape)?.with_dim_names(names)?)
         }
     };
@@ -429,9 +486,14 @@ fn invoke_fixed(
             let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
             reduce(*reduction, tensor.element_type(), &values, rows, scalar).map_err(in_function)?
         }
-        ReduceOp::Cumulate { product, axis } => {
+        ReduceOp::Cumulate {
+            product,
+            axis,
+            initial,
+        } => {
             let spans = Spans::Same(input.len(), Span::new(&shape, *axis));
-            cumulate(*product, tensor.element_type(), &values, spans).map_err(in_function)?
+            cumulate(*product, tensor.element_type(), &values, spans, *initial)
+                .map_err(in_function)?
         }
         ReduceOp::Sort { op, axis } => {
             let spans = Spans::Same(input.len(), Span::new(&shape, Some(*axis)));

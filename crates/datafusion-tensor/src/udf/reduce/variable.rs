@@ -53,6 +53,22 @@ pub(super) fn plan(
         ReduceOp::Cumulate { axis: None, .. } => {
             ReduceOutput::Variable(VariableShapeType::new(element, 1)?)
         }
+        ReduceOp::Cumulate {
+            axis: Some(axis),
+            initial: true,
+            ..
+        } => {
+            // One more element along the axis: its uniform length, where known, grows by one.
+            let mut uniform = uniform;
+            if let Some(d) = &mut uniform[*axis] {
+                *d += 1;
+            }
+            ReduceOutput::Variable(
+                VariableShapeType::new(element, ndim)?
+                    .with_dim_names(names)?
+                    .with_uniform_shape(Some(uniform))?,
+            )
+        }
         ReduceOp::Cumulate { .. } | ReduceOp::Sort { .. } => {
             ReduceOutput::Variable(input.row_major_of(element)?)
         }
@@ -160,39 +176,78 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                 ReduceOp::Sort { op, axis } => {
                     sort(*op, element, &values, Spans::Each(&spans_of(Some(*axis))))?
                 }
-                ReduceOp::Cumulate { product, axis } => {
-                    cumulate(*product, element, &values, Spans::Each(&spans_of(*axis)))?
-                }
+                ReduceOp::Cumulate {
+                    product,
+                    axis,
+                    initial,
+                } => cumulate(
+                    *product,
+                    element,
+                    &values,
+                    Spans::Each(&spans_of(*axis)),
+                    *initial,
+                )?,
                 ReduceOp::Reduce { .. } => {
                     return Err(TensorError::Internal(
                         "a reduction is not a cumulative reduction or sort".to_string(),
                     ));
                 }
             };
-            // A cumulative reduction without an axis gives each row flattened.
-            let flattened = matches!(plan.op, ReduceOp::Cumulate { axis: None, .. });
-            let ndim = tensor.ndim();
-            let mut lengths = Vec::with_capacity(rows);
-            let mut shapes = Vec::with_capacity(rows * ndim);
-            for row in 0..rows {
-                if view.is_null(row) {
-                    lengths.push(0);
-                    shapes.extend(std::iter::repeat_n(0, ndim));
-                    continue;
-                }
-                let size: usize = view.logical_shape(row).product();
-                lengths.push(size);
-                if flattened {
-                    shapes.push(size as i32);
-                } else {
-                    shapes.extend(view.logical_shape(row).map(|d| d as i32));
-                }
-            }
+            let (lengths, shapes) = line_shapes(&plan.op, view, tensor.ndim());
             Ok(Arc::new(ragged::from_rows(
                 tensor, out, &lengths, shapes, nulls,
             )?))
         }
     }
+}
+
+/// Each row's length and shape after a cumulative reduction or sort `op` of `view`'s rows:
+/// its own, flattened without an axis, one longer along the axis with `include_initial`.
+fn line_shapes(
+    op: &ReduceOp,
+    view: &VariableShapeArray<'_>,
+    ndim: usize,
+) -> (Vec<usize>, Vec<i32>) {
+    let rows = view.len();
+    // A cumulative reduction without an axis gives each row flattened; with
+    // include_initial, one more element along the axis.
+    let (flattened, grown) = match *op {
+        ReduceOp::Cumulate { axis, initial, .. } => (axis.is_none(), axis.filter(|_| initial)),
+        _ => (false, None),
+    };
+    let extra = match *op {
+        ReduceOp::Cumulate { initial, .. } => usize::from(initial),
+        _ => 0,
+    };
+    let mut lengths = Vec::with_capacity(rows);
+    let mut shapes = Vec::with_capacity(rows * ndim);
+    for row in 0..rows {
+        if view.is_null(row) {
+            lengths.push(0);
+            shapes.extend(std::iter::repeat_n(0, ndim));
+            continue;
+        }
+        let grow = |a: usize, d: usize| d + usize::from(grown == Some(a));
+        let size: usize = if flattened {
+            view.logical_shape(row).product::<usize>() + extra
+        } else {
+            view.logical_shape(row)
+                .enumerate()
+                .map(|(a, d)| grow(a, d))
+                .product()
+        };
+        lengths.push(size);
+        if flattened {
+            shapes.push(size as i32);
+        } else {
+            shapes.extend(
+                view.logical_shape(row)
+                    .enumerate()
+                    .map(|(a, d)| grow(a, d) as i32),
+            );
+        }
+    }
+    (lengths, shapes)
 }
 
 /// The span of a row of logical shape `shape` around `axis` (`None`: the flattened row).

@@ -7,6 +7,10 @@ use super::ShapeFunction;
 const TENSOR: &str = "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList) expression, read in its logical layout (its permutation applied); each variable-shape row in its own shape.";
 
 /// The documentation of each function.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one table of every function's text, arguments and example"
+)]
 pub fn documentation(function: ShapeFunction) -> Documentation {
     use ShapeFunction as F;
     let (description, example_call, example_out) = match function {
@@ -55,6 +59,41 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
             "tensor_matrix_transpose(tensor([1, 2, 3, 4, 5, 6], [2, 3]))",
             "[[1, 4], [2, 5], [3, 6]]",
         ),
+        F::Roll => (
+            "numpy's roll: the elements shifted along axis (an integer or a list, with shift an integer or a list as long), those pushed off one end coming back at the other; without axis, the flattened elements shifted and the shape kept. Shifts along one axis add up; a shift may exceed the axis's length.",
+            "tensor_roll(tensor([1, 2, 3, 4, 5, 6], [2, 3]), 1, axis => 1)",
+            "[[3, 1, 2], [6, 4, 5]]",
+        ),
+        F::Repeat => (
+            "numpy's repeat: each element along axis repeated repeats times (an integer, or a list with one count per element); without axis, the flattened elements, as a 1-d tensor. Errors in numpy's words: negative dimensions are not allowed, repeats may not contain negative values, operands could not be broadcast together with shape ...",
+            "tensor_repeat(tensor([1, 2, 3, 4], [2, 2]), [1, 2], axis => 0)",
+            "[[1, 2], [3, 4], [3, 4]]",
+        ),
+        F::Tile => (
+            "numpy's tile: the tensor repeated reps times along each axis (an integer or a list). A shorter reps is padded with ones in front, a shorter tensor gets leading dimensions of length 1, as numpy does.",
+            "tensor_tile(tensor([1, 2], [2]), [2, 2])",
+            "[[1, 2, 1, 2], [1, 2, 1, 2]]",
+        ),
+        F::Take => (
+            "numpy's take (mode 'raise'): the elements at indices along axis (negative from the end), or of the flattened tensor without axis. A list of indices keeps the axis (its length becomes the list's), one integer drops it. An index out of bounds is numpy's error: index 5 is out of bounds for axis 0 with size 3. For indices that differ by row, use tensor_take_along_axis.",
+            "tensor_take(tensor([1, 2, 3, 4, 5, 6], [2, 3]), [2, 0], axis => 1)",
+            "[[3, 1], [6, 4]]",
+        ),
+        F::Pad => (
+            "numpy's pad: pad_width elements before and after each axis, found by mode: 'constant' (constant_values, 0 by default, cast to the element type), 'edge', 'reflect', 'symmetric' or 'wrap'. numpy's statistic modes (mean, median, ...) and linear_ramp are refused. Extending an empty axis other than by 'constant' is numpy's error.",
+            "tensor_pad(tensor([1, 2, 3], [3]), [2, 1], 'reflect')",
+            "[3, 2, 1, 2, 3, 2]",
+        ),
+        F::Tril => (
+            "numpy's tril: the lower triangle of each matrix (the last two dimensions), the elements above diagonal k set to zero (false for booleans). A 1-d tensor is broadcast to a square matrix first, as numpy does.",
+            "tensor_tril(tensor([1, 2, 3, 4, 5, 6, 7, 8, 9], [3, 3]), -1)",
+            "[[0, 0, 0], [4, 0, 0], [7, 8, 0]]",
+        ),
+        F::Triu => (
+            "numpy's triu: the upper triangle of each matrix (the last two dimensions), the elements below diagonal k set to zero (false for booleans). A 1-d tensor is broadcast to a square matrix first, as numpy does.",
+            "tensor_triu(tensor([1, 2, 3, 4, 5, 6, 7, 8, 9], [3, 3]))",
+            "[[1, 2, 3], [0, 5, 6], [0, 0, 9]]",
+        ),
     };
     let name = function.function_name();
     let syntax = match function {
@@ -65,6 +104,12 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
         F::Flatten | F::MatrixTranspose => format!("{name}(x)"),
         F::Moveaxis => format!("{name}(x, source, destination)"),
         F::Swapaxes => format!("{name}(x, axis1, axis2)"),
+        F::Roll => format!("{name}(x, shift [, axis])"),
+        F::Repeat => format!("{name}(x, repeats [, axis])"),
+        F::Tile => format!("{name}(x, reps)"),
+        F::Take => format!("{name}(x, indices [, axis])"),
+        F::Pad => format!("{name}(x, pad_width [, mode [, constant_values]])"),
+        F::Tril | F::Triu => format!("{name}(x [, k])"),
     };
     let builder = Documentation::builder(
         DocSection {
@@ -112,6 +157,54 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
         F::Flip => builder.with_argument(
             "axis",
             "A literal integer or list of integers (negative from the end); NULL or omitted: every axis.",
+        ),
+        F::Roll => builder
+            .with_argument(
+                "shift",
+                "A literal integer or list of integers: how far along each axis (negative: backwards).",
+            )
+            .with_argument(
+                "axis",
+                "A literal integer or list of integers (negative from the end); NULL or omitted: the flattened tensor.",
+            ),
+        F::Repeat => builder
+            .with_argument(
+                "repeats",
+                "A literal non-negative integer, or a list of them with one count per element along axis.",
+            )
+            .with_argument(
+                "axis",
+                "A literal integer (negative from the end); NULL or omitted: the flattened tensor.",
+            ),
+        F::Tile => builder.with_argument(
+            "reps",
+            "A literal non-negative integer or list of them: repetitions per axis, the last for the last axis.",
+        ),
+        F::Take => builder
+            .with_argument(
+                "indices",
+                "A literal integer or list of integers (negative from the end).",
+            )
+            .with_argument(
+                "axis",
+                "A literal integer (negative from the end); NULL or omitted: the flattened tensor.",
+            ),
+        F::Pad => builder
+            .with_argument(
+                "pad_width",
+                "A literal non-negative integer (every side), a pair [before, after] (every axis), or one pair per axis such as [[1, 1], [0, 2]].",
+            )
+            .with_argument(
+                "mode",
+                "'constant' (default), 'edge', 'reflect', 'symmetric' or 'wrap'.",
+            )
+            .with_argument(
+                "constant_values",
+                "A literal number for mode 'constant' (default 0), cast to the element type as numpy casts it.",
+            ),
+        F::Tril | F::Triu => builder.with_argument(
+            "k",
+            "A literal integer: the diagonal (0 the main one, positive above it); NULL or omitted: 0.",
         ),
     };
     builder.build()

@@ -1,7 +1,8 @@
 //! The shape functions (SPEC §9), numpy 2's: `tensor_transpose` / `tensor_permute_dims`,
 //! `tensor_moveaxis`, `tensor_swapaxes`, `tensor_matrix_transpose` (transposes too),
-//! `tensor_squeeze`, `tensor_expand_dims`, `tensor_broadcast_to`, `tensor_flatten` (`ravel`)
-//! and `tensor_flip` on one tensor ([`TensorShapeOp`], one per [`ShapeFunction`]), and
+//! `tensor_squeeze`, `tensor_expand_dims`, `tensor_broadcast_to`, `tensor_flatten` (`ravel`),
+//! `tensor_flip`, and the manipulations `tensor_roll`, `_repeat`, `_tile`, `_take`, `_pad`,
+//! `_tril`, `_triu` (`manipulate.rs` reads their arguments) on one tensor ([`TensorShapeOp`], one per [`ShapeFunction`]), and
 //! `tensor_concatenate`, `tensor_stack` on several ([`TensorJoin`], `join.rs`).
 //!
 //! A transpose moves no values: the result is the input's values with a canonical
@@ -14,13 +15,14 @@
 mod args;
 mod docs;
 mod join;
+mod manipulate;
 mod variable;
 
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::plan_err;
+use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
@@ -59,11 +61,25 @@ pub enum ShapeFunction {
     Swapaxes,
     /// `tensor_matrix_transpose(x)`: the last two dimensions swapped.
     MatrixTranspose,
+    /// `tensor_roll(x, shift [, axis])`.
+    Roll,
+    /// `tensor_repeat(x, repeats [, axis])`.
+    Repeat,
+    /// `tensor_tile(x, reps)`.
+    Tile,
+    /// `tensor_take(x, indices [, axis])`.
+    Take,
+    /// `tensor_pad(x, pad_width [, mode [, constant_values]])`.
+    Pad,
+    /// `tensor_tril(x [, k])`.
+    Tril,
+    /// `tensor_triu(x [, k])`.
+    Triu,
 }
 
 impl ShapeFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 17] = [
         Self::Transpose,
         Self::PermuteDims,
         Self::Squeeze,
@@ -74,6 +90,13 @@ impl ShapeFunction {
         Self::Moveaxis,
         Self::Swapaxes,
         Self::MatrixTranspose,
+        Self::Roll,
+        Self::Repeat,
+        Self::Tile,
+        Self::Take,
+        Self::Pad,
+        Self::Tril,
+        Self::Triu,
     ];
 
     /// The SQL name.
@@ -89,6 +112,13 @@ impl ShapeFunction {
             Self::Moveaxis => "tensor_moveaxis",
             Self::Swapaxes => "tensor_swapaxes",
             Self::MatrixTranspose => "tensor_matrix_transpose",
+            Self::Roll => "tensor_roll",
+            Self::Repeat => "tensor_repeat",
+            Self::Tile => "tensor_tile",
+            Self::Take => "tensor_take",
+            Self::Pad => "tensor_pad",
+            Self::Tril => "tensor_tril",
+            Self::Triu => "tensor_triu",
         }
     }
 
@@ -102,6 +132,12 @@ impl ShapeFunction {
             Self::Flatten | Self::MatrixTranspose => (&["x"], 1),
             Self::Moveaxis => (&["x", "source", "destination"], 3),
             Self::Swapaxes => (&["x", "axis1", "axis2"], 3),
+            Self::Roll => (&["x", "shift", "axis"], 2),
+            Self::Repeat => (&["x", "repeats", "axis"], 2),
+            Self::Tile => (&["x", "reps"], 2),
+            Self::Take => (&["x", "indices", "axis"], 2),
+            Self::Pad => (&["x", "pad_width", "mode", "constant_values"], 2),
+            Self::Tril | Self::Triu => (&["x", "k"], 1),
         };
         Parameters::Fixed { names, required }
     }
@@ -142,6 +178,8 @@ pub enum ShapeCall {
         layout: ShapeLayout,
         /// The result's type (row-major).
         output: TensorType,
+        /// The value of the layout's filled positions (pad's constant, the triangles' zero).
+        fill: Option<ScalarValue>,
     },
     /// A variable-shape input: the op applied to each row in its own shape.
     Variable(variable::VariablePlan),
@@ -177,7 +215,23 @@ impl TensorFunction for TensorShapeOp {
             AnyTensorType::Fixed(t) => t.logical_shape().into_iter().map(Some).collect(),
             AnyTensorType::Variable(t) => t.logical_uniform_shape(),
         };
+        let mut fill = None;
         let op = match self.function {
+            ShapeFunction::Roll
+            | ShapeFunction::Repeat
+            | ShapeFunction::Tile
+            | ShapeFunction::Take
+            | ShapeFunction::Pad
+            | ShapeFunction::Tril
+            | ShapeFunction::Triu => {
+                let element = match &input {
+                    AnyTensorType::Fixed(t) => t.element_type().clone(),
+                    AnyTensorType::Variable(t) => t.element_type().clone(),
+                };
+                let (m, f) = manipulate::manipulation(self.function, args, ndim, &element)?;
+                fill = f;
+                ShapeOp::Manipulate(m)
+            }
             ShapeFunction::Transpose | ShapeFunction::PermuteDims => {
                 let axes = transpose_axes(name, &axis_arg(args, 1, "axes", true)?, ndim)?;
                 return relabel(input, &axes);
@@ -256,9 +310,9 @@ impl TensorFunction for TensorShapeOp {
             }),
         };
         match input {
-            AnyTensorType::Fixed(input) => plan_fixed(name, input, &op, &args.limits),
+            AnyTensorType::Fixed(input) => plan_fixed(name, input, &op, &args.limits, fill),
             AnyTensorType::Variable(input) => {
-                variable::plan(name, input, op, &known, args.limits).map(ShapeCall::Variable)
+                variable::plan(name, input, op, &known, args.limits, fill).map(ShapeCall::Variable)
             }
         }
     }
@@ -284,10 +338,18 @@ impl TensorFunction for TensorShapeOp {
                 input,
                 layout: shape_layout,
                 output,
+                fill,
             } => {
                 let list = tensor_array(name, &arrays[0])?;
-                let values = apply_fixed(list.values(), list.len(), input.size(), shape_layout)
-                    .map_err(|e| e.in_function(name))?;
+                let fill = fill.as_ref().map(ScalarValue::to_array).transpose()?;
+                let values = apply_fixed(
+                    list.values(),
+                    list.len(),
+                    input.size(),
+                    shape_layout,
+                    fill.as_ref(),
+                )
+                .map_err(|e| e.in_function(name))?;
                 let out = layout::tensor_array(output, values, list.nulls().cloned(), list.len())?;
                 Ok(Arc::new(out) as ArrayRef)
             }
@@ -354,7 +416,13 @@ fn relabel_batch(
 }
 
 /// The plan of `op` on fixed-shape tensors of type `input`: compiled once for its shape.
-fn plan_fixed(name: &str, input: TensorType, op: &ShapeOp, limits: &Limits) -> Result<ShapeCall> {
+fn plan_fixed(
+    name: &str,
+    input: TensorType,
+    op: &ShapeOp,
+    limits: &Limits,
+    fill: Option<ScalarValue>,
+) -> Result<ShapeCall> {
     let shape = input.logical_shape();
     let layout = match op.layout(&shape, &input.logical_strides(), limits) {
         Ok(layout) => layout,
@@ -369,6 +437,7 @@ fn plan_fixed(name: &str, input: TensorType, op: &ShapeOp, limits: &Limits) -> R
         input,
         layout,
         output,
+        fill,
     })
 }
 

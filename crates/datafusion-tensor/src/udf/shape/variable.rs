@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, FixedSizeListArray, ListArray, StructArray};
 use arrow::datatypes::{DataType, Field};
-use datafusion::common::exec_err;
+use datafusion::common::{ScalarValue, exec_err};
 use datafusion::error::Result;
 
 use super::result_type;
@@ -27,6 +27,8 @@ pub struct VariablePlan {
     pub output: AnyTensorType,
     /// The session's limits, which each row's result is checked against.
     limits: Limits,
+    /// The value of the layout's filled positions.
+    fill: Option<ScalarValue>,
 }
 
 /// Plans `op` on rows of type `input`, whose logical dimensions are `known` where every row
@@ -37,12 +39,14 @@ pub(super) fn plan(
     op: ShapeOp,
     known: &[Option<usize>],
     limits: Limits,
+    fill: Option<ScalarValue>,
 ) -> Result<VariablePlan> {
     let ndim = input.ndim();
     let sources = op.sources(ndim);
     let dims: Vec<Option<usize>> = match &op {
         ShapeOp::BroadcastTo(target) => target.iter().copied().map(Some).collect(),
         ShapeOp::Flatten => vec![known.iter().copied().product::<Option<usize>>()],
+        ShapeOp::Manipulate(m) => m.known_shape(known),
         _ => sources
             .iter()
             .map(|source| match source {
@@ -64,6 +68,7 @@ pub(super) fn plan(
         op,
         output,
         limits,
+        fill,
     })
 }
 
@@ -72,16 +77,18 @@ pub(super) fn invoke(name: &str, plan: &VariablePlan, array: &ArrayRef) -> Resul
     let in_function = |e: crate::error::TensorError| e.in_function(name);
     let out_ndim = plan.op.out_ndim(plan.input.ndim());
     let nulls = view.nulls().cloned();
+    let fill = plan.fill.as_ref().map(ScalarValue::to_array).transpose()?;
+    let fill = fill.as_ref();
     match &plan.output {
         AnyTensorType::Fixed(output) => {
-            let rows = apply_variable(&view, &plan.op, out_ndim, output.size(), &plan.limits)
+            let rows = apply_variable(&view, &plan.op, out_ndim, output.size(), &plan.limits, fill)
                 .map_err(in_function)?;
             let out = layout::tensor_array(output, rows.values, nulls, view.len())?;
             Ok(Arc::new(out))
         }
         AnyTensorType::Variable(output) => {
-            let rows =
-                apply_variable(&view, &plan.op, out_ndim, 0, &plan.limits).map_err(in_function)?;
+            let rows = apply_variable(&view, &plan.op, out_ndim, 0, &plan.limits, fill)
+                .map_err(in_function)?;
             let out = ragged::from_rows(output, rows.values, &rows.lengths, rows.shapes, nulls)
                 .map_err(in_function)?;
             Ok(Arc::new(out))
