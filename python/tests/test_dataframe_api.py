@@ -212,6 +212,11 @@ def cases():
     out["tensor_cumulative_sum"] = (
         lambda: tf.tensor_cumulative_sum(X, axis=1, include_initial=True),
         lambda d: per_row(lambda a: np.cumulative_sum(a, axis=1, include_initial=True), d["x"]))
+    out["tensor_divmod"] = (lambda: tf.tensor_divmod(X, Y)["remainder"],
+                            lambda d: np.divmod(d["x"], d["y"])[1])
+    out["tensor_diff"] = (
+        lambda: tf.tensor_diff(X, 2, axis=0, prepend=1),
+        lambda d: per_row(lambda a: np.diff(a, 2, axis=0, prepend=1), d["x"]))
     out["tensor_cumulative_prod"] = (
         lambda: tf.tensor_cumulative_prod(X, axis=0),
         lambda d: per_row(lambda a: np.cumulative_prod(a, axis=0), d["x"]))

@@ -3,7 +3,8 @@
 expected results are numpy's on the same data:
 
 - sql/tensor_manipulate_generated.slt: tensor_roll, _repeat, _tile, _take, _pad, _tril, _triu;
-- sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod.
+- sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod, tensor_diff,
+  tensor_divmod (its two fields).
 
     python3 tests/data/make_array_api_fixtures.py      # numpy >= 2.1, pyarrow
 
@@ -36,11 +37,17 @@ OPTIONS = {
     "triu": ["k"],
     "cumulative_sum": ["axis", "include_initial"],
     "cumulative_prod": ["axis", "include_initial"],
+    "diff": ["n", "axis", "prepend", "append"],
+    "divmod_quotient": [],
+    "divmod_remainder": [],
 }
 
 
 def numpy_call(function, arrays, options):
     """numpy's function of one array; `options`: {option: value} as written in SQL."""
+    if function.startswith("divmod_"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # numpy's 0 (or inf, nan)
+            return np.divmod(*arrays)[0 if function == "divmod_quotient" else 1]
     a = arrays[0]
     kw = {k: (tuple(v) if isinstance(v, list) and k == "axis" else v)
           for k, v in options.items()}
@@ -57,6 +64,8 @@ def numpy_call(function, arrays, options):
         return np.pad(a, kw["pad_width"], mode=kw.get("mode", "constant"), **extra)
     if function in ("tril", "triu"):
         return getattr(np, function)(a, k=kw.get("k", 0))
+    if function == "diff":
+        return np.diff(a, **kw)
     if function in ("cumulative_sum", "cumulative_prod"):
         return getattr(np, function)(a, axis=kw.get("axis"),
                                      include_initial=kw.get("include_initial", False))
@@ -77,6 +86,8 @@ def call_sql(function, xs, options, keyword):
     """The call: the first option positional, the others as `name => value` (all
     positional when not `keyword`)."""
     args = list(xs)
+    if function.startswith("divmod_"):
+        return f"tensor_divmod({', '.join(args)})['{function[len('divmod_'):]}']"
     for k, name in enumerate(OPTIONS[function]):
         if name not in options:
             continue
@@ -241,6 +252,59 @@ def cumulative_cases(w, rng):
     w.variable_case("cumulative_sum", ["i64v"], [r], {"include_initial": True})
 
 
+def diff_cases(w, rng):
+    w.comment("diff: every element type, n, axis, prepend and append (numbers: strong, as "
+              "numpy's asanyarray makes them).")
+    for dtype in DTYPES:
+        x = rows_of(rng, dtype, (2, 3, 4))
+        for o in [{}, {"n": 2}, {"n": 1, "axis": 0}, {"n": 3, "axis": 1},
+                  {"n": 1, "axis": -1, "prepend": 0}, {"n": 2, "axis": 1, "append": 1.5},
+                  {"n": 1, "axis": 2, "prepend": True, "append": False}, {"n": 0, "prepend": 3},
+                  {"n": 9}]:
+            w.table_case("diff", [x], o)
+    w.comment("Permuted, empty and 1-element tensors; positional options.")
+    x = rows_of(rng, np.float32, (2, 3, 4))
+    for perm in [[2, 0, 1], [1, 2, 0]]:
+        w.table_case("diff", [x], {"n": 1, "axis": 1}, perms=[perm])
+        w.table_case("diff", [x], {"n": 2, "axis": 0, "prepend": 1}, perms=[perm])
+    for shape in [(0, 3), (2, 0), (0,), (1,)]:
+        e = [np.zeros(shape, np.int32)] if 0 in shape else rows_of(rng, np.int32, shape)
+        w.table_case("diff", [e], {"n": 1, "axis": 0}, keyword=False)
+        w.table_case("diff", [e], {"n": 1, "axis": -1, "prepend": 5, "append": 7}, keyword=False)
+    w.comment("Errors, in numpy's words.")
+    m = [np.arange(6, dtype=np.int64).reshape(2, 3)]
+    w.table_case("diff", [m], {"n": -1})
+    w.table_case("diff", [m], {"n": 1, "axis": 2})
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors: each row in its own shape.")
+    for column in ["f32", "perm", "u8u", "b", "i64v", "uni", "csp"]:
+        r = variable_rows(table, column)
+        w.variable_case("diff", [column], [r], {})
+        w.variable_case("diff", [column], [r], {"n": 2, "axis": 0, "prepend": 1})
+        w.variable_case("diff", [column], [r], {"n": 1, "axis": -1, "append": 2.5})
+
+
+def divmod_cases(w, rng):
+    w.comment("divmod: numpy's floor_divide and remainder as the struct's two fields, "
+              "for pairs of element types, broadcast, permuted and variable-shape operands.")
+    pairs = [(np.int8, np.int8), (np.int32, np.int64), (np.uint8, np.int16),
+             (np.uint64, np.uint64), (np.float16, np.float16), (np.float32, np.float64),
+             (np.int16, np.float32), (np.bool_, np.bool_), (np.bool_, np.uint8)]
+    for a, b in pairs:
+        x = rows_of(rng, a, (2, 3))
+        y = rows_of(rng, b, (2, 3))
+        for part in ["divmod_quotient", "divmod_remainder"]:
+            w.table_case(part, [x, y], {})
+    x = rows_of(rng, np.float64, (2, 3, 4))
+    y = rows_of(rng, np.float64, (3, 1))
+    for part in ["divmod_quotient", "divmod_remainder"]:
+        w.table_case(part, [x, y], {}, perms=[[2, 0, 1], None])
+    table = pq.read_table(ROOT / VARSHAPE)
+    r = variable_rows(table, "f32")
+    for part in ["divmod_quotient", "divmod_remainder"]:
+        w.variable_case(part, ["f32", "f32"], [r, r], {})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = ManipulateWriter()
@@ -250,6 +314,8 @@ def main():
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases")
     w = ManipulateWriter()
     cumulative_cases(w, rng)
+    diff_cases(w, rng)
+    divmod_cases(w, rng)
     w.write(OUT_CUMULATIVE)
     print(f"wrote {OUT_CUMULATIVE.relative_to(ROOT)}: {w.count} cases")
 

@@ -196,6 +196,9 @@ def tensor_bitwise_left_shift(x1: ExprLike, x2: ExprLike) -> Expr:
 def tensor_bitwise_right_shift(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's right_shift (x1 >> x2) of integers (the standard's bitwise_right_shift): arithmetic for signed types; a shift by the width or more gives 0, or -1 for a negative x1 (tensor_bitwise_right_shift is another name of tensor_right_shift), elementwise."""
 
+def tensor_divmod(x1: ExprLike, x2: ExprLike) -> Expr:
+    """numpy's divmod: floor_divide and remainder of the same operands, as a struct {quotient, remainder} (numpy's tuple; read one with ['quotient'])."""
+
 def tensor_where(condition: ExprLike, x: ExprLike, y: ExprLike) -> Expr:
     """numpy's where: the element of x where condition is true (non-zero), of y elsewhere."""
 
@@ -285,6 +288,9 @@ def tensor_sort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ..., s
 
 def tensor_argsort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ..., stable: ExprLike = ...) -> Expr:
     """The array API standard's argsort (numpy's argsort, kind='stable'): the int64 indices along one axis that sort it, NaN last (first when descending), equal elements in their original order."""
+
+def tensor_diff(x: ExprLike, n: ExprLike = ..., axis: ExprLike = ..., prepend: ExprLike = ..., append: ExprLike = ...) -> Expr:
+    """numpy's diff: the n-th differences along axis (a[i + 1] - a[i], n times; integers wrap, booleans give not_equal)."""
 
 def tensor_negative(x: ExprLike) -> Expr:
     """numpy's negative: -x (integers wrap; not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""

@@ -277,6 +277,14 @@ plain! {
 }
 
 plain! {
+    /// numpy's divmod: floor_divide and remainder of the same operands, as a struct {quotient,
+    /// remainder} (numpy's tuple; read one with \['quotient'\]).
+    ///
+    /// SQL: `tensor_divmod(x1, x2)`.
+    tensor_divmod(x1, x2)
+}
+
+plain! {
     /// numpy's where: the element of x where condition is true (non-zero), of y elsewhere.
     ///
     /// SQL: `tensor_where(condition, x, y)`.

@@ -315,3 +315,16 @@ with_options! {
         stable = "stable",
     }
 }
+
+with_options! {
+    /// numpy's diff: the n-th differences along axis (a\[i + 1\] - a\[i\], n times; integers wrap,
+    /// booleans give not_equal).
+    ///
+    /// SQL: `tensor_diff(x [, n [, axis [, prepend [, append]]]])`.
+    tensor_diff(x) -> TensorDiffCall {
+        n = "n",
+        axis = "axis",
+        prepend = "prepend",
+        append = "append",
+    }
+}

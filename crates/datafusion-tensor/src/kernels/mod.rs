@@ -28,6 +28,7 @@ pub mod broadcast;
 pub mod cast;
 pub mod choose;
 pub mod decompose;
+pub mod diff;
 pub mod elementwise;
 pub mod gather;
 pub mod layout;

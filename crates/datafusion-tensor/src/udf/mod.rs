@@ -61,6 +61,7 @@ pub mod call_state;
 mod choose;
 mod convert;
 mod decompose;
+mod diff;
 mod get;
 mod introspect;
 mod lambda;

@@ -353,12 +353,14 @@ fn declare() -> Registry {
     for (name, op) in super::math::BINARY_ALIASES {
         r.scalar(TensorBinary::alias(name, op));
     }
+    r.scalar(super::math::TensorDivmod::new());
     r.scalar(TensorWhere::new());
     r.scalar(super::math::TensorAstype::new());
     r.family(Family::Reductions);
     for function in ReduceFunction::ALL {
         r.scalar(TensorReduce::new(function));
     }
+    r.scalar(super::diff::TensorDiff::new());
     r.family(Family::Elementwise);
     for function in TensorUnary::all() {
         r.scalar(function);

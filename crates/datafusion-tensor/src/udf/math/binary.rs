@@ -165,7 +165,8 @@ pub struct BinaryPlan {
 }
 
 impl BinaryPlan {
-    fn output_field(&self, name: &str) -> Field {
+    /// The result's field, named `name`.
+    pub(super) fn output_field(&self, name: &str) -> Field {
         if let Some(variable) = &self.variable {
             return variable.to_field(name);
         }
@@ -173,6 +174,12 @@ impl BinaryPlan {
             Some(tensor) => tensor.to_field(name),
             None => Field::new(name, self.element.clone(), true),
         }
+    }
+
+    /// The length a list column operand must have: the other operand must fix it (a last
+    /// dimension of 1 would let each row's list decide the result's shape).
+    pub(super) fn list_column_length(&self) -> Option<usize> {
+        self.shape.last().copied().filter(|&n| n != 1)
     }
 
     fn output_type(&self) -> DataType {
@@ -306,9 +313,7 @@ impl TensorFunction for TensorBinary {
     }
 
     fn list_column_length(&self, plan: &BinaryPlan, _i: usize) -> Option<usize> {
-        // The other operand must fix the length: a last dimension of 1 would let each row's
-        // list decide the result's shape.
-        plan.shape.last().copied().filter(|&n| n != 1)
+        plan.list_column_length()
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<BinaryPlan> {

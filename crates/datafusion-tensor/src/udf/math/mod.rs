@@ -1,13 +1,14 @@
 //! Tensor math (SPEC §9): numpy's elementwise functions.
 //!
 //! [`binary`]: `tensor_add` and the other binary ufuncs, one function parameterised by the
-//! operation; [`select`]: `tensor_where`; [`operands`]: what an argument is to numpy (array,
+//! operation; [`divmod`]: `tensor_divmod`, two of them in a struct; [`select`]: `tensor_where`; [`operands`]: what an argument is to numpy (array,
 //! strong 0-d column, weak literal), the broadcast of the arguments and a batch's values;
 //! [`promote`]: numpy 2's result types (NEP 50). The loops are in
 //! [`crate::kernels::elementwise`].
 
 mod binary;
 mod cast;
+mod divmod;
 mod map;
 mod operands;
 mod promote;
@@ -18,6 +19,7 @@ pub use binary::{
     BINARY_ALIASES, BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name,
 };
 pub use cast::{AstypePlan, TensorAstype, dtype_name};
+pub use divmod::TensorDivmod;
 pub use map::{MAP_PARAMETERS, TensorMap};
 pub(crate) use operands::Operand;
 pub use select::{TensorWhere, WherePlan};

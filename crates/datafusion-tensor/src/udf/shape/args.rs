@@ -50,6 +50,17 @@ pub fn literal_integer(value: &ScalarValue) -> Option<i64> {
     }
 }
 
+/// A literal integer option, `default` when absent or NULL.
+pub fn integer(args: &PlanArgs<'_>, i: usize, arg: &str, default: i64) -> Result<i64> {
+    if is_omitted(args, i) {
+        return Ok(default);
+    }
+    match args.literal(i).and_then(literal_integer) {
+        Some(v) => Ok(v),
+        None => plan_err!("{}: argument {arg} must be a literal integer", args.name),
+    }
+}
+
 /// Reads argument `i` (named `arg_name`) as an axis: an integer literal, a literal list of
 /// integers (where `list` allows one), or NULL / absent.
 pub fn axis_arg(args: &PlanArgs<'_>, i: usize, arg_name: &str, list: bool) -> Result<AxisArg> {

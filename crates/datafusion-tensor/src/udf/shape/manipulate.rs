@@ -7,7 +7,7 @@ use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 
 use super::ShapeFunction;
-use super::args::{AxisArg, axis_arg, is_omitted, literal_integer, normalize_axis};
+use super::args::{AxisArg, axis_arg, integer, is_omitted, literal_integer, normalize_axis};
 use crate::kernels::manipulate::{Manipulation, PadMode};
 use crate::udf::{PlanArgs, literal_int_list, literal_nested_int_lists};
 
@@ -80,17 +80,6 @@ fn text<'a>(args: &'a PlanArgs<'_>, i: usize, arg: &str) -> Result<Option<&'a st
             | ScalarValue::Utf8View(Some(s)),
         ) => Ok(Some(s)),
         _ => plan_err!("{}: argument {arg} must be a literal string", args.name),
-    }
-}
-
-/// A literal integer option, `default` when absent or NULL.
-fn integer(args: &PlanArgs<'_>, i: usize, arg: &str, default: i64) -> Result<i64> {
-    if is_omitted(args, i) {
-        return Ok(default);
-    }
-    match args.literal(i).and_then(literal_integer) {
-        Some(v) => Ok(v),
-        None => plan_err!("{}: argument {arg} must be a literal integer", args.name),
     }
 }
 

@@ -27,9 +27,10 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use self::args::{
-    AxisArg, axis_arg, axis_mask, moveaxis_order, normalize_axis, normalize_named_axis,
-    target_shape, transpose_axes,
+    AxisArg, axis_arg, axis_mask, moveaxis_order, normalize_named_axis, target_shape,
+    transpose_axes,
 };
+pub(crate) use self::args::{integer, is_omitted, normalize_axis};
 pub use self::join::{JoinCall, TensorJoin};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
