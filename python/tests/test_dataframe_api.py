@@ -212,6 +212,9 @@ def cases():
     out["tensor_cumulative_sum"] = (
         lambda: tf.tensor_cumulative_sum(X, axis=1, include_initial=True),
         lambda d: per_row(lambda a: np.cumulative_sum(a, axis=1, include_initial=True), d["x"]))
+    out["tensor_vecdot"] = (lambda: tf.tensor_vecdot(X, Y, axis=0),
+                            lambda d: per_row(lambda a, b: np.vecdot(a, b, axis=0),
+                                              d["x"], d["y"]))
     out["tensor_divmod"] = (lambda: tf.tensor_divmod(X, Y)["remainder"],
                             lambda d: np.divmod(d["x"], d["y"])[1])
     out["tensor_diff"] = (

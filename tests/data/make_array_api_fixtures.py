@@ -3,8 +3,8 @@
 expected results are numpy's on the same data:
 
 - sql/tensor_manipulate_generated.slt: tensor_roll, _repeat, _tile, _take, _pad, _tril, _triu;
-- sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod, tensor_diff,
-  tensor_divmod (its two fields).
+- sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod, tensor_diff;
+- sql/tensor_divmod_generated.slt: tensor_divmod (its two fields) and tensor_vecdot.
 
     python3 tests/data/make_array_api_fixtures.py      # numpy >= 2.1, pyarrow
 
@@ -25,6 +25,7 @@ from make_shape_fixtures import DTYPES, Writer, rows_of, value_sql
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "sql" / "tensor_manipulate_generated.slt"
 OUT_CUMULATIVE = ROOT / "sql" / "tensor_cumulative_generated.slt"
+OUT_DIVMOD = ROOT / "sql" / "tensor_divmod_generated.slt"
 
 # Each function's options in order, and numpy's keyword for each.
 OPTIONS = {
@@ -38,6 +39,7 @@ OPTIONS = {
     "cumulative_sum": ["axis", "include_initial"],
     "cumulative_prod": ["axis", "include_initial"],
     "diff": ["n", "axis", "prepend", "append"],
+    "vecdot": ["axis"],
     "divmod_quotient": [],
     "divmod_remainder": [],
 }
@@ -48,6 +50,8 @@ def numpy_call(function, arrays, options):
     if function.startswith("divmod_"):
         with np.errstate(divide="ignore", invalid="ignore"):  # numpy's 0 (or inf, nan)
             return np.divmod(*arrays)[0 if function == "divmod_quotient" else 1]
+    if function == "vecdot":
+        return np.vecdot(*arrays, axis=options.get("axis", -1))
     a = arrays[0]
     kw = {k: (tuple(v) if isinstance(v, list) and k == "axis" else v)
           for k, v in options.items()}
@@ -305,6 +309,25 @@ def divmod_cases(w, rng):
         w.variable_case(part, ["f32", "f32"], [r, r], {})
 
 
+def vecdot_cases(w, rng):
+    w.comment("vecdot: numpy 2's, along an axis of each operand, the rest broadcast; element "
+              "types, permuted operands.")
+    # Integers and booleans exactly; floats sum in einsum's order, which can differ from numpy's
+    # vecdot (pairwise) in the last place, so they are not compared here.
+    for dtype in [np.int8, np.int64, np.uint16, np.int32, np.bool_]:
+        x = rows_of(rng, dtype, (2, 3, 4))
+        w.table_case("vecdot", [x, rows_of(rng, dtype, (2, 3, 4))], {})
+        w.table_case("vecdot", [x, rows_of(rng, dtype, (4,))], {})
+        w.table_case("vecdot", [x, rows_of(rng, dtype, (3, 4))], {"axis": 1})
+        w.table_case("vecdot", [x, rows_of(rng, dtype, (2, 1, 4))], {"axis": 0})
+    x = rows_of(rng, np.int16, (2, 3, 4))
+    w.table_case("vecdot", [x, rows_of(rng, np.int64, (3, 1))], {"axis": 1},
+                 perms=[[2, 0, 1], None])
+    w.table_case("vecdot", [x, rows_of(rng, np.int32, (2, 3, 4))], {}, perms=[[1, 2, 0], None])
+    w.comment("Errors.")
+    w.table_case("vecdot", [x, rows_of(rng, np.int16, (4,))], {"axis": 3})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = ManipulateWriter()
@@ -315,9 +338,13 @@ def main():
     w = ManipulateWriter()
     cumulative_cases(w, rng)
     diff_cases(w, rng)
-    divmod_cases(w, rng)
     w.write(OUT_CUMULATIVE)
     print(f"wrote {OUT_CUMULATIVE.relative_to(ROOT)}: {w.count} cases")
+    w = ManipulateWriter()
+    divmod_cases(w, rng)
+    vecdot_cases(w, rng)
+    w.write(OUT_DIVMOD)
+    print(f"wrote {OUT_DIVMOD.relative_to(ROOT)}: {w.count} cases")
 
 
 if __name__ == "__main__":

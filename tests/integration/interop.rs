@@ -501,6 +501,7 @@ const DOCUMENTED: &[&str] = &[
     "tensor_type",
     "tensor_typed",
     "tensor_var",
+    "tensor_vecdot",
     "tensor_where",
 ];
 

@@ -124,8 +124,10 @@ macro_rules! each_suite {
             tensor_reduce,
             tensor_reduce_generated,
             tensor_reduce_nan_generated,
-            // cumulative_sum, cumulative_prod (include_initial): numpy's values.
+            // cumulative_sum, cumulative_prod (include_initial), diff; divmod's fields and
+            // vecdot: numpy's values.
             tensor_cumulative_generated,
+            tensor_divmod_generated,
             tensor_sort_generated,
             tensor_decompose,
             tensor_decompose_generated,

@@ -84,6 +84,17 @@ list! {
 }
 
 with_options! {
+    /// numpy 2's vecdot (the array API standard's linalg.vecdot): the dot product of x1 and x2
+    /// along axis of each (the last by default), the other dimensions broadcast; in the operands'
+    /// common type (numpy's sum of products: integers wrap, booleans are or of ands).
+    ///
+    /// SQL: `tensor_vecdot(x1, x2 [, axis])`.
+    tensor_vecdot(x1, x2) -> TensorVecdotCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
     /// The inner product sum(a * b) along the last axis (or `axis`) of a and b, broadcast by
     /// numpy's rules.
     ///

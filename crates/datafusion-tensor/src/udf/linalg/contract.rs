@@ -57,11 +57,13 @@ pub enum ContractFunction {
     Diagonal,
     /// numpy `einsum` (`optimize=False`).
     Einsum,
+    /// numpy 2's `vecdot`: `einsum('...i,...i->...')` with `axis` moved last.
+    Vecdot,
 }
 
 impl ContractFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Matmul,
         Self::Dot,
         Self::Inner,
@@ -70,6 +72,7 @@ impl ContractFunction {
         Self::Trace,
         Self::Diagonal,
         Self::Einsum,
+        Self::Vecdot,
     ];
 
     /// The SQL name.
@@ -83,6 +86,7 @@ impl ContractFunction {
             Self::Trace => "tensor_trace",
             Self::Diagonal => "tensor_diagonal",
             Self::Einsum => "tensor_einsum",
+            Self::Vecdot => "tensor_vecdot",
         }
     }
 
@@ -91,6 +95,10 @@ impl ContractFunction {
         match self {
             Self::Matmul => Parameters::Fixed {
                 names: &["x1", "x2"],
+                required: 2,
+            },
+            Self::Vecdot => Parameters::Fixed {
+                names: &["x1", "x2", "axis"],
                 required: 2,
             },
             Self::Dot | Self::Inner | Self::Outer => Parameters::Fixed {
@@ -261,6 +269,9 @@ impl TensorContract {
                 axis2: integer_option(args, 3, "axis2", 1)?,
                 sum: self.function == F::Trace,
             },
+            F::Vecdot => Recipe::Einsum(
+                Subscripts::parse("...i,...i->...", 2).map_err(|e| e.in_function(args.name))?,
+            ),
             F::Einsum => {
                 let Some(text) = args.literal(0).and_then(string) else {
                     return plan_err!(
@@ -329,6 +340,30 @@ impl TensorFunction for TensorContract {
             })
             .collect::<crate::error::Result<Vec<_>>>()
             .map_err(|e| e.in_function(name))?;
+        let operands = if self.function == ContractFunction::Vecdot {
+            let axis = integer_option(args, 2, "axis", -1)?;
+            let moved = operands
+                .into_iter()
+                .enumerate()
+                .map(|(k, operand)| axis_last(name, k, operand, axis))
+                .collect::<Result<Vec<_>>>()?;
+            // numpy's gufunc check of the core dimensions, where the query fixes them.
+            let core = |o: &AnyTensorType| match o {
+                AnyTensorType::Fixed(t) => t.logical_shape().last().copied(),
+                AnyTensorType::Variable(_) => None,
+            };
+            if let [a, b] = &moved[..]
+                && let (Some(n1), Some(n2)) = (core(a), core(b))
+                && n1 != n2
+            {
+                return plan_err!(
+                    "{name}: vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n),(n)->() (size {n2} is different from {n1})"
+                );
+            }
+            moved
+        } else {
+            operands
+        };
         let compute = if self.function == ContractFunction::Trace {
             sum_type(&common)
         } else {
@@ -419,9 +454,45 @@ impl TensorFunction for TensorContract {
 }
 
 /// numpy's name of operand `k` (for messages).
+/// `vecdot`'s operand `k` with `axis` moved last: a transpose, a permutation composed into
+/// its type (no value moves). numpy's gufunc errors where it has too few dimensions or the
+/// axis is out of bounds.
+fn axis_last(name: &str, k: usize, operand: AnyTensorType, axis: i64) -> Result<AnyTensorType> {
+    let ndim = operand.ndim();
+    if ndim == 0 {
+        return plan_err!(
+            "{name}: Input operand {k} does not have enough dimensions (has 0, gufunc core with signature (n),(n)->() requires 1)"
+        );
+    }
+    let Some(a) = crate::index::wrap_index(axis, ndim) else {
+        return plan_err!("{name}: axis {axis} is out of bounds for array of dimension {ndim}");
+    };
+    let mut order: Vec<usize> = (0..ndim).filter(|&d| d != a).collect();
+    order.push(a);
+    let compose = |permutation: Option<&[usize]>| -> Vec<usize> {
+        order
+            .iter()
+            .map(|&d| permutation.map_or(d, |p| p[d]))
+            .collect()
+    };
+    let moved = match operand {
+        AnyTensorType::Fixed(t) => {
+            let permutation = compose(t.permutation());
+            t.with_permutation(Some(permutation))
+                .map(AnyTensorType::Fixed)
+        }
+        AnyTensorType::Variable(t) => {
+            let permutation = compose(t.permutation());
+            t.with_permutation(Some(permutation))
+                .map(AnyTensorType::Variable)
+        }
+    };
+    moved.map_err(|e| e.in_function(name))
+}
+
 fn operand_name(function: ContractFunction, k: usize) -> String {
     match function {
-        ContractFunction::Matmul => format!("x{}", k + 1),
+        ContractFunction::Matmul | ContractFunction::Vecdot => format!("x{}", k + 1),
         ContractFunction::Einsum => format!("operand {k}"),
         _ => ["a", "b"].get(k).copied().unwrap_or("a").to_string(),
     }

@@ -118,6 +118,20 @@ fn text(function: ContractFunction) -> Text {
             "[2, 6]",
             DIAGONAL,
         ),
+        F::Vecdot => (
+            "numpy 2's vecdot (the array API standard's linalg.vecdot): the dot product of x1 and x2 along axis of each (the last by default), the other dimensions broadcast; in the operands' common type (numpy's sum of products: integers wrap, booleans are or of ands). Computed as tensor_einsum('...i,...i->...') of the operands with axis moved last (no value moves).",
+            "tensor_vecdot(x1, x2 [, axis])",
+            "tensor_vecdot(tensor([1, 2, 3, 4, 5, 6], [2, 3]), [1, 0, 2])",
+            "[7, 16]",
+            &[
+                ("x1", OPERAND),
+                ("x2", OPERAND),
+                (
+                    "axis",
+                    "A literal integer: the axis of each operand the products are summed over (negative from the end); default -1.",
+                ),
+            ],
+        ),
         F::Einsum => (
             "numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query.",
             "tensor_einsum(subscripts, operand [, operand ...])",
