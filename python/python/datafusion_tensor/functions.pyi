@@ -499,6 +499,9 @@ def tensor_diagonal(a: ExprLike, offset: ExprLike = ..., axis1: ExprLike = ..., 
 def tensor_einsum(*args: ExprLike) -> Expr:
     """numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query."""
 
+def tensor_vecdot(x1: ExprLike, x2: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy 2's vecdot (the array API standard's linalg.vecdot): the dot product of x1 and x2 along axis of each (the last by default), the other dimensions broadcast; in the operands' common type (numpy's sum of products: integers wrap, booleans are or of ands)."""
+
 def tensor_inner_product(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
     """The inner product sum(a * b) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
 
