@@ -156,9 +156,10 @@ impl Manipulation {
             Self::Triangle { .. } if known.len() == 1 => vec![known[0]; 2],
             Self::Roll { .. } | Self::Triangle { .. } => known.to_vec(),
             Self::Repeat { repeats, axis } => {
+                // A dimension past `usize` is left unknown: each row's layout refuses it.
                 let along = |n: Option<usize>| match repeats.as_slice() {
-                    [r] => n.map(|n| n * r),
-                    many => Some(many.iter().sum()),
+                    [r] => n.and_then(|n| n.checked_mul(*r)),
+                    many => many.iter().try_fold(0usize, |t, &r| t.checked_add(r)),
                 };
                 match axis {
                     None => vec![along(flat())],
@@ -173,7 +174,10 @@ impl Manipulation {
                 let d = reps.len().max(known.len());
                 let mut dims = vec![Some(1); d - known.len()];
                 dims.extend_from_slice(known);
-                dims.iter().zip(reps).map(|(n, r)| n.map(|n| n * r)).collect()
+                dims.iter()
+                    .zip(reps)
+                    .map(|(n, r)| n.and_then(|n| n.checked_mul(*r)))
+                    .collect()
             }
             Self::Take {
                 indices,
@@ -195,7 +199,7 @@ impl Manipulation {
             Self::Pad { widths, .. } => known
                 .iter()
                 .zip(widths)
-                .map(|(n, (b, a))| n.map(|n| n + b + a))
+                .map(|(n, (b, a))| n.and_then(|n| n.checked_add(*b)?.checked_add(*a)))
                 .collect(),
         }
     }
@@ -221,9 +225,9 @@ impl Manipulation {
                 Ok((shape.to_vec(), offsets.collect()))
             }
             Self::Repeat { repeats, axis: None } => {
-                let counts = repeat_counts(repeats, flat_len)?;
-                let out_len = counts.iter().sum::<usize>();
+                let out_len = repeated_len(repeats, flat_len)?;
                 check(&[out_len])?;
+                let counts = repeat_counts(repeats, flat_len)?;
                 let flat = strided_offsets(shape, strides);
                 let offsets = flat
                     .iter()
@@ -260,20 +264,65 @@ impl Manipulation {
                 Ok((square, offsets))
             }
             _ => {
-                let maps = self.axis_maps(shape, strides)?;
-                let mut out_shape: Vec<usize> = maps.iter().map(|m| m.positions.len()).collect();
-                if let Self::Take {
-                    scalar: true,
-                    axis: Some(axis),
-                    ..
-                } = self
-                {
-                    out_shape.remove(*axis);
-                }
+                // The shape first: the limit sees it before any table is allocated (a
+                // `tile` by 10^12 would otherwise ask for its positions here).
+                let out_shape = self.separable_shape(shape)?;
                 check(&out_shape)?;
+                let maps = self.axis_maps(shape, strides)?;
                 Ok((out_shape, separable_offsets(&maps)))
             }
         }
+    }
+
+    /// The output shape of the ops laid out axis by axis, with numpy's errors for shapes it
+    /// refuses (`repeat`'s counts, `pad`'s empty axes) and dimensions past `usize`.
+    fn separable_shape(&self, shape: &[usize]) -> Result<Vec<usize>, String> {
+        let too_big = || "array is too big; the result's dimensions overflow".to_string();
+        Ok(match self {
+            Self::Repeat {
+                repeats,
+                axis: Some(axis),
+            } => {
+                let mut out = shape.to_vec();
+                out[*axis] = repeated_len(repeats, shape[*axis])?;
+                out
+            }
+            Self::Tile(reps) => {
+                let mut dims = vec![1; reps.len() - shape.len()];
+                dims.extend_from_slice(shape);
+                dims.iter()
+                    .zip(reps)
+                    .map(|(&n, &r)| n.checked_mul(r).ok_or_else(too_big))
+                    .collect::<Result<_, _>>()?
+            }
+            Self::Take {
+                indices,
+                scalar,
+                axis: Some(axis),
+            } => {
+                let mut out = shape.to_vec();
+                if *scalar {
+                    out.remove(*axis);
+                } else {
+                    out[*axis] = indices.len();
+                }
+                out
+            }
+            Self::Pad { widths, mode } => {
+                let mut out = Vec::with_capacity(shape.len());
+                for (a, (&n, &(before, after))) in shape.iter().zip(widths).enumerate() {
+                    if n == 0 && (before > 0 || after > 0) && *mode != PadMode::Constant {
+                        return Err(format!(
+                            "can't extend empty axis {a} using modes other than 'constant' or 'empty'"
+                        ));
+                    }
+                    let len = n.checked_add(before).and_then(|l| l.checked_add(after));
+                    out.push(len.ok_or_else(too_big)?);
+                }
+                out
+            }
+            _ => shape.to_vec(),
+        })
     }
 
     /// The per-axis tables of the ops that map each output axis on its own.
@@ -342,11 +391,6 @@ impl Manipulation {
                 let mut maps = Vec::with_capacity(shape.len());
                 for (a, &(before, after)) in widths.iter().enumerate() {
                     let n = shape[a];
-                    if n == 0 && (before > 0 || after > 0) && *mode != PadMode::Constant {
-                        return Err(format!(
-                            "can't extend empty axis {a} using modes other than 'constant' or 'empty'"
-                        ));
-                    }
                     let positions = (0..before + n + after)
                         .map(|i| pad_position(i as i64 - before as i64, n, *mode))
                         .collect();
@@ -380,6 +424,17 @@ fn repeat_counts(repeats: &[usize], n: usize) -> Result<Vec<usize>, String> {
             many.len()
         )),
     }
+}
+
+/// The length of `n` elements repeated by `repeats` (checked as [`repeat_counts`] checks
+/// them), without building the counts.
+fn repeated_len(repeats: &[usize], n: usize) -> Result<usize, String> {
+    let total = match repeats {
+        [r] => n.checked_mul(*r),
+        many if many.len() == n => many.iter().try_fold(0usize, |t, &r| t.checked_add(r)),
+        many => return repeat_counts(many, n).map(|_| 0),
+    };
+    total.ok_or_else(|| "array is too big; the result's dimensions overflow".to_string())
 }
 
 /// `take`'s indices along an axis of length `n`, negative from the end; numpy's

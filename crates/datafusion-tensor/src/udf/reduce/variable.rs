@@ -211,13 +211,13 @@ fn line_shapes(
     let rows = view.len();
     // A cumulative reduction without an axis gives each row flattened; with
     // include_initial, one more element along the axis.
-    let (flattened, grown) = match *op {
-        ReduceOp::Cumulate { axis, initial, .. } => (axis.is_none(), axis.filter(|_| initial)),
-        _ => (false, None),
-    };
-    let extra = match *op {
-        ReduceOp::Cumulate { initial, .. } => usize::from(initial),
-        _ => 0,
+    let (flattened, grown, extra) = match *op {
+        ReduceOp::Cumulate { axis, initial, .. } => (
+            axis.is_none(),
+            axis.filter(|_| initial),
+            usize::from(initial),
+        ),
+        _ => (false, None, 0),
     };
     let mut lengths = Vec::with_capacity(rows);
     let mut shapes = Vec::with_capacity(rows * ndim);
