@@ -60,6 +60,17 @@ def per_row(fn, *arrays):
     return np.stack([np.asarray(fn(*(a[r] for a in arrays))) for r in range(ROWS)])
 
 
+def cumulative(ufunc, a, axis, include_initial=False):
+    """numpy 2.1's `cumulative_sum`/`cumulative_prod` (`ufunc` np.add or np.multiply), written
+    with `ufunc.accumulate` so the expected values also come from numpy 2.0 (Python 3.9's)."""
+    out = ufunc.accumulate(a, axis=axis)
+    if not include_initial:
+        return out
+    shape = list(a.shape)
+    shape[axis] = 1
+    return np.concatenate([np.full(shape, ufunc.identity, dtype=out.dtype), out], axis=axis)
+
+
 X, Y = col("x"), col("y")
 
 # name -> (builder call, numpy on the rows' tensors x, y, b, i); every builder of the registry
@@ -211,7 +222,7 @@ def cases():
                           lambda d: per_row(np.triu, d["x"]))
     out["tensor_cumulative_sum"] = (
         lambda: tf.tensor_cumulative_sum(X, axis=1, include_initial=True),
-        lambda d: per_row(lambda a: np.cumulative_sum(a, axis=1, include_initial=True), d["x"]))
+        lambda d: per_row(lambda a: cumulative(np.add, a, 1, include_initial=True), d["x"]))
     out["tensor_vecdot"] = (lambda: tf.tensor_vecdot(X, Y, axis=0),
                             lambda d: per_row(lambda a, b: np.vecdot(a, b, axis=0),
                                               d["x"], d["y"]))
@@ -222,7 +233,7 @@ def cases():
         lambda d: per_row(lambda a: np.diff(a, 2, axis=0, prepend=1), d["x"]))
     out["tensor_cumulative_prod"] = (
         lambda: tf.tensor_cumulative_prod(X, axis=0),
-        lambda d: per_row(lambda a: np.cumulative_prod(a, axis=0), d["x"]))
+        lambda d: per_row(lambda a: cumulative(np.multiply, a, 0), d["x"]))
     out["tensor_concatenate"] = (lambda: tf.tensor_concatenate(X, Y, axis=1),
                                  lambda d: per_row(lambda a, b: np.concatenate([a, b], 1),
                                                    d["x"], d["y"]))
