@@ -60,6 +60,11 @@ def per_row(fn, *arrays):
     return np.stack([np.asarray(fn(*(a[r] for a in arrays))) for r in range(ROWS)])
 
 
+def variable(a):
+    """A variable-shape tensor as pyarrow's to_pylist gives it: its data and shape."""
+    return {"data": a.ravel().tolist(), "shape": list(a.shape)}
+
+
 def cumulative(ufunc, a, axis, include_initial=False):
     """numpy 2.1's `cumulative_sum`/`cumulative_prod` (`ufunc` np.add or np.multiply), written
     with `ufunc.accumulate` so the expected values also come from numpy 2.0 (Python 3.9's)."""
@@ -234,6 +239,35 @@ def cases():
     out["tensor_cumulative_prod"] = (
         lambda: tf.tensor_cumulative_prod(X, axis=0),
         lambda d: per_row(lambda a: cumulative(np.multiply, a, 0), d["x"]))
+    out["tensor_topk"] = (
+        lambda: tf.tensor_topk(X, 2, axis=1)["indices"],
+        lambda d: per_row(lambda a: np.argsort(-a, axis=1, kind="stable")[:, :2], d["x"]))
+    out["tensor_searchsorted"] = (
+        lambda: tf.tensor_searchsorted(tf.tensor_sort(tf.tensor_flatten(X)), Y, side="right"),
+        lambda d: per_row(lambda a, b: np.searchsorted(np.sort(a.ravel()), b, side="right"),
+                          d["x"], d["y"]))
+    out["tensor_nonzero"] = (
+        lambda: tf.tensor_nonzero(col("i")),
+        lambda d: [variable(np.array(np.nonzero(a))) for a in d["i"]])
+    out["tensor_unique_values"] = (
+        lambda: tf.tensor_unique_values(col("i")),
+        lambda d: [variable(np.unique(a)) for a in d["i"]])
+    out["tensor_unique_counts"] = (
+        lambda: tf.tensor_unique_counts(col("i"))["counts"],
+        lambda d: [variable(np.unique_counts(a).counts) for a in d["i"]])
+    out["tensor_unique_inverse"] = (
+        lambda: tf.tensor_unique_inverse(col("i"))["inverse_indices"],
+        lambda d: per_row(lambda a: np.unique_inverse(a).inverse_indices, d["i"]))
+    out["tensor_unique_all"] = (
+        lambda: tf.tensor_unique_all(col("b"))["indices"],
+        lambda d: [variable(np.unique_all(a).indices) for a in d["b"]])
+    out["tensor_concat"] = (lambda: tf.tensor_concat(X, Y, axis=-1),
+                            lambda d: per_row(lambda a, b: np.concatenate([a, b], -1),
+                                              d["x"], d["y"]))
+    out["tensor_hstack"] = (lambda: tf.tensor_hstack(X, Y),
+                            lambda d: per_row(lambda a, b: np.hstack([a, b]), d["x"], d["y"]))
+    out["tensor_vstack"] = (lambda: tf.tensor_vstack(X, col("b")),
+                            lambda d: per_row(lambda a, b: np.vstack([a, b]), d["x"], d["b"]))
     out["tensor_concatenate"] = (lambda: tf.tensor_concatenate(X, Y, axis=1),
                                  lambda d: per_row(lambda a, b: np.concatenate([a, b], 1),
                                                    d["x"], d["y"]))

@@ -101,6 +101,7 @@ class Writer:
         # The numpy side and the SQL call (make_manipulate_fixtures.py puts its own).
         self.numpy_call = numpy_call
         self.call_sql = call_sql
+        self.arrow_type = arrow_type
 
     def comment(self, text):
         self.lines += ["", f"# {text}"]
@@ -153,9 +154,9 @@ class Writer:
                        "query ITTT", sql, "----"]
         for r, result in enumerate(results, 1):
             if result is None:
-                self.lines.append(f"{r} NULL {arrow_type(shown)} NULL")
+                self.lines.append(f"{r} NULL {self.arrow_type(shown)} NULL")
             else:
-                self.lines.append(f"{r} {fmt(result)} {arrow_type(result)} "
+                self.lines.append(f"{r} {fmt(result)} {self.arrow_type(result)} "
                                   f"{shape_text(result.shape)}")
 
     def variable_case(self, function, columns, rows, option="omit"):

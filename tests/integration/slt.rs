@@ -128,6 +128,8 @@ macro_rules! each_suite {
             // vecdot: numpy's values.
             tensor_cumulative_generated,
             tensor_divmod_generated,
+            tensor_search_generated,
+            tensor_search,
             tensor_sort_generated,
             tensor_decompose,
             tensor_decompose_generated,

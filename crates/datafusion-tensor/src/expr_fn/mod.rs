@@ -155,6 +155,7 @@ mod elementwise;
 mod indexing;
 mod linear_algebra;
 mod reductions;
+mod searching;
 mod shapes;
 mod tensors;
 
@@ -163,6 +164,7 @@ pub use elementwise::*;
 pub use indexing::*;
 pub use linear_algebra::*;
 pub use reductions::*;
+pub use searching::*;
 pub use shapes::*;
 pub use tensors::*;
 
@@ -188,6 +190,7 @@ mod tests {
             (Family::Reductions, include_str!("reductions.rs")),
             (Family::Shapes, include_str!("shapes.rs")),
             (Family::LinearAlgebra, include_str!("linear_algebra.rs")),
+            (Family::Searching, include_str!("searching.rs")),
             (Family::Aggregates, include_str!("aggregates.rs")),
         ];
         assert_eq!(written.len(), Family::ALL.len());

@@ -175,10 +175,36 @@ with_options! {
 }
 
 with_options! {
+    /// The array API standard's concat (numpy's concatenate, as tensor_concatenate): the tensors
+    /// joined along an existing axis (default 0), or, with axis NULL, flattened and joined.
+    ///
+    /// SQL: `tensor_concat(x, y [, ...] [, axis])`.
+    tensor_concat(..) -> TensorConcatCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
     /// numpy's stack: the tensors, all of one shape, joined along a new axis (default 0).
     ///
     /// SQL: `tensor_stack(x, y [, ...] [, axis])`.
     tensor_stack(..) -> TensorStackCall {
         axis = "axis",
     }
+}
+
+list! {
+    /// numpy's hstack: the tensors joined along axis 1, or along axis 0 when they are 1-d (each
+    /// read as numpy's atleast_1d: a 0-d tensor as one element).
+    ///
+    /// SQL: `tensor_hstack(x, y [, ...])`.
+    tensor_hstack
+}
+
+list! {
+    /// numpy's vstack: the tensors joined along axis 0, each read as numpy's atleast_2d (a 1-d
+    /// tensor of n elements as a 1 x n matrix, a 0-d one as 1 x 1).
+    ///
+    /// SQL: `tensor_vstack(x, y [, ...])`.
+    tensor_vstack
 }

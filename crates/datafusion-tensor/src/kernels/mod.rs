@@ -39,6 +39,7 @@ pub mod ragged;
 pub mod reduce;
 pub mod rows;
 pub mod scatter;
+pub mod search;
 pub mod shape;
 pub mod shape_plans;
 pub mod sort;

@@ -169,19 +169,22 @@ pub enum Family {
     Shapes,
     /// Linear algebra per row: products, contractions, norms and vector measures.
     LinearAlgebra,
+    /// Searching, top-k and sets per row (`tensor_nonzero`, `tensor_topk`, `tensor_unique_*`).
+    Searching,
     /// Aggregates over rows (`tensor_agg_*`).
     Aggregates,
 }
 
 impl Family {
     /// Every family, in order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Tensors,
         Self::Indexing,
         Self::Elementwise,
         Self::Reductions,
         Self::Shapes,
         Self::LinearAlgebra,
+        Self::Searching,
         Self::Aggregates,
     ];
 
@@ -194,6 +197,7 @@ impl Family {
             Self::Reductions => "reductions",
             Self::Shapes => "shapes",
             Self::LinearAlgebra => "linear_algebra",
+            Self::Searching => "searching",
             Self::Aggregates => "aggregates",
         }
     }
@@ -361,6 +365,10 @@ fn declare() -> Registry {
         r.scalar(TensorReduce::new(function));
     }
     r.scalar(super::diff::TensorDiff::new());
+    r.family(Family::Searching);
+    for function in super::SearchFunction::ALL {
+        r.scalar(super::TensorSearch::new(function));
+    }
     r.family(Family::Elementwise);
     for function in TensorUnary::all() {
         r.scalar(function);
@@ -393,8 +401,8 @@ fn declare() -> Registry {
     r.family(Family::Elementwise);
     r.higher_order(super::math::TensorMap::new(), super::math::MAP_PARAMETERS);
     r.family(Family::Shapes);
-    for stack in [false, true] {
-        let join = TensorJoin::new(stack);
+    for function in super::shape::JoinFunction::ALL {
+        let join = TensorJoin::new(function);
         let parameters = join.parameters();
         r.higher_order(VariadicTensorUdf::new(join), parameters);
     }

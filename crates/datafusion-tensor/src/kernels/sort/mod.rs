@@ -30,9 +30,20 @@ pub struct SortOp {
 /// numpy's order of two elements (NaN last; a value that is not equal to itself is NaN).
 #[inline]
 #[allow(clippy::eq_op, reason = "x != x is the NaN test of any element type")]
-fn numpy_order<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+pub(crate) fn numpy_order<T: PartialOrd>(a: &T, b: &T) -> Ordering {
     a.partial_cmp(b)
         .unwrap_or_else(|| (a != a).cmp(&(b != b)))
+}
+
+/// The sort's order of two elements, `None` for an element NULL: numpy's, a NULL after
+/// every value; reversed when `descending`.
+#[inline]
+pub(crate) fn line_order<T: PartialOrd>(a: Option<&T>, b: Option<&T>, descending: bool) -> Ordering {
+    let ascending = match (a, b) {
+        (Some(a), Some(b)) => numpy_order(a, b),
+        (a, b) => b.is_some().cmp(&a.is_some()), // a NULL after every value
+    };
+    if descending { ascending.reverse() } else { ascending }
 }
 
 /// `op` along each line of every row of `values` (elements of type `element`, logical
@@ -76,11 +87,9 @@ where
                 // Stable: equal elements keep their order (slice::sort_by is a stable sort).
                 line.sort_by(|&j, &k| {
                     let (pj, pk) = (at(j), at(k));
-                    let ascending = match (valid(pj), valid(pk)) {
-                        (true, true) => numpy_order(&values[pj], &values[pk]),
-                        (a, b) => b.cmp(&a), // a NULL after every value
-                    };
-                    if op.descending { ascending.reverse() } else { ascending }
+                    let a = valid(pj).then(|| &values[pj]);
+                    let b = valid(pk).then(|| &values[pk]);
+                    line_order(a, b, op.descending)
                 });
                 for (slot, &k) in line.iter().enumerate() {
                     order[at(slot)] = if op.indices { k } else { at(k) } as i64;

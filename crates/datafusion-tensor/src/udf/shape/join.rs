@@ -24,19 +24,68 @@ use crate::kernels::{layout, ragged};
 use crate::udf::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
 use crate::variable_shape::{AnyTensorType, VariableShapeArray};
 
-/// `tensor_concatenate` (`stack: false`) or `tensor_stack`.
+/// The functions that join several tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JoinFunction {
+    /// `tensor_concatenate`: numpy's `concatenate`.
+    Concatenate,
+    /// `tensor_concat`: the array API standard's name of the same.
+    Concat,
+    /// `tensor_stack`.
+    Stack,
+    /// `tensor_hstack`: numpy's `hstack` (along axis 1, or 0 for 1-d tensors).
+    HStack,
+    /// `tensor_vstack`: numpy's `vstack` (along axis 0 of at least 2-d tensors).
+    VStack,
+}
+
+impl JoinFunction {
+    /// Every function, in registration order.
+    pub const ALL: [Self; 5] = [
+        Self::Concatenate,
+        Self::Concat,
+        Self::Stack,
+        Self::HStack,
+        Self::VStack,
+    ];
+
+    /// The SQL name.
+    pub fn function_name(self) -> &'static str {
+        match self {
+            Self::Concatenate => "tensor_concatenate",
+            Self::Concat => "tensor_concat",
+            Self::Stack => "tensor_stack",
+            Self::HStack => "tensor_hstack",
+            Self::VStack => "tensor_vstack",
+        }
+    }
+
+    /// The least number of dimensions each input is read with (numpy's `atleast_1d` of
+    /// `hstack`, `atleast_2d` of `vstack`: 1s put in front).
+    fn atleast(self) -> usize {
+        match self {
+            Self::HStack => 1,
+            Self::VStack => 2,
+            Self::Concatenate | Self::Concat | Self::Stack => 0,
+        }
+    }
+}
+
+/// A function joining several tensors.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorJoin {
+    function: JoinFunction,
     stack: bool,
     documentation: Documentation,
 }
 
 impl TensorJoin {
-    /// The registered `tensor_concatenate` (`stack: false`) or `tensor_stack`.
-    pub fn new(stack: bool) -> Self {
+    /// The registered instance of `function`.
+    pub fn new(function: JoinFunction) -> Self {
         Self {
-            stack,
-            documentation: documentation(stack),
+            function,
+            stack: function == JoinFunction::Stack,
+            documentation: documentation(function),
         }
     }
 }
@@ -61,21 +110,22 @@ pub struct JoinCall {
     output: AnyTensorType,
     /// The session's limits, which a variable-shape result's batch is checked against.
     limits: crate::limits::Limits,
+    /// The least number of dimensions the inputs are read with (1s put in front).
+    atleast: usize,
 }
 
 impl TensorFunction for TensorJoin {
     type Plan = JoinCall;
 
     fn name(&self) -> &'static str {
-        if self.stack {
-            "tensor_stack"
-        } else {
-            "tensor_concatenate"
-        }
+        self.function.function_name()
     }
 
     fn parameters(&self) -> Parameters {
-        Parameters::Variadic { options: &["axis"] }
+        match self.function {
+            JoinFunction::HStack | JoinFunction::VStack => Parameters::Variadic { options: &[] },
+            _ => Parameters::Variadic { options: &["axis"] },
+        }
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -83,11 +133,11 @@ impl TensorFunction for TensorJoin {
     }
 
     fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
-        (0..data_args(arg_types)).collect()
+        (0..self.data_args(arg_types)).collect()
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        if data_args(arg_types) == 0 {
+        if self.data_args(arg_types) == 0 {
             return plan_err!(
                 "{}: need at least one array to {}",
                 self.name(),
@@ -100,16 +150,25 @@ impl TensorFunction for TensorJoin {
     fn plan(&self, args: &PlanArgs<'_>) -> Result<JoinCall> {
         let name = args.name;
         let types: Vec<DataType> = args.fields.iter().map(|f| f.data_type().clone()).collect();
-        let n = data_args(&types);
+        let n = self.data_args(&types);
         let inputs = (0..n)
             .map(|i| args.any_tensor(i, &format!("{}", i + 1)))
             .collect::<Result<Vec<_>>>()?;
-        let axis = match (n < args.fields.len()).then(|| axis_arg(args, n, "axis", false)) {
-            None => AxisArg::One(0),
-            Some(axis) => axis?,
-        };
-        let known: Vec<Vec<Option<usize>>> = inputs.iter().map(known_dims).collect();
+        let atleast = self.function.atleast();
+        let known: Vec<Vec<Option<usize>>> = inputs
+            .iter()
+            .map(|t| at_least(known_dims(t), atleast, Some(1)))
+            .collect();
         let ndim = known[0].len();
+        let axis = match self.function {
+            // hstack: along axis 1, or 0 where the first input is (at least) 1-d.
+            JoinFunction::HStack => AxisArg::One(i64::from(ndim > 1)),
+            JoinFunction::VStack => AxisArg::One(0),
+            _ => match (n < args.fields.len()).then(|| axis_arg(args, n, "axis", false)) {
+                None => AxisArg::One(0),
+                Some(axis) => axis?,
+            },
+        };
         let axis = match (self.stack, axis) {
             (false, AxisArg::Omitted) => JoinAxis::Flat,
             (true, AxisArg::Omitted) => {
@@ -144,8 +203,10 @@ impl TensorFunction for TensorJoin {
         let Some(element) = crate::dtype::result_type(&elements, &[]) else {
             return plan_err!("{name}: no common type of {elements:?}");
         };
+        // Names stay where no input gained a dimension (hstack's, vstack's 1s in front).
+        let padded = inputs.iter().any(|t| t.ndim() < atleast);
         let names = match axis {
-            JoinAxis::Concat(_) => common_names(&inputs),
+            JoinAxis::Concat(_) if !padded => common_names(&inputs),
             _ => None,
         };
         let output = result_type(element, dims, names)?;
@@ -155,6 +216,7 @@ impl TensorFunction for TensorJoin {
             axis,
             output,
             limits: args.limits,
+            atleast,
         })
     }
 
@@ -170,10 +232,35 @@ impl TensorFunction for TensorJoin {
     ) -> Result<ColumnarValue> {
         let name = self.name();
         let data: Vec<usize> = (0..plan.data_args).collect();
+        if data.is_empty() {
+            return datafusion::common::internal_err!("{name}: planned without arguments");
+        }
         map_arrays(args, &data, number_rows, |arrays| {
             join_batch(name, plan, arrays)
         })
     }
+}
+
+impl TensorJoin {
+    /// How many leading arguments are data: tensors and lists; a trailing argument of any
+    /// other type (an integer, NULL) is the axis, where the function takes one.
+    fn data_args(&self, arg_types: &[DataType]) -> usize {
+        match self.function {
+            JoinFunction::HStack | JoinFunction::VStack => arg_types.len(),
+            _ => data_args(arg_types),
+        }
+    }
+}
+
+/// `dims` with `fill` put in front up to `atleast` dimensions (numpy's `atleast_1d`,
+/// `atleast_2d`).
+fn at_least<T: Clone>(dims: Vec<T>, atleast: usize, fill: T) -> Vec<T> {
+    if dims.len() >= atleast {
+        return dims;
+    }
+    let mut out = vec![fill; atleast - dims.len()];
+    out.extend(dims);
+    out
 }
 
 /// How many leading arguments are data: tensors and lists; a trailing argument of any other
@@ -388,6 +475,10 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
                 Input::Fixed {
                     shape, size, list, ..
                 } => {
+                    row_shape.extend(std::iter::repeat_n(
+                        1,
+                        plan.atleast.saturating_sub(shape.len()),
+                    ));
                     row_shape.extend_from_slice(shape);
                     pieces.push(Piece {
                         start: row * *size,
@@ -403,6 +494,8 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
                     if view.is_null(row) {
                         null = true;
                     } else {
+                        let ndim = view.tensor().ndim();
+                        row_shape.extend(std::iter::repeat_n(1, plan.atleast.saturating_sub(ndim)));
                         row_shape.extend(view.logical_shape(row));
                         *cursor += view.value_range(row).len();
                     }
@@ -451,25 +544,54 @@ fn join_batch(name: &str, plan: &JoinCall, arrays: &[ArrayRef]) -> Result<ArrayR
     }
 }
 
-fn documentation(stack: bool) -> Documentation {
-    let (description, syntax, example, out, axis) = if stack {
-        (
+fn documentation(function: JoinFunction) -> Documentation {
+    let (description, syntax, example, out, axis) = match function {
+        JoinFunction::Stack => (
             "numpy's stack: the tensors, all of one shape, joined along a new axis (default 0). The result has numpy's common type of their element types and no dim_names. Shapes that differ are numpy's error: all input arrays must have the same shape (naming the row for variable-shape rows). A NULL in any argument gives a NULL row.",
             "tensor_stack(x, y [, ...] [, axis])",
             "tensor_stack(tensor([1, 2], [2]), tensor([3, 4], [2]), axis => 1)",
             "[[1, 3], [2, 4]]",
-            "A literal integer: the position of the new axis in the result (negative from the end); default 0. Given by name (axis => 1) or as the last argument.",
-        )
-    } else {
-        (
-            "numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined. Every other dimension must match (numpy's error otherwise, naming the row for variable-shape rows). The result has numpy's common type of their element types; dim_names stay when every input has the same. A NULL in any argument gives a NULL row.",
-            "tensor_concatenate(x, y [, ...] [, axis])",
-            "tensor_concatenate(tensor([1, 2, 3, 4], [2, 2]), tensor([5, 6], [1, 2]))",
+            Some(
+                "A literal integer: the position of the new axis in the result (negative from the end); default 0. Given by name (axis => 1) or as the last argument.",
+            ),
+        ),
+        JoinFunction::Concatenate | JoinFunction::Concat => (
+            if function == JoinFunction::Concat {
+                "The array API standard's concat (numpy's concatenate, as tensor_concatenate): the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined. Every other dimension must match (numpy's error otherwise, naming the row for variable-shape rows). The result has numpy's common type of their element types; dim_names stay when every input has the same. A NULL in any argument gives a NULL row."
+            } else {
+                "numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined. Every other dimension must match (numpy's error otherwise, naming the row for variable-shape rows). The result has numpy's common type of their element types; dim_names stay when every input has the same. A NULL in any argument gives a NULL row."
+            },
+            if function == JoinFunction::Concat {
+                "tensor_concat(x, y [, ...] [, axis])"
+            } else {
+                "tensor_concatenate(x, y [, ...] [, axis])"
+            },
+            if function == JoinFunction::Concat {
+                "tensor_concat(tensor([1, 2, 3, 4], [2, 2]), tensor([5, 6], [1, 2]))"
+            } else {
+                "tensor_concatenate(tensor([1, 2, 3, 4], [2, 2]), tensor([5, 6], [1, 2]))"
+            },
             "[[1, 2], [3, 4], [5, 6]]",
-            "A literal integer (negative from the end), default 0; NULL: the inputs flattened. Given by name (axis => 1) or as the last argument.",
-        )
+            Some(
+                "A literal integer (negative from the end), default 0; NULL: the inputs flattened. Given by name (axis => 1) or as the last argument.",
+            ),
+        ),
+        JoinFunction::HStack => (
+            "numpy's hstack: the tensors joined along axis 1, or along axis 0 when they are 1-d (each read as numpy's atleast_1d: a 0-d tensor as one element). Every other dimension must match (numpy's concatenate error otherwise). The result has numpy's common type of their element types. A NULL in any argument gives a NULL row.",
+            "tensor_hstack(x, y [, ...])",
+            "tensor_hstack(tensor([1, 2, 3, 4], [2, 2]), tensor([5, 6], [2, 1]))",
+            "[[1, 2, 5], [3, 4, 6]]",
+            None,
+        ),
+        JoinFunction::VStack => (
+            "numpy's vstack: the tensors joined along axis 0, each read as numpy's atleast_2d (a 1-d tensor of n elements as a 1 x n matrix, a 0-d one as 1 x 1). Every other dimension must match (numpy's concatenate error otherwise). The result has numpy's common type of their element types. A NULL in any argument gives a NULL row.",
+            "tensor_vstack(x, y [, ...])",
+            "tensor_vstack([1, 2], tensor([3, 4, 5, 6], [2, 2]))",
+            "[[1, 2], [3, 4], [5, 6]]",
+            None,
+        ),
     };
-    Documentation::builder(
+    let builder = Documentation::builder(
         DocSection {
             include: true,
             label: "Tensor Functions",
@@ -483,6 +605,9 @@ fn documentation(stack: bool) -> Documentation {
         "x, y, ...",
         "Tensors (fixed- or variable-shape, or list literals), each read in its logical layout; each variable-shape row in its own shape.",
     )
-    .with_argument("axis", axis)
-    .build()
+    ;
+    match axis {
+        Some(axis) => builder.with_argument("axis", axis).build(),
+        None => builder.build(),
+    }
 }

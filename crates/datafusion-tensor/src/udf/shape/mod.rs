@@ -31,7 +31,7 @@ use self::args::{
     transpose_axes,
 };
 pub(crate) use self::args::{integer, is_omitted, normalize_axis};
-pub use self::join::{JoinCall, TensorJoin};
+pub use self::join::{JoinCall, JoinFunction, TensorJoin};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
 use crate::kernels::shape::{ShapeLayout, ShapeOp, apply_fixed};
