@@ -597,7 +597,7 @@ fn axis_arg(b: &mut Bytes) -> String {
 /// A call of the tensor math (SPEC §9): operators, binary and unary functions, reductions,
 /// casts, lambdas and shape functions, with random operands and options.
 fn math_call(b: &mut Bytes) -> String {
-    match b.below(11) {
+    match b.below(13) {
         0 | 1 => {
             let op = b.pick(&["+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">="]);
             format!("{} {op} {}", math_operand(b), math_operand(b))
@@ -731,6 +731,7 @@ fn math_call(b: &mut Bytes) -> String {
             _ => format!("tensor_flatten({})", tensor_arg(b)),
         },
         10 => linalg_call(b),
+        11 | 12 => array_api_call(b),
         _ => match b.below(3) {
             0 => format!(
                 "CAST({} AS {})",
@@ -855,6 +856,128 @@ fn linalg_call(b: &mut Bytes) -> String {
             tensor_arg(b),
             tensor_arg(b),
             axis_arg(b)
+        ),
+    }
+}
+
+/// A call of the array API standard's functions added beside numpy's older ones: the
+/// manipulations, cumulative functions, diff, divmod, vecdot, searching, top-k, sets,
+/// counting, joining and creation functions, with random operands and options (of any shape
+/// and type, so that their errors are drawn too).
+fn array_api_call(b: &mut Bytes) -> String {
+    let option = |b: &mut Bytes| -> String {
+        b.pick(&[
+            "0",
+            "1",
+            "-1",
+            "2",
+            "7",
+            "-100",
+            "NULL",
+            "[1, 2]",
+            "[0, -1]",
+            "[[1, 0], [2, 1]]",
+            "1000000000000",
+            "2.5",
+            "true",
+            "'x'",
+            "[]",
+        ])
+        .into()
+    };
+    match b.below(10) {
+        0 => format!(
+            "tensor_{}({}, {}, {})",
+            b.pick(&["roll", "repeat", "take", "pad", "tile", "diff", "topk"]),
+            tensor_arg(b),
+            option(b),
+            option(b)
+        ),
+        1 => format!(
+            "tensor_pad({}, {}, {}, {})",
+            tensor_arg(b),
+            option(b),
+            b.pick(&[
+                "'constant'",
+                "'edge'",
+                "'reflect'",
+                "'symmetric'",
+                "'wrap'",
+                "'mean'"
+            ]),
+            option(b)
+        ),
+        2 => format!(
+            "tensor_{}({}, {}, {})",
+            b.pick(&[
+                "tril",
+                "triu",
+                "cumulative_sum",
+                "cumulative_prod",
+                "nonzero"
+            ]),
+            tensor_arg(b),
+            option(b),
+            b.pick(&["true", "false", "NULL"])
+        ),
+        3 => format!(
+            "tensor_{}({}, {})",
+            b.pick(&[
+                "divmod",
+                "vecdot",
+                "searchsorted",
+                "hstack",
+                "vstack",
+                "concat"
+            ]),
+            tensor_arg(b),
+            tensor_arg(b)
+        ),
+        4 => format!(
+            "tensor_{}({})",
+            b.pick(&[
+                "unique_values",
+                "unique_counts",
+                "unique_inverse",
+                "unique_all",
+                "nonzero",
+                "bincount",
+                "zeros_like",
+                "ones_like"
+            ]),
+            tensor_arg(b)
+        ),
+        5 => format!(
+            "tensor_topk({}, {}, {}, {})",
+            tensor_arg(b),
+            option(b),
+            option(b),
+            b.pick(&["true", "false", "NULL", "1"])
+        ),
+        6 => format!(
+            "tensor_{}({}, {})",
+            b.pick(&["bincount", "one_hot", "full_like", "searchsorted"]),
+            tensor_arg(b),
+            option(b)
+        ),
+        7 => format!(
+            "tensor_{}({}, {})",
+            b.pick(&["zeros", "ones", "full", "eye", "arange"]),
+            option(b),
+            option(b)
+        ),
+        8 => format!(
+            "tensor_{}({}, {}, {})",
+            b.pick(&["arange", "linspace", "eye", "full"]),
+            option(b),
+            option(b),
+            option(b)
+        ),
+        _ => format!(
+            "tensor_searchsorted({}, {}, {})",
+            tensor_arg(b),
+            tensor_arg(b),
+            b.pick(&["'left'", "'right'", "'middle'", "NULL", "1"])
         ),
     }
 }

@@ -268,6 +268,28 @@ def cases():
                             lambda d: per_row(lambda a, b: np.hstack([a, b]), d["x"], d["y"]))
     out["tensor_vstack"] = (lambda: tf.tensor_vstack(X, col("b")),
                             lambda d: per_row(lambda a, b: np.vstack([a, b]), d["x"], d["b"]))
+    out["tensor_zeros"] = (lambda: tf.tensor_zeros([2, 3]),
+                           lambda d: np.zeros((ROWS, 2, 3)))
+    out["tensor_ones"] = (lambda: tf.tensor_ones(3, dtype="int32"),
+                          lambda d: np.ones((ROWS, 3), np.int32))
+    out["tensor_full"] = (lambda: tf.tensor_full([2], col("id")),
+                          lambda d: np.stack([np.full(2, r) for r in range(ROWS)]))
+    out["tensor_eye"] = (lambda: tf.tensor_eye(2, 3, k=1),
+                         lambda d: np.stack([np.eye(2, 3, 1)] * ROWS))
+    out["tensor_arange"] = (lambda: tf.tensor_arange(0, 1, 0.25),
+                            lambda d: np.stack([np.arange(0, 1, 0.25)] * ROWS))
+    out["tensor_linspace"] = (lambda: tf.tensor_linspace(0, 1, 4, endpoint=False),
+                              lambda d: np.stack([np.linspace(0, 1, 4, endpoint=False)] * ROWS))
+    out["tensor_zeros_like"] = (lambda: tf.tensor_zeros_like(X), lambda d: np.zeros_like(d["x"]))
+    out["tensor_ones_like"] = (lambda: tf.tensor_ones_like(col("b"), dtype="float32"),
+                               lambda d: np.ones_like(d["b"], np.float32))
+    out["tensor_full_like"] = (lambda: tf.tensor_full_like(X, 2.5),
+                               lambda d: np.full_like(d["x"], 2.5))
+    out["tensor_bincount"] = (lambda: tf.tensor_bincount(tf.tensor_flatten(col("i"))),
+                              lambda d: [variable(np.bincount(a.ravel())) for a in d["i"]])
+    out["tensor_one_hot"] = (
+        lambda: tf.tensor_one_hot(col("i"), 3),
+        lambda d: (d["i"][..., None] == np.arange(3)).astype(np.float32))
     out["tensor_concatenate"] = (lambda: tf.tensor_concatenate(X, Y, axis=1),
                                  lambda d: per_row(lambda a, b: np.concatenate([a, b], 1),
                                                    d["x"], d["y"]))

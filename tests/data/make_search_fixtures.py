@@ -40,9 +40,11 @@ OPTIONS = {
     "hstack": [],
     "vstack": [],
     "concat": ["axis"],
+    "bincount": ["weights", "minlength"],
+    "one_hot": ["num_classes", "dtype"],
 }
 # The functions whose result is variable-shape (the field read, for the unique ones).
-VARIABLE = {"nonzero", "unique_values", "unique_counts.values", "unique_counts.counts",
+VARIABLE = {"nonzero", "bincount", "unique_values", "unique_counts.values", "unique_counts.counts",
             "unique_all.values", "unique_all.indices", "unique_all.counts",
             "unique_inverse.values"}
 
@@ -87,6 +89,15 @@ def numpy_call(function, arrays, options):
     if function.startswith("unique_"):
         name, _, field = function.partition(".")
         return unique_parts(a)[field or "values"]
+    if function == "bincount":
+        if a.ndim != 1:
+            raise ValueError("object too deep for desired array")
+        w = arrays[1] if len(arrays) > 1 else None
+        return np.bincount(a, weights=w, minlength=options.get("minlength", 0))
+    if function == "one_hot":
+        # jax.nn.one_hot(x, n, dtype): (x[..., None] == arange(n)), float32 by default.
+        n = options["num_classes"]
+        return (a[..., None] == np.arange(n)).astype(options.get("dtype", "float32"))
     if function == "hstack":
         return np.hstack(arrays)
     if function == "vstack":
@@ -312,6 +323,42 @@ def stack_cases(w, rng):
     w.variable_case("hstack", ["i64v", "i64v"], [r, r], {})
 
 
+def count_cases(w, rng):
+    w.comment("bincount: counts (int64) or weight sums (float64), minlength; one_hot: "
+              "jax.nn.one_hot's (x[..., None] == arange(n)), float32 unless dtype says.")
+    for dtype in [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                  np.bool_]:
+        x = [rng.integers(0, 6, 7).astype(dtype), None, rng.integers(0, 3, 7).astype(dtype)]
+        w.table_case("bincount", [x], {})
+        w.table_case("bincount", [x], {"minlength": 9})
+        x2 = [rng.integers(-1, 5, (2, 3)).astype(dtype), None,
+              rng.integers(0, 3, (2, 3)).astype(dtype)]
+        w.table_case("one_hot", [x2], {"num_classes": 4})
+        w.table_case("one_hot", [x2], {"num_classes": 2, "dtype": "int64"})
+    x = [np.array([0, 1, 1, 4]), None, np.array([2, 2, 0, 0])]
+    for wt in [np.float64, np.float32, np.int32]:
+        weights = [rng.standard_normal(4).astype(wt) if wt != np.int32
+                   else rng.integers(-5, 5, 4).astype(wt), np.ones(4, wt), None]
+        w.table_case("bincount", [x, weights], {})
+    w.table_case("one_hot", [rows_of(rng, np.int16, (2, 3))], {"num_classes": 3},
+                 perms=[[1, 0]])
+    w.table_case("one_hot", [[np.zeros((0,), np.int64)]], {"num_classes": 3})
+    w.table_case("bincount", [[np.zeros((0,), np.int64)]], {})
+    w.comment("Errors, in numpy's words.")
+    w.table_case("bincount", [[np.array([1, -1, 2])]], {})
+    w.table_case("bincount", [[np.zeros((2, 2), np.int64)]], {})
+    w.table_case("bincount", [[np.array([1, 2], np.uint64)]], {})
+    w.table_case("bincount", [[np.array([1.0, 2.0])]], {})
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors.")
+    r = variable_rows(table, "i64v")
+    w.variable_case("one_hot", ["i64v"], [r], {"num_classes": 3, "dtype": "bool"})
+    r = variable_rows(table, "u8u")
+    w.variable_case("one_hot", ["u8u"], [r], {"num_classes": 5})
+    r = {k: None if v is None else np.abs(v) % 7 for k, v in variable_rows(table, "i64v").items()}
+    w.variable_case("bincount", ["tensor_abs(i64v) % 7"], [r], {"minlength": 2})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = SearchWriter()
@@ -320,6 +367,7 @@ def main():
     searchsorted_cases(w, rng)
     unique_cases(w, rng)
     stack_cases(w, rng)
+    count_cases(w, rng)
     w.write(OUT)
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases")
 

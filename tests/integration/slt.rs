@@ -130,6 +130,8 @@ macro_rules! each_suite {
             tensor_divmod_generated,
             tensor_search_generated,
             tensor_search,
+            tensor_create_generated,
+            tensor_create,
             tensor_sort_generated,
             tensor_decompose,
             tensor_decompose_generated,

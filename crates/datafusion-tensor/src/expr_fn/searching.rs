@@ -74,3 +74,26 @@ plain! {
     /// SQL: `tensor_unique_all(x)`.
     tensor_unique_all(x)
 }
+
+with_options! {
+    /// numpy's bincount: how many times each value 0, 1, ..., max(x) occurs in the 1-d row x of
+    /// non-negative integers (int64), or with weights the sum of the weights at each value
+    /// (float64): a 1-d variable-shape tensor of max(x) + 1 elements, at least minlength.
+    ///
+    /// SQL: `tensor_bincount(x [, weights [, minlength]])`.
+    tensor_bincount(x) -> TensorBincountCall {
+        weights = "weights",
+        minlength = "minlength",
+    }
+}
+
+with_options! {
+    /// jax.nn.one_hot: each integer of x (a tensor or a number) as a new last axis of num_classes
+    /// elements, 1 at its value and 0 elsewhere (all 0 for a value outside 0 .. num_classes - 1, as
+    /// JAX gives); float32 unless dtype says (JAX's default).
+    ///
+    /// SQL: `tensor_one_hot(x, num_classes [, dtype])`.
+    tensor_one_hot(x, num_classes) -> TensorOneHotCall {
+        dtype = "dtype",
+    }
+}

@@ -101,3 +101,101 @@ plain! {
     /// SQL: `tensor_ascontiguousarray(t)`.
     tensor_ascontiguousarray(t)
 }
+
+with_options! {
+    /// numpy's zeros: a tensor of shape filled with 0 (float64 unless dtype says), the same for
+    /// every row.
+    ///
+    /// SQL: `tensor_zeros(shape [, dtype])`.
+    tensor_zeros(shape) -> TensorZerosCall {
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's ones: a tensor of shape filled with 1 (float64 unless dtype says), the same for
+    /// every row.
+    ///
+    /// SQL: `tensor_ones(shape [, dtype])`.
+    tensor_ones(shape) -> TensorOnesCall {
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's full: a tensor of shape filled with fill_value, in dtype or else fill_value's own
+    /// type (an integer literal int64, a float literal float64, a boolean bool).
+    ///
+    /// SQL: `tensor_full(shape, fill_value [, dtype])`.
+    tensor_full(shape, fill_value) -> TensorFullCall {
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's eye (the array API standard's): an n_rows x n_cols matrix (n_cols default n_rows)
+    /// with ones on the k-th diagonal (k \> 0 above the main one, k \< 0 below) and zeros
+    /// elsewhere, float64 unless dtype says.
+    ///
+    /// SQL: `tensor_eye(n_rows [, n_cols [, k [, dtype]]])`.
+    tensor_eye(n_rows) -> TensorEyeCall {
+        n_cols = "n_cols",
+        k = "k",
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's arange: evenly spaced values from start (default 0: one argument is the stop) up to,
+    /// not including, stop, by step (default 1); ceil((stop - start) / step) of them.
+    ///
+    /// SQL: `tensor_arange(start [, stop [, step [, dtype]]])`.
+    tensor_arange(start) -> TensorArangeCall {
+        stop = "stop",
+        step = "step",
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's linspace: num evenly spaced values from start to stop (included unless endpoint is
+    /// false), computed in float64 as numpy computes them (the last value exactly stop); float64
+    /// unless dtype says (an integer dtype floors first, as numpy does).
+    ///
+    /// SQL: `tensor_linspace(start, stop, num [, endpoint [, dtype]])`.
+    tensor_linspace(start, stop, num) -> TensorLinspaceCall {
+        endpoint = "endpoint",
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's zeros_like: zeros of x's shape (each variable-shape row its own), dim names and
+    /// element type (unless dtype says); NULL where x is NULL.
+    ///
+    /// SQL: `tensor_zeros_like(x [, dtype])`.
+    tensor_zeros_like(x) -> TensorZerosLikeCall {
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's ones_like: ones of x's shape, dim names and element type (unless dtype says); NULL
+    /// where x is NULL.
+    ///
+    /// SQL: `tensor_ones_like(x [, dtype])`.
+    tensor_ones_like(x) -> TensorOnesLikeCall {
+        dtype = "dtype",
+    }
+}
+
+with_options! {
+    /// numpy's full_like: x's shape filled with fill_value cast to x's element type (unless dtype
+    /// says), as numpy casts it; fill_value may be a column (each row its own); NULL where x or the
+    /// fill is NULL.
+    ///
+    /// SQL: `tensor_full_like(x, fill_value [, dtype])`.
+    tensor_full_like(x, fill_value) -> TensorFullLikeCall {
+        dtype = "dtype",
+    }
+}

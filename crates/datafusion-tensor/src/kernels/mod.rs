@@ -27,6 +27,7 @@ pub mod bits;
 pub mod broadcast;
 pub mod cast;
 pub mod choose;
+pub mod create;
 pub mod decompose;
 pub mod diff;
 pub mod elementwise;

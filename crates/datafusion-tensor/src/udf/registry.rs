@@ -341,6 +341,9 @@ fn declare() -> Registry {
     r.scalar(TensorToVariable::new());
     r.scalar(TensorToFixed::new());
     r.scalar(super::TensorAscontiguousarray::new());
+    for function in super::CreateFunction::ALL {
+        r.scalar(super::TensorCreate::new(function));
+    }
     r.family(Family::Indexing);
     r.scalar(TensorGet::new());
     r.scalar(TensorTakeAlongAxis::new());

@@ -7,6 +7,7 @@
 //! [`super::ragged::row_major_values`]) and orders elements as [`super::sort`] does: numpy's
 //! order (NaN after every number, -0.0 equal to 0.0), an element NULL after NaN.
 
+pub mod count;
 pub mod nonzero;
 pub mod searchsorted;
 pub mod topk;

@@ -100,9 +100,9 @@ mod tests {
         let i = i.as_primitive::<Int64Type>().values().to_vec();
         assert_eq!(i, vec![1, 2, 0, 2, 2, 0, 0, 1]);
         let v = v.as_primitive::<Float64Type>();
-        assert_eq!(v.value(0), 3.0);
+        assert_eq!(v.value(0).to_bits(), 3.0f64.to_bits());
         assert!(v.value(2).is_nan());
-        assert_eq!(v.value(3), 2.0);
+        assert_eq!(v.value(3).to_bits(), 2.0f64.to_bits());
         // Smallest first, along axis 0 of the same rows.
         let spans = Spans::Same(2, Span::new(&[2, 3], Some(0)));
         let (_, i) = top_k(&DataType::Float64, &values, spans, 1, false).unwrap();

@@ -42,6 +42,36 @@ pub fn dtype_name(data_type: &DataType) -> Option<String> {
         .then(|| numpy_name(data_type))
 }
 
+/// numpy's dtype name a literal argument of `function` gives (a plan error naming the choices
+/// otherwise).
+pub(crate) fn dtype_arg(function: &str, literal: Option<&ScalarValue>) -> Result<DataType> {
+    let choices = || {
+        DTYPES
+            .iter()
+            .map(|(n, _)| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(
+        ScalarValue::Utf8(Some(dtype))
+        | ScalarValue::LargeUtf8(Some(dtype))
+        | ScalarValue::Utf8View(Some(dtype)),
+    ) = literal
+    else {
+        return plan_err!(
+            "{function}: argument dtype must be a string literal, one of {}",
+            choices()
+        );
+    };
+    match DTYPES.iter().find(|(n, _)| n == dtype) {
+        Some((_, element)) => Ok(element.clone()),
+        None => plan_err!(
+            "{function}: data type '{dtype}' not understood: expected one of {}",
+            choices()
+        ),
+    }
+}
+
 /// `tensor_astype`.
 #[user_doc(
     doc_section(label = "Tensor Functions"),
@@ -85,32 +115,7 @@ impl TensorFunction for TensorAstype {
     fn plan(&self, args: &PlanArgs<'_>) -> Result<AstypePlan> {
         let name = args.name;
         let input = args.any_tensor(0, "x")?;
-        let choices = || {
-            DTYPES
-                .iter()
-                .map(|(n, _)| format!("'{n}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let dtype = match args.literal(1) {
-            Some(
-                ScalarValue::Utf8(Some(s))
-                | ScalarValue::LargeUtf8(Some(s))
-                | ScalarValue::Utf8View(Some(s)),
-            ) => s.clone(),
-            _ => {
-                return plan_err!(
-                    "{name}: argument dtype must be a string literal, one of {}",
-                    choices()
-                );
-            }
-        };
-        let Some((_, element)) = DTYPES.iter().find(|(n, _)| *n == dtype) else {
-            return plan_err!(
-                "{name}: data type '{dtype}' not understood: expected one of {}",
-                choices()
-            );
-        };
+        let element = dtype_arg(name, args.literal(1))?;
         let output = match &input {
             AnyTensorType::Fixed(t) => AnyTensorType::Fixed(
                 TensorType::new(element.clone(), t.physical_shape().to_vec())?

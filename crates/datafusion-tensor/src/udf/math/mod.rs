@@ -19,6 +19,7 @@ pub use binary::{
     BINARY_ALIASES, BINARY_OPS, BINARY_PARAMETERS, BinaryPlan, TensorBinary, function_name,
 };
 pub use cast::{AstypePlan, TensorAstype, dtype_name};
+pub(crate) use cast::{DTYPES, dtype_arg};
 pub use divmod::TensorDivmod;
 pub use map::{MAP_PARAMETERS, TensorMap};
 pub(crate) use operands::Operand;

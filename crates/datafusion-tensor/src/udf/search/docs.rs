@@ -51,6 +51,18 @@ pub(super) fn documentation(function: SearchFunction) -> Documentation {
             "tensor_unique_all([3, 1, 3, 2])",
             "{values: [1, 2, 3], indices: [1, 3, 0], inverse_indices: [2, 0, 2, 1], counts: [1, 1, 2]}",
         ),
+        SearchFunction::Bincount => (
+            "numpy's bincount: how many times each value 0, 1, ..., max(x) occurs in the 1-d row x of non-negative integers (int64), or with weights the sum of the weights at each value (float64): a 1-d variable-shape tensor of max(x) + 1 elements, at least minlength. A negative value is numpy's error (naming the row); a row holding an element NULL is NULL.",
+            "tensor_bincount(x [, weights [, minlength]])",
+            "tensor_bincount([1, 1, 3])",
+            "[0, 2, 0, 1]",
+        ),
+        SearchFunction::OneHot => (
+            "jax.nn.one_hot: each integer of x (a tensor or a number) as a new last axis of num_classes elements, 1 at its value and 0 elsewhere (all 0 for a value outside 0 .. num_classes - 1, as JAX gives); float32 unless dtype says (JAX's default). An element NULL gives a line of NULLs.",
+            "tensor_one_hot(x, num_classes [, dtype])",
+            "tensor_one_hot([0, 2, 5], 3)",
+            "[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]",
+        ),
     };
     let builder =
         tensor_documentation(description, syntax.to_string(), call, out).with_argument("x", X);
@@ -82,6 +94,26 @@ pub(super) fn documentation(function: SearchFunction) -> Documentation {
                 .with_argument("side", "'left' (the default) or 'right'.")
                 .build()
         }
+        SearchFunction::Bincount => builder
+            .with_argument(
+                "weights",
+                "A 1-d tensor of x's length (or NULL): summed in place of counts.",
+            )
+            .with_argument(
+                "minlength",
+                "A literal non-negative integer: the least length of the result; default 0.",
+            )
+            .build(),
+        SearchFunction::OneHot => builder
+            .with_argument(
+                "num_classes",
+                "A literal non-negative integer: the new axis's length.",
+            )
+            .with_argument(
+                "dtype",
+                "numpy's dtype name of the result; default 'float32'.",
+            )
+            .build(),
         _ => builder.build(),
     }
 }

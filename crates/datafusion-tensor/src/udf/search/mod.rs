@@ -8,6 +8,7 @@
 //! torch return a tuple), `docs.rs` holds the documentation. The loops are
 //! [`crate::kernels::search`]'s.
 
+mod count;
 mod docs;
 mod nonzero;
 mod searchsorted;
@@ -45,11 +46,15 @@ pub enum SearchFunction {
     UniqueInverse,
     /// `tensor_unique_all`.
     UniqueAll,
+    /// `tensor_bincount`.
+    Bincount,
+    /// `tensor_one_hot`.
+    OneHot,
 }
 
 impl SearchFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 9] = [
         Self::TopK,
         Self::Nonzero,
         Self::Searchsorted,
@@ -57,6 +62,8 @@ impl SearchFunction {
         Self::UniqueCounts,
         Self::UniqueInverse,
         Self::UniqueAll,
+        Self::Bincount,
+        Self::OneHot,
     ];
 
     /// The SQL name.
@@ -69,6 +76,8 @@ impl SearchFunction {
             Self::UniqueCounts => "tensor_unique_counts",
             Self::UniqueInverse => "tensor_unique_inverse",
             Self::UniqueAll => "tensor_unique_all",
+            Self::Bincount => "tensor_bincount",
+            Self::OneHot => "tensor_one_hot",
         }
     }
 
@@ -79,6 +88,9 @@ impl SearchFunction {
             // The standard's `searchsorted(x1, x2, /, *, side='left', sorter=None)`, without
             // sorter.
             Self::Searchsorted => (&["x1", "x2", "side"], 2),
+            Self::Bincount => (&["x", "weights", "minlength"], 1),
+            // jax.nn.one_hot(x, num_classes, *, dtype=float32).
+            Self::OneHot => (&["x", "num_classes", "dtype"], 2),
             Self::Nonzero
             | Self::UniqueValues
             | Self::UniqueCounts
@@ -116,6 +128,10 @@ pub enum SearchPlan {
     Searchsorted(searchsorted::SearchsortedPlan),
     /// `tensor_unique_*`.
     Unique(unique::UniquePlan),
+    /// `tensor_bincount`.
+    Bincount(count::BincountPlan),
+    /// `tensor_one_hot`.
+    OneHot(count::OneHotPlan),
 }
 
 impl TensorFunction for TensorSearch {
@@ -140,7 +156,8 @@ impl TensorFunction for TensorSearch {
             SearchFunction::Searchsorted if arg_types.len() > 1 && is_number(&arg_types[1]) => {
                 vec![0]
             }
-            SearchFunction::Searchsorted => vec![0, 1],
+            SearchFunction::Searchsorted | SearchFunction::Bincount => vec![0, 1],
+            SearchFunction::OneHot if arg_types.first().is_some_and(is_number) => Vec::new(),
             _ => vec![0],
         }
     }
@@ -150,6 +167,8 @@ impl TensorFunction for TensorSearch {
             SearchFunction::TopK => SearchPlan::TopK(topk::plan(args)?),
             SearchFunction::Nonzero => SearchPlan::Nonzero(nonzero::plan(args)?),
             SearchFunction::Searchsorted => SearchPlan::Searchsorted(searchsorted::plan(args)?),
+            SearchFunction::Bincount => SearchPlan::Bincount(count::plan_bincount(args)?),
+            SearchFunction::OneHot => SearchPlan::OneHot(count::plan_one_hot(args)?),
             function => SearchPlan::Unique(unique::plan(function, args)?),
         })
     }
@@ -161,6 +180,8 @@ impl TensorFunction for TensorSearch {
             SearchPlan::Nonzero(plan) => plan.output.to_field(name),
             SearchPlan::Searchsorted(plan) => plan.output_field(name),
             SearchPlan::Unique(plan) => plan.output_field(name),
+            SearchPlan::Bincount(plan) => plan.output.to_field(name),
+            SearchPlan::OneHot(plan) => plan.output.to_field(name),
         })
     }
 
@@ -183,6 +204,19 @@ impl TensorFunction for TensorSearch {
             }),
             SearchPlan::Unique(plan) => super::map_arrays(args, &[0], number_rows, |a| {
                 unique::invoke(name, plan, &a[0])
+            }),
+            SearchPlan::Bincount(plan) => {
+                let data: Vec<usize> = if plan.has_weights() {
+                    vec![0, 1]
+                } else {
+                    vec![0]
+                };
+                super::map_arrays(args, &data, number_rows, |a| {
+                    count::invoke_bincount(name, plan, a)
+                })
+            }
+            SearchPlan::OneHot(plan) => super::map_arrays(args, &[0], number_rows, |a| {
+                count::invoke_one_hot(name, plan, &a[0])
             }),
         }
     }
