@@ -52,6 +52,33 @@ def tensor_to_fixed(t: ExprLike, shape: ExprLike = ...) -> Expr:
 def tensor_ascontiguousarray(t: ExprLike) -> Expr:
     """Returns each tensor written out in its logical row-major order, as numpy's ascontiguousarray: the same values, shape and element type, stored without a permutation (dim names follow their dimensions)."""
 
+def tensor_zeros(shape: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's zeros: a tensor of shape filled with 0 (float64 unless dtype says), the same for every row."""
+
+def tensor_ones(shape: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's ones: a tensor of shape filled with 1 (float64 unless dtype says), the same for every row."""
+
+def tensor_full(shape: ExprLike, fill_value: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's full: a tensor of shape filled with fill_value, in dtype or else fill_value's own type (an integer literal int64, a float literal float64, a boolean bool)."""
+
+def tensor_eye(n_rows: ExprLike, n_cols: ExprLike = ..., k: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
+    """numpy's eye (the array API standard's): an n_rows x n_cols matrix (n_cols default n_rows) with ones on the k-th diagonal (k > 0 above the main one, k < 0 below) and zeros elsewhere, float64 unless dtype says."""
+
+def tensor_arange(start: ExprLike, stop: ExprLike = ..., step: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
+    """numpy's arange: evenly spaced values from start (default 0: one argument is the stop) up to, not including, stop, by step (default 1); ceil((stop - start) / step) of them."""
+
+def tensor_linspace(start: ExprLike, stop: ExprLike, num: ExprLike, endpoint: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
+    """numpy's linspace: num evenly spaced values from start to stop (included unless endpoint is false), computed in float64 as numpy computes them (the last value exactly stop); float64 unless dtype says (an integer dtype floors first, as numpy does)."""
+
+def tensor_zeros_like(x: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's zeros_like: zeros of x's shape (each variable-shape row its own), dim names and element type (unless dtype says); NULL where x is NULL."""
+
+def tensor_ones_like(x: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's ones_like: ones of x's shape, dim names and element type (unless dtype says); NULL where x is NULL."""
+
+def tensor_full_like(x: ExprLike, fill_value: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """numpy's full_like: x's shape filled with fill_value cast to x's element type (unless dtype says), as numpy casts it; fill_value may be a column (each row its own); NULL where x or the fill is NULL."""
+
 def tensor_get(*args: ExprLike) -> Expr:
     """numpy indexing and slicing, as copies (MegEngine semantics)."""
 
@@ -291,6 +318,33 @@ def tensor_argsort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ...
 
 def tensor_diff(x: ExprLike, n: ExprLike = ..., axis: ExprLike = ..., prepend: ExprLike = ..., append: ExprLike = ...) -> Expr:
     """numpy's diff: the n-th differences along axis (a[i + 1] - a[i], n times; integers wrap, booleans give not_equal)."""
+
+def tensor_topk(x: ExprLike, k: ExprLike, axis: ExprLike = ..., largest: ExprLike = ...) -> Expr:
+    """The k largest elements along an axis (largest => false: the k smallest) and their indices, in order, as torch.topk(x, k, dim=axis, largest, sorted=True) returns them: a struct {values, indices} of two tensors of x's shape with the axis k long (indices int64)."""
+
+def tensor_nonzero(x: ExprLike) -> Expr:
+    """numpy's nonzero: the indices of the elements that are not zero (NaN is not zero), as one int64 variable-shape tensor of shape [ndim, count] per row: numpy's tuple of ndim index arrays stacked in order (tensor_get(tensor_nonzero(x), 0) is numpy's nonzero(x)[0]; tensor_transpose of it is numpy's argwhere)."""
+
+def tensor_searchsorted(x1: ExprLike, x2: ExprLike, side: ExprLike = ...) -> Expr:
+    """numpy's searchsorted: for each element of x2, the index where it would be inserted into the sorted 1-d x1 to keep it sorted (side 'left': before equal elements; 'right': after them), by binary search in numpy's sort order (NaN last)."""
+
+def tensor_unique_values(x: ExprLike) -> Expr:
+    """The array API standard's unique_values (numpy 2's): the distinct elements of x flattened, as a 1-d variable-shape tensor, sorted in np.unique's order."""
+
+def tensor_unique_counts(x: ExprLike) -> Expr:
+    """The array API standard's unique_counts (numpy 2's): a struct {values, counts}, the distinct elements of x flattened (as tensor_unique_values) and how many times each occurs (int64), both 1-d variable-shape tensors."""
+
+def tensor_unique_inverse(x: ExprLike) -> Expr:
+    """The array API standard's unique_inverse (numpy 2's): a struct {values, inverse_indices}, the distinct elements of x flattened (as tensor_unique_values) and, for each element of x, its index into them (int64, of x's shape, as numpy 2 returns it)."""
+
+def tensor_unique_all(x: ExprLike) -> Expr:
+    """The array API standard's unique_all (numpy 2's): a struct {values, indices, inverse_indices, counts}: the distinct elements of x flattened (as tensor_unique_values), the index of each one's first occurrence in x flattened, each element's index into them (of x's shape) and how many times each occurs (all int64)."""
+
+def tensor_bincount(x: ExprLike, weights: ExprLike = ..., minlength: ExprLike = ...) -> Expr:
+    """numpy's bincount: how many times each value 0, 1, ..., max(x) occurs in the 1-d row x of non-negative integers (int64), or with weights the sum of the weights at each value (float64): a 1-d variable-shape tensor of max(x) + 1 elements, at least minlength."""
+
+def tensor_one_hot(x: ExprLike, num_classes: ExprLike, dtype: ExprLike = ...) -> Expr:
+    """jax.nn.one_hot: each integer of x (a tensor or a number) as a new last axis of num_classes elements, 1 at its value and 0 elsewhere (all 0 for a value outside 0 ."""
 
 def tensor_negative(x: ExprLike) -> Expr:
     """numpy's negative: -x (integers wrap; not for booleans), element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64)."""
@@ -580,8 +634,17 @@ def tensor_map(x: ExprLike, fn: ExprLike) -> Expr:
 def tensor_concatenate(*args: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined."""
 
+def tensor_concat(*args: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The array API standard's concat (numpy's concatenate, as tensor_concatenate): the tensors joined along an existing axis (default 0), or, with axis NULL, flattened and joined."""
+
 def tensor_stack(*args: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy's stack: the tensors, all of one shape, joined along a new axis (default 0)."""
+
+def tensor_hstack(*args: ExprLike) -> Expr:
+    """numpy's hstack: the tensors joined along axis 1, or along axis 0 when they are 1-d (each read as numpy's atleast_1d: a 0-d tensor as one element)."""
+
+def tensor_vstack(*args: ExprLike) -> Expr:
+    """numpy's vstack: the tensors joined along axis 0, each read as numpy's atleast_2d (a 1-d tensor of n elements as a 1 x n matrix, a 0-d one as 1 x 1)."""
 
 def tensor_agg_sum(x: ExprLike, *, distinct: bool = ...) -> Expr:
     """Aggregate: numpy's sum(np.stack(rows), axis=0) over a group's non-NULL tensors, element by element: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, added in row order as numpy does."""
