@@ -77,8 +77,18 @@ pub(super) fn invoke(name: &str, plan: &UniquePlan, array: &ArrayRef) -> Result<
     let in_function = |e: crate::error::TensorError| e.in_function(name);
     let batch = Logical::read(name, &plan.input, array)?;
     let rows = batch.len();
-    let found =
-        unique(plan.input.element_type(), &batch.values, &batch.rows()).map_err(in_function)?;
+    // The positions (first indices, inverse) only where the result has them.
+    let positions = matches!(
+        plan.function,
+        SearchFunction::UniqueInverse | SearchFunction::UniqueAll
+    );
+    let found = unique(
+        plan.input.element_type(),
+        &batch.values,
+        &batch.rows(),
+        positions,
+    )
+    .map_err(in_function)?;
     let nulls = batch.nulls.clone();
     let shapes: Vec<i32> = found
         .lengths
@@ -102,6 +112,9 @@ pub(super) fn invoke(name: &str, plan: &UniquePlan, array: &ArrayRef) -> Result<
         return Ok(values);
     }
     let counts = one_d(&plan.counts, Arc::new(found.counts))?;
+    if plan.function == SearchFunction::UniqueCounts {
+        return struct_array(plan.fields(), vec![values, counts], nulls);
+    }
     let indices = one_d(&plan.counts, Arc::new(found.indices))?;
     let inverse: ArrayRef = match &plan.inverse {
         AnyTensorType::Fixed(t) => Arc::new(layout::tensor_array(
@@ -131,7 +144,6 @@ pub(super) fn invoke(name: &str, plan: &UniquePlan, array: &ArrayRef) -> Result<
         }
     };
     let columns = match plan.function {
-        SearchFunction::UniqueCounts => vec![values, counts],
         SearchFunction::UniqueInverse => vec![values, inverse],
         _ => vec![values, indices, inverse, counts],
     };
