@@ -290,6 +290,14 @@ def cases():
     out["tensor_one_hot"] = (
         lambda: tf.tensor_one_hot(col("i"), 3),
         lambda d: (d["i"][..., None] == np.arange(3)).astype(np.float32))
+    # numpy promises only the partition: the kth element of the partitioned rows.
+    out["tensor_argpartition"] = (
+        lambda: tf.tensor_take(
+            tf.tensor_take_along_axis(X, tf.tensor_argpartition(X, 1, axis=1), 1), [1], axis=1),
+        lambda d: np.sort(d["x"], axis=2)[:, :, 1:2])
+    out["tensor_vector_norm"] = (
+        lambda: tf.tensor_vector_norm(X, axis=1, ord=3),
+        lambda d: per_row(lambda a: np.linalg.vector_norm(a, axis=1, ord=3), d["x"]))
     out["tensor_concatenate"] = (lambda: tf.tensor_concatenate(X, Y, axis=1),
                                  lambda d: per_row(lambda a, b: np.concatenate([a, b], 1),
                                                    d["x"], d["y"]))

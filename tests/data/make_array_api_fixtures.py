@@ -4,7 +4,8 @@ expected results are numpy's on the same data:
 
 - sql/tensor_manipulate_generated.slt: tensor_roll, _repeat, _tile, _take, _pad, _tril, _triu;
 - sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod, tensor_diff;
-- sql/tensor_divmod_generated.slt: tensor_divmod (its two fields) and tensor_vecdot.
+- sql/tensor_divmod_generated.slt: tensor_divmod (its two fields) and tensor_vecdot;
+- sql/tensor_vector_norm_generated.slt: tensor_vector_norm (numpy 2's linalg.vector_norm).
 
     python3 tests/data/make_array_api_fixtures.py      # numpy >= 2.1, pyarrow
 
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "sql" / "tensor_manipulate_generated.slt"
 OUT_CUMULATIVE = ROOT / "sql" / "tensor_cumulative_generated.slt"
 OUT_DIVMOD = ROOT / "sql" / "tensor_divmod_generated.slt"
+OUT_NORM = ROOT / "sql" / "tensor_vector_norm_generated.slt"
 
 # Each function's options in order, and numpy's keyword for each.
 OPTIONS = {
@@ -40,6 +42,7 @@ OPTIONS = {
     "cumulative_prod": ["axis", "include_initial"],
     "diff": ["n", "axis", "prepend", "append"],
     "vecdot": ["axis"],
+    "vector_norm": ["axis", "keepdims", "ord"],
     "divmod_quotient": [],
     "divmod_remainder": [],
 }
@@ -52,6 +55,11 @@ def numpy_call(function, arrays, options):
             return np.divmod(*arrays)[0 if function == "divmod_quotient" else 1]
     if function == "vecdot":
         return np.vecdot(*arrays, axis=options.get("axis", -1))
+    if function == "vector_norm":
+        axis = options.get("axis")
+        ord_ = {"inf": np.inf, "-inf": -np.inf}.get(options.get("ord"), options.get("ord", 2))
+        return np.linalg.vector_norm(arrays[0], axis=tuple(axis) if isinstance(axis, list) else axis,
+                                     keepdims=options.get("keepdims", False), ord=ord_)
     a = arrays[0]
     kw = {k: (tuple(v) if isinstance(v, list) and k == "axis" else v)
           for k, v in options.items()}
@@ -121,7 +129,8 @@ def fixed_cases(w, rng):
         for o in [{"reps": 2}, {"reps": [2, 1, 1]}, {"reps": [2, 1, 1, 2]}, {"reps": [0, 1]}]:
             w.table_case("tile", [x], o)
         for o in [{"indices": [0, 23, -1]}, {"indices": 5}, {"indices": [2, 0, 2], "axis": 1},
-                  {"indices": -1, "axis": 2}, {"indices": [], "axis": 0}]:
+                  {"indices": -1, "axis": 2}, {"indices": [], "axis": 0},
+                  {"indices": [0], "axis": 0}, {"indices": [0, 1, 2]}]:
             w.table_case("take", [x], o)
         for o in [{"pad_width": 1}, {"pad_width": [1, 2], "mode": "edge"},
                   {"pad_width": [[0, 1], [2, 0], [1, 1]], "mode": "reflect"},
@@ -328,6 +337,44 @@ def vecdot_cases(w, rng):
     w.table_case("vecdot", [x, rows_of(rng, np.int16, (4,))], {"axis": 3})
 
 
+def vector_norm_cases(w, rng):
+    w.comment("vector_norm: numpy 2's linalg.vector_norm over an axis, every axis or several; "
+              "ord 2, 1, inf, -inf, 0 and other p; keepdims; integers in float64.")
+    for dtype in [np.float64, np.float32, np.float16, np.int8, np.int64, np.uint8, np.bool_]:
+        x = rows_of(rng, dtype, (2, 3, 4))
+        # (Every axis without keepdims gives a plain number: sql/tensor_reduce.slt.) Other
+        # orders p go through pow, whose last bit numpy's SIMD loops may round otherwise
+        # (the Python tests compare ord=3 within 1e-12); 0.5 and -1 are numpy's fast paths.
+        for o in [{"axis": None, "keepdims": True}, {"axis": 1}, {"axis": -1, "keepdims": True},
+                  {"axis": 0, "ord": 1}, {"axis": 2, "ord": "inf"}, {"axis": 1, "ord": "-inf"},
+                  {"axis": 0, "ord": 0}, {"axis": -1, "ord": 0.5},
+                  {"axis": 2, "ord": -1}, {"axis": None, "keepdims": True, "ord": 1}]:
+            w.table_case("vector_norm", [x], o)
+        if not np.issubdtype(dtype, np.floating):
+            # Several axes: numpy sums a transposed copy in its own order, so exact sums
+            # (integers) are compared here.
+            w.table_case("vector_norm", [x], {"axis": [0, 2]})
+            w.table_case("vector_norm", [x], {"axis": [2, 1], "keepdims": True, "ord": 1})
+    w.comment("Permuted, empty and 1-element tensors; numpy's errors.")
+    x = rows_of(rng, np.float32, (2, 3, 4))
+    for perm in [[2, 0, 1], [1, 2, 0]]:
+        w.table_case("vector_norm", [x], {"axis": 1}, perms=[perm])
+        w.table_case("vector_norm", [x], {"axis": -1, "ord": 1}, perms=[perm])
+    for shape in [(0, 3), (1,)]:
+        e = [np.zeros(shape, np.float64)] if 0 in shape else rows_of(rng, np.float64, shape)
+        w.table_case("vector_norm", [e], {"axis": 0, "keepdims": True})
+        w.table_case("vector_norm", [e], {"axis": 0, "keepdims": True, "ord": "inf"})
+    m = [np.arange(6, dtype=np.float64).reshape(2, 3)]
+    w.table_case("vector_norm", [m], {"axis": 2})
+    w.table_case("vector_norm", [m], {"axis": [0, 0]})
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors: each row in its own shape.")
+    for column in ["f32", "u8u", "i64v", "b", "csp"]:
+        r = variable_rows(table, column)
+        w.variable_case("vector_norm", [column], [r], {"axis": 0, "keepdims": True})
+        w.variable_case("vector_norm", [column], [r], {"axis": -1, "keepdims": True, "ord": 1})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = ManipulateWriter()
@@ -345,6 +392,10 @@ def main():
     vecdot_cases(w, rng)
     w.write(OUT_DIVMOD)
     print(f"wrote {OUT_DIVMOD.relative_to(ROOT)}: {w.count} cases")
+    w = ManipulateWriter()
+    vector_norm_cases(w, np.random.default_rng(20261201))
+    w.write(OUT_NORM)
+    print(f"wrote {OUT_NORM.relative_to(ROOT)}: {w.count} cases")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ OPTIONS = {
     "concat": ["axis"],
     "bincount": ["weights", "minlength"],
     "one_hot": ["num_classes", "dtype"],
+    "argpartition": ["kth", "axis"],
 }
 # The functions whose result is variable-shape (the field read, for the unique ones).
 VARIABLE = {"nonzero", "bincount", "unique_values", "unique_counts.values", "unique_counts.counts",
@@ -80,6 +81,22 @@ def numpy_call(function, arrays, options):
         indices, values = top_k(a, options["k"], options.get("axis", -1),
                                 options.get("largest", True))
         return values if function == "topk.values" else indices.astype(np.int64)
+    if function == "argpartition.parts":
+        # What numpy promises of argpartition: each kth element where a sort puts it, the parts
+        # around it holding what the sort puts there. Checked as numpy's sort of x (the SQL
+        # sorts each part of the partitioned x and joins them with the kth element).
+        axis = np.lib.array_utils.normalize_axis_index(options.get("axis", -1), a.ndim)
+        k = np.lib.array_utils.normalize_axis_index(options["kth"], a.shape[axis])
+        np.argpartition(a, options["kth"], axis=axis)  # numpy's errors
+        del k
+        return np.sort(a, axis=axis)
+    if function == "argpartition.first":
+        # The kth = 0 element along axis 0 (the smallest), and the partitioned x sorted.
+        return np.sort(a, axis=0)[:1]
+    if function == "argpartition.sorted":
+        return np.sort(a, axis=0)
+    if function == "argpartition.errors":
+        return np.argpartition(a, options["kth"], axis=options.get("axis", -1)).astype(np.int64)
     if function == "nonzero":
         return np.array(np.nonzero(a), dtype=np.int64).reshape(a.ndim, -1)
     if function == "searchsorted":
@@ -115,9 +132,32 @@ def sql_value(v):
     return value_sql(v)
 
 
+def parts_sql(x, options):
+    """x partitioned by tensor_argpartition, each part around kth sorted, joined again."""
+    axis, kth, n = options.get("axis", -1), options["kth"], options["n"]
+    k = kth % n
+    p = f"tensor_take_along_axis({x}, tensor_argpartition({x}, {kth}, axis => {axis}), {axis})"
+    left = ", ".join(str(j) for j in range(k))
+    right = ", ".join(str(j) for j in range(k + 1, n))
+    return (f"tensor_concatenate(tensor_sort(tensor_take({p}, [{left}], axis => {axis}), "
+            f"axis => {axis}), tensor_take({p}, [{k}], axis => {axis}), "
+            f"tensor_sort(tensor_take({p}, [{right}], axis => {axis}), axis => {axis}), "
+            f"axis => {axis})")
+
+
 def call_sql(function, xs, options, keyword):
     """The call: the first option positional, the others as `name => value` (all
     positional when not `keyword`); a struct's field read with ['field']."""
+    if function == "argpartition.parts":
+        return parts_sql(xs[0], options)
+    if function == "argpartition.errors":
+        function = "argpartition"
+    if function in ("argpartition.first", "argpartition.sorted"):
+        x = xs[0]
+        p = f"tensor_take_along_axis({x}, tensor_argpartition({x}, 0, 0), 0)"
+        if function == "argpartition.first":
+            return f"tensor_take({p}, [0], axis => 0)"
+        return f"tensor_sort({p}, axis => 0)"
     name, _, field = function.partition(".")
     args = list(xs)
     for k, option in enumerate(OPTIONS.get(name, [])):
@@ -359,6 +399,35 @@ def count_cases(w, rng):
     w.variable_case("bincount", ["tensor_abs(i64v) % 7"], [r], {"minlength": 2})
 
 
+def partition_cases(w, rng):
+    w.comment("argpartition: each kth element where numpy's sort puts it and each part holding "
+              "what the sort puts there (the order within a part is the implementation's, as "
+              "numpy's is): the partitioned x, each part sorted, is numpy's sort of x.")
+    for dtype in DTYPES:
+        x = rows_of(rng, dtype, (2, 3, 4))
+        for k, axis in [(0, -1), (2, -1), (-1, 1), (1, 0), (3, 2)]:
+            n = (2, 3, 4)[axis]
+            w.table_case("argpartition.parts", [x], {"kth": k, "axis": axis, "n": n})
+    nan = [np.array([[3.0, np.nan, 1.0, 2.0], [np.nan, np.nan, 0.5, -1.0]]), None,
+           np.array([[1.0, 1.0, 1.0, 1.0], [4.0, 3.0, 2.0, 1.0]])]
+    for k in [0, 1, 3]:
+        w.table_case("argpartition.parts", [nan], {"kth": k, "axis": -1, "n": 4})
+    x = rows_of(rng, np.float32, (2, 3, 4))
+    for perm in [[2, 0, 1], [1, 2, 0]]:
+        w.table_case("argpartition.parts", [x], {"kth": 1, "axis": 1, "n": 3}, perms=[perm])
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape tensors: the smallest along axis 0 first, the rest a permutation.")
+    for column in ["perm", "b", "uni", "u8u"]:
+        r = variable_rows(table, column)
+        w.variable_case("argpartition.first", [column], [r], {})
+        w.variable_case("argpartition.sorted", [column], [r], {})
+    w.comment("argpartition itself: numpy's errors.")
+    m = [np.arange(6, dtype=np.int64).reshape(2, 3)]
+    w.table_case("argpartition.errors", [m], {"kth": 3})
+    w.table_case("argpartition.errors", [m], {"kth": -4, "axis": 1})
+    w.table_case("argpartition.errors", [m], {"kth": 0, "axis": 2})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = SearchWriter()
@@ -368,6 +437,7 @@ def main():
     unique_cases(w, rng)
     stack_cases(w, rng)
     count_cases(w, rng)
+    partition_cases(w, rng)
     w.write(OUT)
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases")
 

@@ -20,6 +20,7 @@ mod properties;
 mod properties_aggregate;
 mod properties_linalg;
 mod properties_math;
+mod properties_search;
 mod slt;
 mod slt_runner;
 mod sort_keys;

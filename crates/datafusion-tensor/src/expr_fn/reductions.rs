@@ -291,6 +291,20 @@ with_options! {
 }
 
 with_options! {
+    /// The array API standard's linalg.vector_norm (numpy 2's) over axes (NULL: every axis, the
+    /// tensor flattened; a list: those axes together): ord 2 (the default) sqrt(sum(x * x)), 1
+    /// sum(|x|), 'inf' max(|x|), '-inf' min(|x|), 0 how many are not zero, any other p sum(|x| **
+    /// p) ** (1 / p).
+    ///
+    /// SQL: `tensor_vector_norm(x [, axis [, keepdims [, ord]]])`.
+    tensor_vector_norm(x) -> TensorVectorNormCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ord = "ord",
+    }
+}
+
+with_options! {
     /// The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in
     /// order, NaN last (first when descending), equal elements in their original order (the sort is
     /// always stable).

@@ -18,6 +18,18 @@ with_options! {
     }
 }
 
+with_options! {
+    /// numpy's argpartition along axis (default -1): int64 indices of x's shape that put each kth
+    /// element (an integer or a list, negative from the end) where a sort would put it, every
+    /// element before it not greater and every one after it not smaller, in numpy's order (NaN
+    /// last, an element NULL after NaN).
+    ///
+    /// SQL: `tensor_argpartition(x, kth [, axis])`.
+    tensor_argpartition(x, kth) -> TensorArgpartitionCall {
+        axis = "axis",
+    }
+}
+
 plain! {
     /// numpy's nonzero: the indices of the elements that are not zero (NaN is not zero), as one
     /// int64 variable-shape tensor of shape \[ndim, count\] per row: numpy's tuple of ndim index

@@ -198,13 +198,17 @@ impl ShapeOp {
                 });
             }
             Self::Manipulate(m) => {
+                let in_size: usize = shape.iter().product();
                 let (shape, offsets) = m.layout(shape, strides, |shape| {
                     limits
                         .checked_size(shape)
                         .map(|_| ())
                         .map_err(|err| err.to_string())
                 })?;
-                let identity = offsets.iter().enumerate().all(|(i, &o)| i == o);
+                // The stored values as they are only when every one is kept: a prefix of them
+                // (`tensor_take(x, [0], axis => 0)`) is a gather, each row from its own start.
+                let identity =
+                    offsets.len() == in_size && offsets.iter().enumerate().all(|(i, &o)| i == o);
                 return Ok(ShapeLayout {
                     shape,
                     offsets: (!identity).then_some(offsets),

@@ -18,6 +18,7 @@ pub mod cumulative;
 mod fold;
 mod layout;
 mod nan;
+mod norm;
 mod numeric;
 
 use std::sync::Arc;
@@ -33,6 +34,7 @@ use half::f16;
 pub use fold::Rows;
 pub(crate) use fold::{Extreme, FloatProd, FloatSum, Fold, IntFold};
 pub use layout::ReduceLayout;
+pub use norm::{NormOrd, norm_type};
 pub use numeric::Accum;
 pub(crate) use numeric::{Real, Widen, WrapInto, Wrapping};
 
@@ -99,6 +101,11 @@ pub enum Reduction {
     Ptp,
     /// `np.count_nonzero`: how many elements are not zero (NaN counts), as int64.
     CountNonzero,
+    /// The array API standard's `linalg.vector_norm` of order `ord` (numpy 2's).
+    VectorNorm {
+        /// The order.
+        ord: NormOrd,
+    },
 }
 
 /// The type numpy 2 sums and multiplies `element`s in (`np.sum`, `np.cumsum`): int64 for
@@ -122,6 +129,7 @@ impl Reduction {
             | Self::NanArgMin
             | Self::NanArgMax
             | Self::CountNonzero => DataType::Int64,
+            Self::VectorNorm { .. } => norm_type(element),
             Self::Any | Self::All => DataType::Boolean,
             Self::Mean
             | Self::Var { .. }
@@ -160,7 +168,7 @@ impl Reduction {
             return None;
         }
         match self {
-            Self::Min => Some(
+            Self::Min | Self::VectorNorm { ord: NormOrd::NegInf } => Some(
                 "zero-size array to reduction operation minimum which has no identity".to_string(),
             ),
             Self::Max | Self::Ptp => Some(
@@ -248,6 +256,7 @@ pub fn reduce(
                 "{op:?} is reduced by the NaN-aware kernel"
             )));
         }
+        Reduction::VectorNorm { ord } => norm::vector_norm(ord, element, values, rows, scalar)?,
         Reduction::CountNonzero => {
             // Each element's truth value (numpy's `x != 0`; arrow's cast to Boolean is the
             // same test, NaN true and -0.0 false) summed as bytes into uint64.

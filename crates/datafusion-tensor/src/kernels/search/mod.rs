@@ -9,6 +9,7 @@
 
 pub mod count;
 pub mod nonzero;
+pub mod partition;
 pub mod searchsorted;
 pub mod topk;
 pub mod unique;

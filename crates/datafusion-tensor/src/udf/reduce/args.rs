@@ -8,6 +8,7 @@ use datafusion::error::Result;
 
 use super::ReduceFunction;
 use crate::index::wrap_index;
+use crate::kernels::reduce::{NormOrd, Reduction};
 use crate::udf::{PlanArgs, literal_int_list};
 
 /// The options of a call, read from its literal arguments.
@@ -30,6 +31,8 @@ pub struct Options {
     pub descending: bool,
     /// The standard's `include_initial` (`cumulative_sum`, `cumulative_prod`).
     pub include_initial: bool,
+    /// `vector_norm`'s `ord`.
+    pub ord: NormOrd,
 }
 
 /// Whether argument `i` is absent, a NULL literal or of the Null type (the option's default).
@@ -118,6 +121,14 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     // stable one is such an order.
     flag(3, "stable", true)?;
     let include_initial = flag(2, "include_initial", false)?;
+    let ord = if matches!(
+        function,
+        ReduceFunction::Reduce(Reduction::VectorNorm { .. })
+    ) {
+        norm_ord(args)?
+    } else {
+        NormOrd::Two
+    };
     Ok(Options {
         axes,
         scalar_axis,
@@ -125,7 +136,44 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
         ddof,
         descending,
         include_initial,
+        ord,
     })
+}
+
+/// `vector_norm`'s `ord` (argument 3): a literal number, `'inf'` / `'-inf'`, or NULL (2).
+fn norm_ord(args: &PlanArgs<'_>) -> Result<NormOrd> {
+    let name = args.name;
+    if is_default(args, 3) {
+        return Ok(NormOrd::Two);
+    }
+    let p = match args.literal(3) {
+        Some(
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::LargeUtf8(Some(s))
+            | ScalarValue::Utf8View(Some(s)),
+        ) => match s.as_str() {
+            "inf" | "+inf" | "Infinity" | "infinity" => f64::INFINITY,
+            "-inf" | "-Infinity" | "-infinity" => f64::NEG_INFINITY,
+            other => return plan_err!("{name}: Invalid norm order '{other}' for vectors"),
+        },
+        Some(v) if v.data_type().is_numeric() => match v.cast_to(&DataType::Float64) {
+            Ok(ScalarValue::Float64(Some(p))) => p,
+            _ => {
+                return plan_err!(
+                    "{name}: argument ord must be a literal number, 'inf', '-inf' or NULL"
+                );
+            }
+        },
+        _ => {
+            return plan_err!(
+                "{name}: argument ord must be a literal number, 'inf', '-inf' or NULL"
+            );
+        }
+    };
+    if p.is_nan() {
+        return plan_err!("{name}: Invalid norm order 'nan' for vectors");
+    }
+    Ok(NormOrd::of(p))
 }
 
 /// The axes `axes` of a tensor of `ndim` dimensions, normalised (negative from the end) and

@@ -123,6 +123,11 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             "tensor_count_nonzero(tensor([0, 1, 2, 0, 0, 3], [2, 3]), axis => 1)",
             "[2, 1]",
         ),
+        F::Reduce(Reduction::VectorNorm { .. }) => (
+            "The array API standard's linalg.vector_norm (numpy 2's) over axes (NULL: every axis, the tensor flattened; a list: those axes together): ord 2 (the default) sqrt(sum(x * x)), 1 sum(|x|), 'inf' max(|x|), '-inf' min(|x|), 0 how many are not zero, any other p sum(|x| ** p) ** (1 / p). Integers and booleans in float64, floats in their own type, summed in numpy's pairwise order. 'inf' and '-inf' over no elements are numpy's error.",
+            "tensor_vector_norm(tensor([3, 4, 0, 12], [2, 2]), axis => 1)",
+            "[5.0, 12.0]",
+        ),
         F::Sort => (
             "The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in order, NaN last (first when descending), equal elements in their original order (the sort is always stable). Element NULLs sort after NaN.",
             "tensor_sort(tensor([3, 1, 2, 6, 5, 4], [2, 3]), descending => true)",
@@ -167,6 +172,9 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
         F::CumulativeSum | F::CumulativeProd => format!("{name}(x [, axis [, include_initial]])"),
         F::Sort | F::ArgSort => format!("{name}(x [, axis [, descending [, stable]]])"),
+        F::Reduce(Reduction::VectorNorm { .. }) => {
+            format!("{name}(x [, axis [, keepdims [, ord]]])")
+        }
         F::Reduce(_) => format!("{name}(x [, axis [, keepdims]])"),
     };
     let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
@@ -211,6 +219,12 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         builder = builder.with_argument(
             "keepdims",
             "true: the reduced axes stay, of length 1 (default false).",
+        );
+    }
+    if matches!(function, F::Reduce(Reduction::VectorNorm { .. })) {
+        builder = builder.with_argument(
+            "ord",
+            "A literal number (2 by default; 1, 0, any p), or 'inf' / '-inf'.",
         );
     }
     if function.takes_ddof() {

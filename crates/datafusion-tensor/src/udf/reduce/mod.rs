@@ -23,9 +23,10 @@ use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use self::args::{Options, reduced_axes, result_dims};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
+use crate::index::wrap_index;
 use crate::kernels::layout;
 use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
-use crate::kernels::reduce::{ReduceLayout, Reduction, Rows, reduce, sum_type};
+use crate::kernels::reduce::{NormOrd, ReduceLayout, Reduction, Rows, reduce, sum_type};
 use crate::kernels::sort::{SortOp, sort};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -53,7 +54,7 @@ pub enum ReduceFunction {
 
 impl ReduceFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 28] = [
+    pub const ALL: [Self; 29] = [
         Self::Reduce(Reduction::Sum),
         Self::Reduce(Reduction::Prod),
         Self::Reduce(Reduction::Mean),
@@ -80,6 +81,7 @@ impl ReduceFunction {
         Self::Reduce(Reduction::NanStd { ddof: 0 }),
         Self::Reduce(Reduction::Ptp),
         Self::Reduce(Reduction::CountNonzero),
+        Self::Reduce(Reduction::VectorNorm { ord: NormOrd::Two }),
         Self::Sort,
         Self::ArgSort,
     ];
@@ -115,6 +117,7 @@ impl ReduceFunction {
             Self::Reduce(Reduction::NanStd { .. }) => "tensor_nanstd",
             Self::Reduce(Reduction::Ptp) => "tensor_ptp",
             Self::Reduce(Reduction::CountNonzero) => "tensor_count_nonzero",
+            Self::Reduce(Reduction::VectorNorm { .. }) => "tensor_vector_norm",
         }
     }
 
@@ -122,6 +125,8 @@ impl ReduceFunction {
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
             _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof"],
+            // The standard's `linalg.vector_norm(x, /, *, axis=None, keepdims=False, ord=2)`.
+            Self::Reduce(Reduction::VectorNorm { .. }) => &["x", "axis", "keepdims", "ord"],
             Self::CumSum | Self::CumProd => &["x", "axis"],
             // The standard's `cumulative_sum(x, /, *, axis=None, dtype=None,
             // include_initial=False)`, without dtype.
@@ -171,9 +176,14 @@ impl ReduceFunction {
         )
     }
 
-    /// The kernel's reduction, with the call's `ddof` (`None` for the cumulative functions).
-    fn reduction(self, ddof: i64) -> Option<Reduction> {
+    /// The kernel's reduction, with the call's `ddof` and `ord` (`None` for the cumulative
+    /// functions and the sorts).
+    fn reduction(self, options: &Options) -> Option<Reduction> {
+        let ddof = options.ddof;
         match self {
+            Self::Reduce(Reduction::VectorNorm { .. }) => {
+                Some(Reduction::VectorNorm { ord: options.ord })
+            }
             Self::Reduce(Reduction::Var { .. }) => Some(Reduction::Var { ddof }),
             Self::Reduce(Reduction::Std { .. }) => Some(Reduction::Std { ddof }),
             Self::Reduce(Reduction::NanVar { .. }) => Some(Reduction::NanVar { ddof }),
@@ -337,9 +347,20 @@ fn plan_op(
             "{name}: For arrays which have more than one dimension ``axis`` argument is required."
         );
     }
+    if let (ReduceFunction::Reduce(Reduction::VectorNorm { .. }), Some(axes)) =
+        (function, options.axes.as_deref())
+    {
+        // numpy's vector_norm normalises its axes with normalize_axis_tuple (its words).
+        let wrapped: Vec<Option<usize>> = axes.iter().map(|&a| wrap_index(a, ndim)).collect();
+        if wrapped.iter().all(Option::is_some)
+            && (1..wrapped.len()).any(|i| wrapped[..i].contains(&wrapped[i]))
+        {
+            return plan_err!("{name}: repeated axis");
+        }
+    }
     let axes = zero_d_axes(function, name, ndim, options)?;
     let reduced = reduced_axes(name, axes, ndim)?;
-    Ok(match function.reduction(options.ddof) {
+    Ok(match function.reduction(options) {
         Some(reduction) => ReduceOp::Reduce { reduction, reduced },
         None => ReduceOp::Cumulate {
             product: matches!(

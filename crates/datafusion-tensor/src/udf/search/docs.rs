@@ -7,6 +7,10 @@ use crate::udf::tensor_documentation;
 
 const X: &str = "A tensor (fixed- or variable-shape, or a list literal), read in its logical layout; each variable-shape row in its own shape.";
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one description and example per function"
+)]
 pub(super) fn documentation(function: SearchFunction) -> Documentation {
     let (description, syntax, call, out) = match function {
         SearchFunction::TopK => (
@@ -14,6 +18,12 @@ pub(super) fn documentation(function: SearchFunction) -> Documentation {
             "tensor_topk(x, k [, axis [, largest]])",
             "tensor_topk(tensor([3, 1, 4, 1, 5, 9], [2, 3]), 2)",
             "{values: [[4, 3], [9, 5]], indices: [[2, 0], [2, 1]]}",
+        ),
+        SearchFunction::Argpartition => (
+            "numpy's argpartition along axis (default -1): int64 indices of x's shape that put each kth element (an integer or a list, negative from the end) where a sort would put it, every element before it not greater and every one after it not smaller, in numpy's order (NaN last, an element NULL after NaN). numpy promises only the partition: the order within each part is this function's, not numpy's introselect's. A kth out of the axis is numpy's error (naming the row for variable-shape rows).",
+            "tensor_argpartition(x, kth [, axis])",
+            "tensor_argpartition([3, 1, 2], 0)",
+            "[1, 2, 0]",
         ),
         SearchFunction::Nonzero => (
             "numpy's nonzero: the indices of the elements that are not zero (NaN is not zero), as one int64 variable-shape tensor of shape [ndim, count] per row: numpy's tuple of ndim index arrays stacked in order (tensor_get(tensor_nonzero(x), 0) is numpy's nonzero(x)[0]; tensor_transpose of it is numpy's argwhere). A 0-d x is numpy's error. A row holding an element NULL is NULL.",
@@ -80,6 +90,13 @@ pub(super) fn documentation(function: SearchFunction) -> Documentation {
                 "largest",
                 "A literal boolean: the largest (true, the default) or the smallest elements.",
             )
+            .build(),
+        SearchFunction::Argpartition => builder
+            .with_argument(
+                "kth",
+                "A literal integer or list of integers: the positions each put in its sorted place.",
+            )
+            .with_argument("axis", "A literal integer (negative from the end); default -1.")
             .build(),
         SearchFunction::Searchsorted => {
             tensor_documentation(description, syntax.to_string(), call, out)

@@ -11,6 +11,7 @@
 mod count;
 mod docs;
 mod nonzero;
+mod partition;
 mod searchsorted;
 mod topk;
 mod unique;
@@ -50,12 +51,15 @@ pub enum SearchFunction {
     Bincount,
     /// `tensor_one_hot`.
     OneHot,
+    /// `tensor_argpartition`.
+    Argpartition,
 }
 
 impl SearchFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::TopK,
+        Self::Argpartition,
         Self::Nonzero,
         Self::Searchsorted,
         Self::UniqueValues,
@@ -78,6 +82,7 @@ impl SearchFunction {
             Self::UniqueAll => "tensor_unique_all",
             Self::Bincount => "tensor_bincount",
             Self::OneHot => "tensor_one_hot",
+            Self::Argpartition => "tensor_argpartition",
         }
     }
 
@@ -85,6 +90,8 @@ impl SearchFunction {
     fn parameters(self) -> (&'static [&'static str], usize) {
         match self {
             Self::TopK => (&["x", "k", "axis", "largest"], 2),
+            // numpy's argpartition(a, kth, axis=-1).
+            Self::Argpartition => (&["x", "kth", "axis"], 2),
             // The standard's `searchsorted(x1, x2, /, *, side='left', sorter=None)`, without
             // sorter.
             Self::Searchsorted => (&["x1", "x2", "side"], 2),
@@ -132,6 +139,8 @@ pub enum SearchPlan {
     Bincount(count::BincountPlan),
     /// `tensor_one_hot`.
     OneHot(count::OneHotPlan),
+    /// `tensor_argpartition`.
+    Argpartition(partition::ArgpartitionPlan),
 }
 
 impl TensorFunction for TensorSearch {
@@ -169,6 +178,7 @@ impl TensorFunction for TensorSearch {
             SearchFunction::Searchsorted => SearchPlan::Searchsorted(searchsorted::plan(args)?),
             SearchFunction::Bincount => SearchPlan::Bincount(count::plan_bincount(args)?),
             SearchFunction::OneHot => SearchPlan::OneHot(count::plan_one_hot(args)?),
+            SearchFunction::Argpartition => SearchPlan::Argpartition(partition::plan(args)?),
             function => SearchPlan::Unique(unique::plan(function, args)?),
         })
     }
@@ -182,6 +192,7 @@ impl TensorFunction for TensorSearch {
             SearchPlan::Unique(plan) => plan.output_field(name),
             SearchPlan::Bincount(plan) => plan.output.to_field(name),
             SearchPlan::OneHot(plan) => plan.output.to_field(name),
+            SearchPlan::Argpartition(plan) => plan.output.to_field(name),
         })
     }
 
@@ -217,6 +228,9 @@ impl TensorFunction for TensorSearch {
             }
             SearchPlan::OneHot(plan) => super::map_arrays(args, &[0], number_rows, |a| {
                 count::invoke_one_hot(name, plan, &a[0])
+            }),
+            SearchPlan::Argpartition(plan) => super::map_arrays(args, &[0], number_rows, |a| {
+                partition::invoke(name, plan, &a[0])
             }),
         }
     }
