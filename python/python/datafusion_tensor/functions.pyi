@@ -310,6 +310,9 @@ def tensor_ptp(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> E
 def tensor_count_nonzero(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's count_nonzero along axes: how many elements are not zero (NaN counts; booleans: how many are true), as int64."""
 
+def tensor_vector_norm(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ord: ExprLike = ...) -> Expr:
+    """The array API standard's linalg.vector_norm (numpy 2's) over axes (NULL: every axis, the tensor flattened; a list: those axes together): ord 2 (the default) sqrt(sum(x * x)), 1 sum(|x|), 'inf' max(|x|), '-inf' min(|x|), 0 how many are not zero, any other p sum(|x| ** p) ** (1 / p)."""
+
 def tensor_sort(x: ExprLike, axis: ExprLike = ..., descending: ExprLike = ..., stable: ExprLike = ...) -> Expr:
     """The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in order, NaN last (first when descending), equal elements in their original order (the sort is always stable)."""
 
@@ -321,6 +324,9 @@ def tensor_diff(x: ExprLike, n: ExprLike = ..., axis: ExprLike = ..., prepend: E
 
 def tensor_topk(x: ExprLike, k: ExprLike, axis: ExprLike = ..., largest: ExprLike = ...) -> Expr:
     """The k largest elements along an axis (largest => false: the k smallest) and their indices, in order, as torch.topk(x, k, dim=axis, largest, sorted=True) returns them: a struct {values, indices} of two tensors of x's shape with the axis k long (indices int64)."""
+
+def tensor_argpartition(x: ExprLike, kth: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's argpartition along axis (default -1): int64 indices of x's shape that put each kth element (an integer or a list, negative from the end) where a sort would put it, every element before it not greater and every one after it not smaller, in numpy's order (NaN last, an element NULL after NaN)."""
 
 def tensor_nonzero(x: ExprLike) -> Expr:
     """numpy's nonzero: the indices of the elements that are not zero (NaN is not zero), as one int64 variable-shape tensor of shape [ndim, count] per row: numpy's tuple of ndim index arrays stacked in order (tensor_get(tensor_nonzero(x), 0) is numpy's nonzero(x)[0]; tensor_transpose of it is numpy's argwhere)."""
