@@ -131,6 +131,7 @@ macro_rules! each_suite {
             tensor_search_generated,
             tensor_search,
             tensor_create_generated,
+            tensor_numbers_generated,
             tensor_create,
             tensor_vector_norm_generated,
             tensor_sort_generated,

@@ -1,11 +1,13 @@
 //! SQL list values and list columns where a tensor function takes a tensor: a list literal
 //! planned as the tensor numpy's `np.array` makes of it, a list column as a 1-d tensor of the
 //! length its call fixes ([`plan_with_list_tensors`]), and their values replaced by those
-//! tensors when the call runs ([`with_list_tensors`]).
+//! tensors when the call runs ([`with_list_tensors`]). A plain number there (a literal or a
+//! numeric column) is the 0-d tensor numpy's `np.asarray` makes of it, where the function
+//! does not read numbers itself ([`TensorFunction::numbers_as_tensors`]).
 
 use std::sync::Arc;
 
-use arrow::array::Array;
+use arrow::array::{Array, ArrayRef, FixedSizeListArray};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{ScalarValue, exec_err};
 use datafusion::error::{DataFusionError, Result};
@@ -37,6 +39,36 @@ fn list_literal_tensor(
     )))
 }
 
+/// Whether a field is a plain number (or boolean), which a tensor argument reads as a 0-d
+/// tensor.
+fn is_number(field: &Field) -> bool {
+    crate::tensor_type::is_element_type(field.data_type())
+}
+
+/// A number's field as the 0-d tensor `np.asarray` makes of it (named as `field`).
+fn number_field(field: &Field) -> Result<FieldRef> {
+    let tensor = crate::tensor_type::TensorType::new(field.data_type().clone(), Vec::new())
+        .map_err(|err| DataFusionError::Plan(format!("argument '{}': {err}", field.name())))?;
+    Ok(Arc::new(tensor.to_field(field.name())))
+}
+
+/// Numbers as 0-d tensors of `item` (a NULL number a NULL row): their buffer, not a copy.
+fn number_tensors(values: ArrayRef, item: &FieldRef) -> Result<ArrayRef> {
+    let nulls = values.nulls().cloned();
+    Ok(Arc::new(FixedSizeListArray::try_new(
+        Arc::clone(item),
+        1,
+        values,
+        nulls,
+    )?))
+}
+
+/// A number literal as a 0-d tensor literal of `item`.
+fn number_literal(value: &ScalarValue, item: &FieldRef) -> Result<ScalarValue> {
+    let array = number_tensors(value.to_array()?, item)?;
+    ScalarValue::try_from_array(&array, 0)
+}
+
 /// Plans a call through `plan`, with each list literal at one of `function`'s
 /// [`TensorFunction::tensor_arguments`] given as the tensor numpy makes of it (SQL's `[1, 2]`
 /// is a `List` value; numpy's and JAX's users mean an array), and each list column there as a
@@ -56,6 +88,17 @@ pub(crate) fn plan_with_list_tensors<F: TensorFunction>(
         let Some(field) = fields.get(i).cloned() else {
             continue;
         };
+        if function.numbers_as_tensors() && is_number(&field) {
+            let tensor =
+                number_field(&field).map_err(|err| name_plan_error(function.name(), err))?;
+            if let (Some(Some(value)), DataType::FixedSizeList(item, _)) =
+                (owned.get(i).cloned(), tensor.data_type())
+            {
+                owned[i] = Some(number_literal(&value, item)?);
+            }
+            fields[i] = tensor;
+            continue;
+        }
         match owned.get(i).cloned().flatten() {
             Some(value) => {
                 if let Some((field, value)) = list_literal_tensor(&field, &value)
@@ -150,6 +193,22 @@ pub(crate) fn with_list_tensors<F: TensorFunction>(
         let (Some(field), Some(expected)) = (fields.get(i), planned.arg_types.get(i)) else {
             continue;
         };
+        if function.numbers_as_tensors()
+            && is_number(field)
+            && let DataType::FixedSizeList(item, 1) = expected
+        {
+            let converted = match args.get(i) {
+                Some(ColumnarValue::Scalar(value)) => {
+                    ColumnarValue::Scalar(number_literal(value, item)?)
+                }
+                Some(ColumnarValue::Array(array)) => {
+                    ColumnarValue::Array(number_tensors(Arc::clone(array), item)?)
+                }
+                None => continue,
+            };
+            args[i] = converted;
+            continue;
+        }
         let column = list_column_item(field.data_type()).is_some();
         let length = match expected {
             DataType::FixedSizeList(_, length) => usize::try_from(*length).unwrap_or(0),

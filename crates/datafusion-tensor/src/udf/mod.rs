@@ -219,6 +219,13 @@ pub trait TensorFunction: Debug + Send + Sync + PartialEq + Eq + Hash + 'static 
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         Vec::new()
     }
+    /// Whether a plain number (a literal or a numeric column) at one of the
+    /// [`TensorFunction::tensor_arguments`] is planned as the 0-d tensor numpy's `np.asarray`
+    /// makes of it (`tensor_sum(5)`, `tensor_astype(1, 'float32')`). `false` for the functions
+    /// that read numbers themselves (the elementwise ones, with NEP 50's weak literals).
+    fn numbers_as_tensors(&self) -> bool {
+        true
+    }
     /// The length a list column at tensor argument `i` takes in a call planned with it as a
     /// one-element tensor: the last dimension of what it broadcasts into (numpy broadcasting
     /// of a 1-d array); `None` when that is not known when the query is planned.

@@ -221,8 +221,14 @@ fn documentation(index: usize) -> Documentation {
     }
     if name == "tensor_clip" {
         builder = builder
-            .with_argument("min", "A literal number, or NULL: no lower bound.")
-            .with_argument("max", "A literal number, or NULL: no upper bound.");
+            .with_argument(
+                "min",
+                "A number: a literal (weak, kept exactly), NULL (no lower bound), a numeric column or a typed literal such as CAST('NaN' AS DOUBLE) (strong: numpy 2's result type of x and the bound; a NULL row gives NULL).",
+            )
+            .with_argument(
+                "max",
+                "A number: a literal, NULL (no upper bound), a numeric column or a typed literal, as min.",
+            );
     }
     builder.build()
 }
@@ -285,13 +291,21 @@ enum UnaryOperand {
     /// A numeric or Boolean column or literal of element type `input` (a SQL integer literal
     /// is an Int64 and a float one a Float64: numpy's types of Python's numbers).
     Number { input: DataType, output: DataType },
+    /// `tensor_clip` with a bound that is a column or a typed literal: numpy's two binary
+    /// steps ([`crate::udf::math::plan_clip`]).
+    Clipped(Box<crate::udf::math::ClipSteps>),
 }
+
+/// The element types of a call that maps no values.
+static NO_TYPE: DataType = DataType::Null;
 
 impl UnaryPlan {
     fn element_types(&self) -> (&DataType, &DataType) {
         match &self.operand {
             UnaryOperand::Tensor { input, output } => (input.element_type(), output.element_type()),
             UnaryOperand::Number { input, output } => (input, output),
+            // Run by its steps ([`TensorUnary::invoke`]), never mapped.
+            UnaryOperand::Clipped(_) => (&NO_TYPE, &NO_TYPE),
         }
     }
 }
@@ -368,6 +382,11 @@ impl TensorFunction for TensorUnary {
         Some(&self.documentation)
     }
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0]
     }
@@ -409,6 +428,12 @@ impl TensorFunction for TensorUnary {
                 UnaryOp::Round(decimals)
             }
             "tensor_clip" => {
+                if let Some(steps) = crate::udf::math::plan_clip(args)? {
+                    return Ok(UnaryPlan {
+                        op: UnaryOp::Clip(None, None),
+                        operand: UnaryOperand::Clipped(Box::new(steps)),
+                    });
+                }
                 let lo = bound(name, "min", args, 1)?;
                 let hi = bound(name, "max", args, 2)?;
                 UnaryOp::Clip(lo.map(|b| b.0), hi.map(|b| b.0))
@@ -449,6 +474,7 @@ impl TensorFunction for TensorUnary {
             UnaryOperand::Number { output, .. } => {
                 Arc::new(Field::new(self.name(), output.clone(), true))
             }
+            UnaryOperand::Clipped(steps) => Arc::new(steps.output_field(self.name())),
         }
     }
 
@@ -459,6 +485,9 @@ impl TensorFunction for TensorUnary {
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         let name = self.name();
+        if let UnaryOperand::Clipped(steps) = &plan.operand {
+            return steps.invoke(name, args, number_rows);
+        }
         let (element, result) = plan.element_types();
         let map = |values: &ArrayRef| {
             apply(plan.op, element, values, result).map_err(|e| e.in_function(name))
@@ -467,6 +496,7 @@ impl TensorFunction for TensorUnary {
             UnaryOperand::Tensor { output, .. } => map_tensor_values(name, output, &arrays[0], map),
             // A column of numbers is its own values buffer (its NULLs the elements').
             UnaryOperand::Number { .. } => map(&arrays[0]),
+            UnaryOperand::Clipped(_) => exec_err!("{name}: a clip with column bounds has steps"),
         })
     }
 }

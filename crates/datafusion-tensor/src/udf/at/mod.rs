@@ -294,6 +294,11 @@ impl TensorFunction for TensorAt {
         Some(&self.documentation)
     }
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         match self.op {
             // x; idx keeps its own reading of lists (indices, coordinates).

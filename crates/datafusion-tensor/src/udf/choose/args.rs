@@ -174,7 +174,7 @@ pub(super) fn plan_form(args: &PlanArgs<'_>, data_args: usize) -> Result<Form> {
             // mixed types is not a literal when the query is planned.
             None if matches!(item.data_type(), DataType::List(_) | DataType::LargeList(_)) => {
                 plan_err!(
-                    "tensor_choose: nested list choices are a tensor when written as a literal of one element type without NULLs, got an expression of type {} (a column, whose rows may differ in shape, or a list with NULLs or mixed types): give it a shape with tensor(flatten(choices), shape)",
+                    "tensor_choose: nested list choices are a tensor when written as a literal, got an expression of type {} (a column, whose rows may differ in shape, or a scalar subquery): give it a shape with tensor(flatten(choices), shape)",
                     field.data_type()
                 )
             }

@@ -100,6 +100,11 @@ impl TensorFunction for TensorChoose {
         crate::udf::Parameters::Variadic { options: &["mode"] }
     );
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
         let n_args = arg_types.len();
         let data_args = match arg_types.last() {

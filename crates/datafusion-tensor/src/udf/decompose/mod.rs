@@ -199,6 +199,11 @@ impl TensorFunction for TensorDecompose {
         Some(&self.documentation)
     }
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         self.function.operands().to_vec()
     }

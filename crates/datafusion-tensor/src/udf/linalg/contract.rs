@@ -312,6 +312,11 @@ impl TensorFunction for TensorContract {
         Ok(arg_types.to_vec())
     }
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
         self.function.data(arg_types.len())
     }

@@ -83,6 +83,11 @@ impl TensorFunction for TensorDivmod {
         Some(&self.documentation)
     }
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1]
     }

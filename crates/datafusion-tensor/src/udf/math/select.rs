@@ -75,6 +75,11 @@ impl TensorFunction for TensorWhere {
 
     function_metadata!("tensor_where", ["condition", "x", "y"], required = 3);
 
+    /// Numbers are read as this function's own operands.
+    fn numbers_as_tensors(&self) -> bool {
+        false
+    }
+
     fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
         vec![0, 1, 2]
     }
