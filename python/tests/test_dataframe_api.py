@@ -231,6 +231,10 @@ def cases():
     out["tensor_vecdot"] = (lambda: tf.tensor_vecdot(X, Y, axis=0),
                             lambda d: per_row(lambda a, b: np.vecdot(a, b, axis=0),
                                               d["x"], d["y"]))
+    out["tensor_cross"] = (lambda: tf.tensor_cross(X, Y),
+                           lambda d: np.cross(d["x"], d["y"]))
+    out["tensor_kron"] = (lambda: tf.tensor_kron(X, Y),
+                          lambda d: per_row(np.kron, d["x"], d["y"]))
     out["tensor_divmod"] = (lambda: tf.tensor_divmod(X, Y)["remainder"],
                             lambda d: np.divmod(d["x"], d["y"])[1])
     out["tensor_diff"] = (

@@ -5,7 +5,8 @@ expected results are numpy's on the same data:
 - sql/tensor_manipulate_generated.slt: tensor_roll, _repeat, _tile, _take, _pad, _tril, _triu;
 - sql/tensor_cumulative_generated.slt: tensor_cumulative_sum, _cumulative_prod, tensor_diff;
 - sql/tensor_divmod_generated.slt: tensor_divmod (its two fields) and tensor_vecdot;
-- sql/tensor_vector_norm_generated.slt: tensor_vector_norm (numpy 2's linalg.vector_norm).
+- sql/tensor_vector_norm_generated.slt: tensor_vector_norm (numpy 2's linalg.vector_norm);
+- sql/tensor_cross_generated.slt: tensor_cross (numpy 2's linalg.cross) and tensor_kron.
 
     python3 tests/data/make_array_api_fixtures.py      # numpy >= 2.1, pyarrow
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
+from fixture_format import ARROW
 from make_reduce_fixtures import VARSHAPE, variable_rows
 from make_shape_fixtures import DTYPES, Writer, rows_of, value_sql
 
@@ -28,6 +30,7 @@ OUT = ROOT / "sql" / "tensor_manipulate_generated.slt"
 OUT_CUMULATIVE = ROOT / "sql" / "tensor_cumulative_generated.slt"
 OUT_DIVMOD = ROOT / "sql" / "tensor_divmod_generated.slt"
 OUT_NORM = ROOT / "sql" / "tensor_vector_norm_generated.slt"
+OUT_CROSS = ROOT / "sql" / "tensor_cross_generated.slt"
 
 # Each function's options in order, and numpy's keyword for each.
 OPTIONS = {
@@ -43,6 +46,9 @@ OPTIONS = {
     "diff": ["n", "axis", "prepend", "append"],
     "vecdot": ["axis"],
     "vector_norm": ["axis", "keepdims", "ord"],
+    "cross": ["axis"],
+    "cross_variable": ["axis"],
+    "kron": [],
     "divmod_quotient": [],
     "divmod_remainder": [],
 }
@@ -55,6 +61,10 @@ def numpy_call(function, arrays, options):
             return np.divmod(*arrays)[0 if function == "divmod_quotient" else 1]
     if function == "vecdot":
         return np.vecdot(*arrays, axis=options.get("axis", -1))
+    if function in ("cross", "cross_variable"):
+        return np.linalg.cross(*arrays, axis=options.get("axis", -1))
+    if function == "kron":
+        return np.kron(*arrays)
     if function == "vector_norm":
         axis = options.get("axis")
         ord_ = {"inf": np.inf, "-inf": -np.inf}.get(options.get("ord"), options.get("ord", 2))
@@ -100,6 +110,10 @@ def call_sql(function, xs, options, keyword):
     args = list(xs)
     if function.startswith("divmod_"):
         return f"tensor_divmod({', '.join(args)})['{function[len('divmod_'):]}']"
+    if function == "cross_variable":
+        # x1 as a variable-shape column (each row's shape read at run time).
+        args[0] = f"tensor_to_variable({args[0]})"
+        function = "cross"
     for k, name in enumerate(OPTIONS[function]):
         if name not in options:
             continue
@@ -375,6 +389,69 @@ def vector_norm_cases(w, rng):
         w.variable_case("vector_norm", [column], [r], {"axis": -1, "keepdims": True, "ord": 1})
 
 
+def cross_cases(w, rng):
+    w.comment("cross: numpy 2's linalg.cross of 3-vectors along an axis, the rest broadcast; "
+              "element types (integers wrap), mixed types, permuted operands, numpy's errors.")
+    for dtype in [np.int8, np.int32, np.int64, np.uint8, np.float16, np.float32, np.float64]:
+        x = rows_of(rng, dtype, (2, 3))
+        w.table_case("cross", [x, rows_of(rng, dtype, (2, 3))], {})
+        w.table_case("cross", [x, rows_of(rng, dtype, (3,))], {})
+        w.table_case("cross", [rows_of(rng, dtype, (3, 2)), rows_of(rng, dtype, (3, 1))],
+                     {"axis": 0})
+    for a, b in [(np.int16, np.float32), (np.bool_, np.int8), (np.uint8, np.int8),
+                 (np.float16, np.float64)]:
+        w.table_case("cross", [rows_of(rng, a, (3,)), rows_of(rng, b, (2, 3))], {})
+    x = rows_of(rng, np.float64, (4, 1, 3))
+    w.table_case("cross", [x, rows_of(rng, np.float64, (2, 3))], {})
+    w.table_case("cross", [x, rows_of(rng, np.float64, (2, 3))], {}, perms=[[2, 0, 1], None])
+    y = rows_of(rng, np.int64, (2, 3, 4))
+    w.table_case("cross", [y, rows_of(rng, np.int64, (1, 3, 4))], {"axis": 1})
+    w.table_case("cross", [y, rows_of(rng, np.int64, (3, 4))], {"axis": -2},
+                 perms=[[1, 2, 0], [1, 0]])
+    w.table_case("cross", [[np.zeros((0, 3))], [np.zeros((3,))]], {})
+    w.comment("Errors.")
+    w.table_case("cross", [rows_of(rng, np.float64, (2,)), rows_of(rng, np.float64, (3,))], {})
+    w.table_case("cross", [rows_of(rng, np.float64, (2, 3)), rows_of(rng, np.float64, (4, 3))],
+                 {})
+    w.table_case("cross", [rows_of(rng, np.bool_, (3,)), rows_of(rng, np.bool_, (3,))], {})
+    w.table_case("cross", [rows_of(rng, np.int8, (3,)), rows_of(rng, np.int8, (3,))],
+                 {"axis": 1})
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape rows, each in its own shape (numpy's error names the row).")
+    fixed_type = w.arrow_type
+    w.arrow_type = lambda result: (f"Struct(\"data\": List({ARROW[result.dtype]}), \"shape\": "
+                                   f"FixedSizeList({result.ndim} x Int32))")
+    x = rows_of(rng, np.float32, (2, 3))
+    w.table_case("cross_variable", [x, rows_of(rng, np.float32, (3,))], {})
+    w.table_case("cross_variable", [rows_of(rng, np.int16, (3, 2)), rows_of(rng, np.int8, (3, 1))],
+                 {"axis": 0})
+    w.table_case("cross_variable", [x, rows_of(rng, np.float64, (4, 1, 3))], {},
+                 perms=[[1, 0], None])
+    w.arrow_type = fixed_type
+    r = variable_rows(table, "cs")
+    w.variable_case("cross", ["cs", "cs"], [r, r], {"axis": 0})
+    r = variable_rows(table, "c1")
+    w.variable_case("cross", ["c1", "c1"], [r, r], {})
+
+
+def kron_cases(w, rng):
+    w.comment("kron: numpy's Kronecker product; element types, shapes padded in front, mixed "
+              "types (integers wrap, booleans and), permuted and empty operands.")
+    for dtype in [np.int8, np.int64, np.uint8, np.float16, np.float32, np.float64, np.bool_]:
+        w.table_case("kron", [rows_of(rng, dtype, (2, 3)), rows_of(rng, dtype, (2, 2))], {})
+        w.table_case("kron", [rows_of(rng, dtype, (3,)), rows_of(rng, dtype, (2, 2))], {})
+    for a, b in [(np.int8, np.float32), (np.uint8, np.int8), (np.bool_, np.int16)]:
+        w.table_case("kron", [rows_of(rng, a, (2, 1, 2)), rows_of(rng, b, (3,))], {})
+    x = rows_of(rng, np.float64, (2, 3, 2))
+    w.table_case("kron", [x, rows_of(rng, np.float64, (2, 2))], {}, perms=[[2, 0, 1], [1, 0]])
+    w.table_case("kron", [[np.zeros((0, 2))], [np.ones((2, 2))]], {})
+    table = pq.read_table(ROOT / VARSHAPE)
+    w.comment("Variable-shape rows, each in its own shape.")
+    r = variable_rows(table, "f32")
+    w.variable_case("kron", ["f32", "f32"], [r, r], {})
+    w.variable_case("kron", ["f32", "i64v"], [r, variable_rows(table, "i64v")], {})
+
+
 def main():
     rng = np.random.default_rng(20261130)
     w = ManipulateWriter()
@@ -396,6 +473,12 @@ def main():
     vector_norm_cases(w, np.random.default_rng(20261201))
     w.write(OUT_NORM)
     print(f"wrote {OUT_NORM.relative_to(ROOT)}: {w.count} cases")
+    w = ManipulateWriter()
+    rng = np.random.default_rng(20261202)
+    cross_cases(w, rng)
+    kron_cases(w, rng)
+    w.write(OUT_CROSS)
+    print(f"wrote {OUT_CROSS.relative_to(ROOT)}: {w.count} cases")
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ macro_rules! each_suite {
             tensor_search,
             tensor_create_generated,
             tensor_numbers_generated,
+            tensor_cross_generated,
             tensor_create,
             tensor_vector_norm_generated,
             tensor_sort_generated,

@@ -94,6 +94,16 @@ with_options! {
     }
 }
 
+plain! {
+    /// numpy's kron: the Kronecker product, every product of an element of a with one of b, the
+    /// shapes padded with 1s in front to one length, the result's dimension d a's times b's (block
+    /// (i, j) is a\[i, j\] * b); in numpy's result type of the operands (integers wrap, booleans
+    /// and).
+    ///
+    /// SQL: `tensor_kron(a, b)`.
+    tensor_kron(a, b)
+}
+
 with_options! {
     /// The inner product sum(a * b) along the last axis (or `axis`) of a and b, broadcast by
     /// numpy's rules.
@@ -154,6 +164,17 @@ with_options! {
     tensor_matrix_norm(x) -> TensorMatrixNormCall {
         keepdims = "keepdims",
         ord = "ord",
+    }
+}
+
+with_options! {
+    /// numpy 2's linalg.cross (the array API standard's): the cross product of the 3-vectors along
+    /// axis of x1 and x2 (default -1, the last), the other dimensions broadcast; the result holds
+    /// the vectors at axis.
+    ///
+    /// SQL: `tensor_cross(x1, x2 [, axis])`.
+    tensor_cross(x1, x2) -> TensorCrossCall {
+        axis = "axis",
     }
 }
 

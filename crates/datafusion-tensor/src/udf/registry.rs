@@ -390,6 +390,7 @@ fn declare() -> Registry {
     r.scalar(super::linalg::TensorVectorMeasure::cosine_distance());
     r.scalar(super::linalg::TensorNorm::new());
     r.scalar(super::linalg::TensorMatrixNorm::new());
+    r.scalar(super::linalg::TensorCross::new());
     for function in super::DecomposeFunction::ALL {
         r.scalar(super::TensorDecompose::new(function));
     }

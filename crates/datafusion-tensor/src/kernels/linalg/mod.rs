@@ -1,9 +1,10 @@
 //! numpy's linear algebra per row (SPEC §10): products and diagonals as planned contractions
 //! ([`contraction`], labelled ([`labelling`]) by [`products`] and [`einsum`], worked per element type as
-//! [`element`] says), the vector kernels along an axis ([`similarity`], [`norm`]); the
+//! [`element`] says), the vector kernels along an axis ([`similarity`], [`norm`], [`cross`]); the
 //! decompositions are [`crate::kernels::decompose`].
 
 pub mod contraction;
+pub mod cross;
 pub mod einsum;
 pub mod element;
 pub mod gemm;

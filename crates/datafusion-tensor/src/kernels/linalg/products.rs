@@ -186,6 +186,32 @@ pub fn outer_shape(a: &[usize], b: &[usize]) -> Vec<usize> {
     vec![a.iter().product(), b.iter().product()]
 }
 
+/// numpy's `kron`: the operands' shapes padded with 1s in front to one length, every product
+/// of an element of `a` with one of `b`, laid out as `(a0, b0, a1, b1, ...)`: the values of
+/// the result, whose shape is `(a0 * b0, a1 * b1, ...)` (returned beside the labelling).
+pub fn kron(a: &[usize], b: &[usize]) -> (Labelling, Vec<usize>) {
+    let mut labelling = free_product(a, b, &[]);
+    let ndim = a.len().max(b.len());
+    let (pad_a, pad_b) = (ndim - a.len(), ndim - b.len());
+    let mut output = Vec::with_capacity(a.len() + b.len());
+    let mut shape = Vec::with_capacity(ndim);
+    for d in 0..ndim {
+        let mut size = 1;
+        // A padded dimension (1) has no index: it adds nothing to the layout.
+        if let Some(axis) = d.checked_sub(pad_a).map(|i| labelling.operands[0][i]) {
+            output.push(axis.label);
+            size *= labelling.sizes[axis.label];
+        }
+        if let Some(axis) = d.checked_sub(pad_b).map(|j| labelling.operands[1][j]) {
+            output.push(axis.label);
+            size *= labelling.sizes[axis.label];
+        }
+        shape.push(size);
+    }
+    labelling.output = output;
+    (labelling, shape)
+}
+
 /// The axes of `tensordot`, as numpy takes them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TensordotAxes {

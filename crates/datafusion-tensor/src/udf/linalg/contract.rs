@@ -59,11 +59,13 @@ pub enum ContractFunction {
     Einsum,
     /// numpy 2's `vecdot`: `einsum('...i,...i->...')` with `axis` moved last.
     Vecdot,
+    /// numpy `kron`.
+    Kron,
 }
 
 impl ContractFunction {
     /// Every function, in registration order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Matmul,
         Self::Dot,
         Self::Inner,
@@ -73,6 +75,7 @@ impl ContractFunction {
         Self::Diagonal,
         Self::Einsum,
         Self::Vecdot,
+        Self::Kron,
     ];
 
     /// The SQL name.
@@ -87,6 +90,7 @@ impl ContractFunction {
             Self::Diagonal => "tensor_diagonal",
             Self::Einsum => "tensor_einsum",
             Self::Vecdot => "tensor_vecdot",
+            Self::Kron => "tensor_kron",
         }
     }
 
@@ -101,7 +105,7 @@ impl ContractFunction {
                 names: &["x1", "x2", "axis"],
                 required: 2,
             },
-            Self::Dot | Self::Inner | Self::Outer => Parameters::Fixed {
+            Self::Dot | Self::Inner | Self::Outer | Self::Kron => Parameters::Fixed {
                 names: &["a", "b"],
                 required: 2,
             },
@@ -134,6 +138,7 @@ enum Recipe {
     Dot,
     Inner,
     Outer,
+    Kron,
     Tensordot(TensordotAxes),
     Diagonal {
         offset: i64,
@@ -170,6 +175,10 @@ impl Recipe {
                 let (a, b) = pair()?;
                 let labelling = products::outer(a, b);
                 return Ok((labelling, products::outer_shape(a, b)));
+            }
+            Self::Kron => {
+                let (a, b) = pair()?;
+                return Ok(products::kron(a, b));
             }
             Self::Tensordot(axes) => {
                 let (a, b) = pair()?;
@@ -262,6 +271,7 @@ impl TensorContract {
             F::Dot => Recipe::Dot,
             F::Inner => Recipe::Inner,
             F::Outer => Recipe::Outer,
+            F::Kron => Recipe::Kron,
             F::Tensordot => Recipe::Tensordot(tensordot_axes(args, 2)?),
             F::Trace | F::Diagonal => Recipe::Diagonal {
                 offset: integer_option(args, 1, "offset", 0)?,
@@ -462,7 +472,12 @@ impl TensorFunction for TensorContract {
 /// `vecdot`'s operand `k` with `axis` moved last: a transpose, a permutation composed into
 /// its type (no value moves). numpy's gufunc errors where it has too few dimensions or the
 /// axis is out of bounds.
-fn axis_last(name: &str, k: usize, operand: AnyTensorType, axis: i64) -> Result<AnyTensorType> {
+pub(super) fn axis_last(
+    name: &str,
+    k: usize,
+    operand: AnyTensorType,
+    axis: i64,
+) -> Result<AnyTensorType> {
     let ndim = operand.ndim();
     if ndim == 0 {
         return plan_err!(

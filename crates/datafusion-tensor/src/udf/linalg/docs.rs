@@ -132,6 +132,13 @@ fn text(function: ContractFunction) -> Text {
                 ),
             ],
         ),
+        F::Kron => (
+            "numpy's kron: the Kronecker product, every product of an element of a with one of b, the shapes padded with 1s in front to one length, the result's dimension d a's times b's (block (i, j) is a[i, j] * b); in numpy's result type of the operands (integers wrap, booleans and).",
+            "tensor_kron(a, b)",
+            "tensor_kron(tensor([1, 10], [2]), tensor([1, 2, 3], [3]))",
+            "[1, 2, 3, 10, 20, 30]",
+            &[("a", OPERAND), ("b", OPERAND)],
+        ),
         F::Einsum => (
             "numpy's einsum (optimize=False): numpy's subscripts grammar (labels per operand separated by commas, '->' and the output, or the implicit output: the labels appearing once, in alphabetical order; '...' broadcasts; a label repeated in an operand takes a diagonal; labels left out of the output are summed), parsed and planned once per query.",
             "tensor_einsum(subscripts, operand [, operand ...])",
