@@ -562,6 +562,9 @@ def tensor_einsum(*args: ExprLike) -> Expr:
 def tensor_vecdot(x1: ExprLike, x2: ExprLike, axis: ExprLike = ...) -> Expr:
     """numpy 2's vecdot (the array API standard's linalg.vecdot): the dot product of x1 and x2 along axis of each (the last by default), the other dimensions broadcast; in the operands' common type (numpy's sum of products: integers wrap, booleans are or of ands)."""
 
+def tensor_kron(a: ExprLike, b: ExprLike) -> Expr:
+    """numpy's kron: the Kronecker product, every product of an element of a with one of b, the shapes padded with 1s in front to one length, the result's dimension d a's times b's (block (i, j) is a[i, j] * b); in numpy's result type of the operands (integers wrap, booleans and)."""
+
 def tensor_inner_product(a: ExprLike, b: ExprLike, axis: ExprLike = ...) -> Expr:
     """The inner product sum(a * b) along the last axis (or `axis`) of a and b, broadcast by numpy's rules."""
 
@@ -579,6 +582,9 @@ def tensor_norm(x: ExprLike, ord: ExprLike = ..., axis: ExprLike = ..., keepdims
 
 def tensor_matrix_norm(x: ExprLike, keepdims: ExprLike = ..., ord: ExprLike = ...) -> Expr:
     """The array API's linalg.matrix_norm: tensor_norm over the last two axes (numpy's norm(x, ord, axis=(-2, -1), keepdims)); ord 'fro' by default, or 'nuc', 1, -1, 2, -2, inf, -inf (as strings 'inf', '-inf' too)."""
+
+def tensor_cross(x1: ExprLike, x2: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy 2's linalg.cross (the array API standard's): the cross product of the 3-vectors along axis of x1 and x2 (default -1, the last), the other dimensions broadcast; the result holds the vectors at axis."""
 
 def tensor_det(x: ExprLike) -> Expr:
     """numpy's linalg.det: the determinant of each matrix (from its LU factorisation, as sign * exp(logabsdet))."""
