@@ -2,7 +2,10 @@
 """Generates the aggregate suites from numpy: sql/tensor_aggregate_generated.slt (fixed-shape
 columns written as SQL literals, and pyarrow Parquet files read with 1 and 4 partitions) and
 sql/tensor_aggregate_varshape_generated.slt (variable-shape columns of a pyarrow Parquet file),
-with the files tests/data/aggregate_varshape.parquet and tests/data/aggregate_parts/*.parquet.
+with the files tests/data/aggregate_varshape.parquet and tests/data/aggregate_parts/*.parquet;
+and sql/tensor_agg_cov_generated.slt (tensor_agg_cov and tensor_agg_corrcoef: numpy's
+`cov(np.stack(rows), rowvar=False, ddof=ddof)` and `corrcoef(..., rowvar=False)`, within the
+float64 tolerance below where finite, exactly where numpy's is NaN or infinite).
 
     python3 tests/data/make_aggregate_fixtures.py      # numpy >= 2, pyarrow
 
@@ -31,6 +34,7 @@ from make_varshape_along_fixtures import physical_of, variable_column
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "sql" / "tensor_aggregate_generated.slt"
 OUT_VAR = ROOT / "sql" / "tensor_aggregate_varshape_generated.slt"
+OUT_COV = ROOT / "sql" / "tensor_agg_cov_generated.slt"
 VARFILE = "tests/data/aggregate_varshape.parquet"
 PARTS = "tests/data/aggregate_parts"
 
@@ -465,6 +469,92 @@ def variable_cases(w, rng):
           f"SELECT g, tensor_agg_sum(bad) FROM {source} GROUP BY g;")
 
 
+def numpy_cov(function, rows, ddof):
+    """numpy's cov / corrcoef of the non-NULL `rows` stacked, rowvar=False (None: no rows)."""
+    rows = [r for r in rows if r is not None]
+    if not rows:
+        return None
+    m = np.stack(rows)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if function == "cov":
+            return np.cov(m, rowvar=False, ddof=ddof)
+        return np.corrcoef(m, rowvar=False)
+
+
+def cov_grouped(w, function, source, groups, x, ddof=None, shown_type=None):
+    """`SELECT g, tensor_agg_<function>(x) ... GROUP BY g`: each element within the float64
+    tolerance of numpy's, equal to it (infinities), or NaN where numpy's is."""
+    ddof_sql = "" if ddof is None else f", ddof => {ddof}"
+    call = f"tensor_agg_{function}({x}{ddof_sql})"
+    results = {g: numpy_cov(function, rows, 1 if ddof is None else ddof)
+               for g, rows in groups.items()}
+    some = next(r for r in results.values() if r is not None)
+    kind = shown_type or arrow_type(some)
+    header = (f"# numpy {function}(np.stack(rows), rowvar=False"
+              f"{'' if ddof is None or function != 'cov' else f', ddof={ddof}'}): {some.dtype}")
+    w.count += 1
+    rtol, atol = TOLERANCE[some.dtype]
+    shape = "[" + ", ".join(str(d) for d in some.shape) + "]"
+    expected = ", ".join(f"({g}, {list_sql(np.ascontiguousarray(r))})"
+                         for g, r in results.items() if r is not None)
+    e = f"tensor(e.v, {shape})"
+    close = f"tensor_abs(a.x - {e}) <= {atol} + {rtol} * tensor_abs({e})"
+    same = f"tensor_logical_or(a.x = {e}, tensor_logical_and(tensor_isnan(a.x), tensor_isnan({e})))"
+    sql = (f"SELECT a.g, tensor_all(tensor_logical_or({close}, {same})), arrow_typeof(a.x) "
+           f"FROM (SELECT g, {call} AS x FROM {source} GROUP BY g) AS a LEFT JOIN "
+           f"(VALUES {expected}) AS e(g, v) ON a.g = e.g ORDER BY a.g;")
+    w.lines += ["", header + f" (within rtol {rtol}, atol {atol}; NaN where numpy's is)",
+                "query IBT", sql, "----"]
+    for g, r in results.items():
+        w.lines.append(f"{g} {'NULL' if r is None else 'true'} {kind}")
+
+
+def cov_cases(w, rng):
+    w.comment("cov and corrcoef per group of [3] rows (group 1 three rows, 2 a NULL and two "
+              "rows, 3 only a NULL row): every element type (float64 results), ddof.")
+    for dtype in [np.float64, np.float32, np.float16, np.int8, np.int64, np.uint8, np.bool_]:
+        rows = group_rows(rng, dtype, (3,))
+        source, groups = values_source(rows), by_group(rows)
+        x = tensor_sql("v", [3])
+        cov_grouped(w, "cov", source, groups, x)
+        cov_grouped(w, "corrcoef", source, groups, x)
+    rows = group_rows(rng, np.float64, (4,))
+    source, groups = values_source(rows), by_group(rows)
+    for ddof in [0, 2]:
+        cov_grouped(w, "cov", source, groups, tensor_sql("v", [4]), ddof=ddof)
+    w.comment("SQL lists (1-d tensors) and variable-shape rows (a variable-shape result).")
+    rows = group_rows(rng, np.float64, (3,))
+    source, groups = values_source(rows), by_group(rows)
+    cov_grouped(w, "cov", source, groups, "v",
+                shown_type='Struct("data": List(Float64), "shape": FixedSizeList(2 x Int32))')
+    cov_grouped(w, "cov", source, groups, "tensor_to_variable(tensor(v, [3]))",
+                shown_type='Struct("data": List(Float64), "shape": FixedSizeList(2 x Int32))')
+    cov_grouped(w, "corrcoef", source, groups, "tensor_to_variable(tensor(v, [3]))",
+                shown_type='Struct("data": List(Float64), "shape": FixedSizeList(2 x Int32))')
+    w.comment("Numbers per row (0-d tensors): one variable, a plain number out.")
+    rows = group_rows(rng, np.float64, ())
+    source, groups = values_source([(g, None if a is None else a.reshape(1)) for g, a in rows]), \
+        by_group(rows)
+    cov_grouped(w, "cov", source, groups, "tensor_reshape(tensor(v, [1]), [])",
+                shown_type="Float64")
+    w.comment("A group of one row: numpy's 0 * (1 / 0), NaN; a constant variable's "
+              "correlations NaN.")
+    rows = [(1, np.array([1.0, 2.0, 3.0])), (2, np.array([1.0, 5.0, 2.0])),
+            (2, np.array([1.0, 7.0, -2.0])), (2, np.array([1.0, 1.0, 4.0]))]
+    source, groups = values_source(rows), by_group(rows)
+    cov_grouped(w, "cov", source, groups, tensor_sql("v", [3]))
+    cov_grouped(w, "corrcoef", source, groups, tensor_sql("v", [3]))
+    w.comment("Errors: rows of more than one dimension; rows of another length.")
+    w.count += 1
+    w.raw("query error " + error_regex("tensor_agg_cov: m has more than 2 dimensions", ""),
+          "SELECT tensor_agg_cov(tensor(v, [2, 2])) FROM (VALUES ([1, 2, 3, 4])) AS t(v);")
+    w.count += 1
+    w.raw("query error " + error_regex("tensor_agg_cov: all input arrays must have the same "
+                                       "shape", ""),
+          "SELECT tensor_agg_cov(v) FROM (VALUES ([1.0, 2.0]), ([1.0, 2.0, 3.0])) AS t(v);")
+
+
 def main():
     rng = np.random.default_rng(20261127)
     w = Writer(OUT, "sum, prod, min, max, mean and stack exactly; var and std within the "
@@ -477,6 +567,10 @@ def main():
     v.write()
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases, "
           f"{OUT_VAR.relative_to(ROOT)}: {v.count} cases")
+    c = Writer(OUT_COV, "cov and corrcoef within the stated tolerance (NaN and inf exactly).")
+    cov_cases(c, np.random.default_rng(20261203))
+    c.write()
+    print(f"wrote {OUT_COV.relative_to(ROOT)}: {c.count} cases")
 
 
 if __name__ == "__main__":

@@ -316,6 +316,8 @@ const DOCUMENTED: &[&str] = &[
     "tensor_acos",
     "tensor_acosh",
     "tensor_add",
+    "tensor_agg_corrcoef",
+    "tensor_agg_cov",
     "tensor_agg_max",
     "tensor_agg_mean",
     "tensor_agg_min",

@@ -133,6 +133,7 @@ macro_rules! each_suite {
             tensor_create_generated,
             tensor_numbers_generated,
             tensor_cross_generated,
+            tensor_agg_cov_generated,
             tensor_create,
             tensor_vector_norm_generated,
             tensor_sort_generated,

@@ -74,3 +74,23 @@ plain! {
     /// SQL: `tensor_agg_stack(x [ORDER BY expression])`.
     tensor_agg_stack(x)
 }
+
+with_options! {
+    /// Aggregate: numpy's cov(np.stack(rows), rowvar=False, ddof=ddof) over a group's non-NULL
+    /// rows, each row one observation of the variables along its one dimension: a \[d, d\] float64
+    /// tensor (variable-shape for variable-shape or list rows; a plain number for 0-d rows).
+    ///
+    /// SQL: `tensor_agg_cov(x [, ddof])`.
+    tensor_agg_cov(x) -> TensorAggCovCall {
+        ddof = "ddof",
+    }
+}
+
+plain! {
+    /// Aggregate: numpy's corrcoef(np.stack(rows), rowvar=False): tensor_agg_cov divided by the
+    /// variables' standard deviations and clipped to \[-1, 1\], as numpy computes it (NaN for a
+    /// constant variable).
+    ///
+    /// SQL: `tensor_agg_corrcoef(x)`.
+    tensor_agg_corrcoef(x)
+}

@@ -56,10 +56,20 @@ fn build(function: AggregateFunction) -> Documentation {
             "tensor_agg_stack(x ORDER BY k) FROM (VALUES (2, tensor([3, 4], [2])), (1, tensor([1, 2], [2]))) AS t(k, x)",
             "[[1, 2], [3, 4]]",
         ),
+        F::Cov => (
+            "Aggregate: numpy's cov(np.stack(rows), rowvar=False, ddof=ddof) over a group's non-NULL rows, each row one observation of the variables along its one dimension: a [d, d] float64 tensor (variable-shape for variable-shape or list rows; a plain number for 0-d rows). One pass in float64 (Welford's co-moments, merged with Chan's formula), within float tolerance of numpy's centred BLAS product; numpy's inf/NaN where count - ddof is not positive. A NULL element makes its variable's row and column NULL. NULL for a group without rows.",
+            "tensor_agg_cov(x) FROM (VALUES (tensor([1.0, 2.0], [2])), (tensor([3.0, 6.0], [2])), (tensor([5.0, 7.0], [2]))) AS t(x)",
+            "[[4.0, 5.0], [5.0, 7.0]]",
+        ),
+        F::Corrcoef => (
+            "Aggregate: numpy's corrcoef(np.stack(rows), rowvar=False): tensor_agg_cov divided by the variables' standard deviations and clipped to [-1, 1], as numpy computes it (NaN for a constant variable).",
+            "tensor_agg_corrcoef(x) FROM (VALUES (tensor([1.0, 2.0], [2])), (tensor([2.0, 4.0], [2])), (tensor([3.0, 6.0], [2]))) AS t(x)",
+            "[[1.0, 1.0], [1.0, 1.0]]",
+        ),
     };
     let name = function.name();
     let syntax = match function {
-        F::Var | F::Std => format!("{name}(x [, ddof])"),
+        F::Var | F::Std | F::Cov => format!("{name}(x [, ddof])"),
         F::Stack => format!("{name}(x [ORDER BY expression])"),
         _ => format!("{name}(x)"),
     };
@@ -72,6 +82,12 @@ fn build(function: AggregateFunction) -> Documentation {
         builder = builder.with_argument(
             "ddof",
             "A literal integer, delta degrees of freedom: the divisor is count - ddof (default 0).",
+        );
+    }
+    if function == F::Cov {
+        builder = builder.with_argument(
+            "ddof",
+            "A literal integer, delta degrees of freedom: the divisor is count - ddof (default 1, numpy's unbiased estimate).",
         );
     }
     builder.build()

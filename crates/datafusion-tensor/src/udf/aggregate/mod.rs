@@ -1,6 +1,7 @@
 //! Aggregates over a tensor column (SPEC §10): `tensor_agg_sum`, `_mean`, `_min`, `_max`,
 //! `_prod`, `_var`, `_std` (numpy's `np.<op>(np.stack(rows), axis=0)` over a group's non-NULL
-//! rows) and `tensor_agg_stack` (`np.stack` in the call's ORDER BY order).
+//! rows), `tensor_agg_stack` (`np.stack` in the call's ORDER BY order) and `tensor_agg_cov`,
+//! `tensor_agg_corrcoef` (numpy's `cov`/`corrcoef` of the stacked rows, `rowvar=False`).
 //!
 //! An instance holds nothing but which function it is: everything a call needs is derived
 //! from DataFusion's arguments (the argument fields, the `ddof` literal, the ORDER BY), so the
@@ -11,12 +12,14 @@
 //! - [`accumulator`] / [`groups`]: DataFusion's one-group and many-groups forms of it;
 //! - [`stack`] / [`stack_groups`]: numpy's stack, `tensor_agg_stack`, in its one-group and
 //!   many-groups forms;
+//! - [`cov`]: `tensor_agg_cov` and `tensor_agg_corrcoef`, one group's running co-moments;
 //! - [`docs`]: the documentation.
 //!
 //! The element loops are [`crate::kernels::aggregate`]'s.
 
 mod accumulator;
 mod columns;
+mod cov;
 mod docs;
 mod groups;
 mod stack;
@@ -65,11 +68,15 @@ pub enum AggregateFunction {
     Std,
     /// `tensor_agg_stack`.
     Stack,
+    /// `tensor_agg_cov`.
+    Cov,
+    /// `tensor_agg_corrcoef`.
+    Corrcoef,
 }
 
 impl AggregateFunction {
     /// Every aggregate, in the order of their discriminants.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 10] = [
         Self::Sum,
         Self::Mean,
         Self::Min,
@@ -78,6 +85,8 @@ impl AggregateFunction {
         Self::Var,
         Self::Std,
         Self::Stack,
+        Self::Cov,
+        Self::Corrcoef,
     ];
 
     /// The SQL name.
@@ -91,13 +100,15 @@ impl AggregateFunction {
             Self::Var => "tensor_agg_var",
             Self::Std => "tensor_agg_std",
             Self::Stack => "tensor_agg_stack",
+            Self::Cov => "tensor_agg_cov",
+            Self::Corrcoef => "tensor_agg_corrcoef",
         }
     }
 
     /// How it takes its arguments.
     pub fn parameters(self) -> Parameters {
         match self {
-            Self::Var | Self::Std => Parameters::Fixed {
+            Self::Var | Self::Std | Self::Cov => Parameters::Fixed {
                 names: &["x", "ddof"],
                 required: 1,
             },
@@ -108,7 +119,12 @@ impl AggregateFunction {
         }
     }
 
-    /// The elementwise aggregate (`None`: the stack).
+    /// Whether this is `tensor_agg_cov` or `tensor_agg_corrcoef` ([`cov`]).
+    fn covariance(self) -> bool {
+        matches!(self, Self::Cov | Self::Corrcoef)
+    }
+
+    /// The elementwise aggregate (`None`: the stack, cov and corrcoef).
     fn aggregation(self, ddof: i64) -> Option<Aggregation> {
         Some(match self {
             Self::Sum => Aggregation::Sum,
@@ -118,7 +134,7 @@ impl AggregateFunction {
             Self::Prod => Aggregation::Prod,
             Self::Var => Aggregation::Var { ddof },
             Self::Std => Aggregation::Std { ddof },
-            Self::Stack => return None,
+            Self::Stack | Self::Cov | Self::Corrcoef => return None,
         })
     }
 
@@ -178,13 +194,18 @@ impl TensorAggregate {
         })
     }
 
-    /// The `ddof` of a call (a literal integer; 0 when omitted or NULL).
+    /// The `ddof` of a call (a literal integer; when omitted or NULL, 1 for `cov` as numpy's
+    /// unbiased estimate, else 0).
     fn ddof(&self, args: &AccumulatorArgs<'_>) -> Result<i64> {
         let name = self.function.name();
+        let default = i64::from(self.function == AggregateFunction::Cov);
         let Some(expr) = args.exprs.get(1) else {
-            return Ok(0);
+            return Ok(default);
         };
         if let Some(literal) = expr.downcast_ref::<Literal>() {
+            if literal.value().is_null() {
+                return Ok(default);
+            }
             return ddof_value(name, literal.value());
         }
         // A literal that crossed an FFI (datafusion-python's `FFI_AggregateUDF` wraps every
@@ -255,6 +276,9 @@ impl AggregateUDFImpl for TensorAggregate {
 
     fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
         let columns = self.columns(arg_fields)?;
+        if self.function.covariance() {
+            return cov::output_field(self.name(), &columns.input);
+        }
         if self.function == AggregateFunction::Stack {
             let output = stack::stack_type(self.name(), &columns.input)?;
             return Ok(Arc::new(output.to_field(self.name())));
@@ -268,6 +292,9 @@ impl AggregateUDFImpl for TensorAggregate {
 
     fn state_fields(&self, args: StateFieldsArgs<'_>) -> Result<Vec<FieldRef>> {
         let columns = self.columns(args.input_fields)?;
+        if self.function.covariance() {
+            return Ok(cov::state_fields(args.name));
+        }
         match self.function.aggregation(0) {
             Some(aggregation) => state::state_fields(args.name, aggregation, &columns),
             None => Ok(stack::state_fields(
@@ -281,6 +308,14 @@ impl AggregateUDFImpl for TensorAggregate {
     fn accumulator(&self, args: AccumulatorArgs<'_>) -> Result<Box<dyn Accumulator>> {
         self.refuse_distinct(&args)?;
         let columns = self.columns(args.expr_fields)?;
+        if self.function.covariance() {
+            cov::output_type(self.name(), &columns.input)?;
+            return Ok(Box::new(cov::CovAccumulator::new(
+                columns,
+                self.function == AggregateFunction::Corrcoef,
+                self.ddof(&args)?,
+            )));
+        }
         match self.function.aggregation(self.ddof(&args)?) {
             Some(aggregation) => Ok(Box::new(TensorAccumulator::new(
                 AggregateState::new(aggregation, columns)?,
@@ -299,7 +334,8 @@ impl AggregateUDFImpl for TensorAggregate {
     }
 
     fn groups_accumulator_supported(&self, args: AccumulatorArgs<'_>) -> bool {
-        !args.is_distinct
+        // cov and corrcoef: one accumulator per group (a d * d state each).
+        !args.is_distinct && !self.function.covariance()
     }
 
     fn create_groups_accumulator(
@@ -308,6 +344,9 @@ impl AggregateUDFImpl for TensorAggregate {
     ) -> Result<Box<dyn GroupsAccumulator>> {
         self.refuse_distinct(&args)?;
         let columns = self.columns(args.expr_fields)?;
+        if self.function.covariance() {
+            return internal_err!("{}: no groups accumulator", self.name());
+        }
         match self.function.aggregation(self.ddof(&args)?) {
             Some(aggregation) => Ok(Box::new(TensorGroupsAccumulator(AggregateState::new(
                 aggregation,
