@@ -515,6 +515,17 @@ def test_aggregate_builders_against_numpy(df, data, name):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("name", ["tensor_agg_cov", "tensor_agg_corrcoef"])
+def test_covariance_builders_against_numpy(df, data, name):
+    """Every row's 6 values one observation: numpy's cov / corrcoef with rowvar=False."""
+    call = getattr(tf, name)(tf.tensor_reshape(X, [6]))
+    table = df.aggregate([], [call.alias("r")]).to_arrow_table()
+    got = logical_tensors(table.column("r").combine_chunks())[0]
+    m = data["x"].reshape(ROWS, 6)
+    want = np.cov(m, rowvar=False) if name == "tensor_agg_cov" else np.corrcoef(m, rowvar=False)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
 CASES = cases()
 # Builders with no case, each for a reason: lambdas are SQL only (module docs).
 NO_CASE = {"tensor_map": "a lambda: SQL only"}

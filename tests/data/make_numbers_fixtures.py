@@ -12,6 +12,7 @@ of mixed numbers and typed `tensor_clip` bounds, each expected value numpy's own
   (`[3, 4, 6.0]` is float64; `[1, true]` int64; `[CAST(2 AS REAL), 3]` float64).
 - `tensor_clip` with a typed or NaN bound or a column: numpy 2's `clip` with the bound a numpy
   scalar of that type (strong, NEP 50).
+- `tensor_std`/`tensor_var` with the standard's `correction` (numpy 2's keyword beside `ddof`).
 
 Each case is one query: its value as the CLI prints it and its Arrow type. A 0-d result is a
 plain value where the function reduces (a reduction over every axis, `tensor_vector_norm`,
@@ -79,6 +80,19 @@ LISTS = [
     ("tensor_sum([[true, false], [1, 2]], axis => 1)",
      lambda: np.sum(np.array([[True, False], [1, 2]]), axis=1), False),
     ("tensor_max([CAST('NaN' AS DOUBLE), 1])", lambda: np.max(np.array([f64("nan"), 1])), True),
+]
+
+# The array API standard's `correction` (numpy 2 takes it beside `ddof`).
+A = np.array([[1.0, 2.0, 4.0], [3.0, -1.0, 0.5]])
+A_SQL = "[[1.0, 2.0, 4.0], [3.0, -1.0, 0.5]]"
+OPTIONS = [
+    (f"tensor_std({A_SQL}, correction => 1)", lambda: np.std(A, correction=1), True),
+    (f"tensor_var({A_SQL}, 1, false, NULL, 1)", lambda: np.var(A, axis=1, correction=1), False),
+    (f"tensor_var({A_SQL}, axis => 0, correction => 2)",
+     lambda: np.var(A, axis=0, correction=2), False),
+    (f"tensor_nanstd({A_SQL}, correction => 1)", lambda: np.nanstd(A, correction=1), True),
+    (f"tensor_std({A_SQL}, ddof => 1, correction => 1)",
+     lambda: np.std(A, ddof=1, correction=1), True),
 ]
 
 # clip bounds that are typed (strong) or NaN.
@@ -172,6 +186,9 @@ def main():
     w.column("tensor_mean(v)", [2, None, 5], "INT", lambda v: np.mean(np.int32(v)), True)
     w.comment("List literals of mixed numbers: np.array's type of the same values.")
     for sql, fn, plain in LISTS:
+        w.case(sql, fn, plain)
+    w.comment("std and var with the standard's correction.")
+    for sql, fn, plain in OPTIONS:
         w.case(sql, fn, plain)
     w.comment("clip with typed or NaN bounds: numpy scalars of that type (strong).")
     for sql, fn, plain in CLIPS:

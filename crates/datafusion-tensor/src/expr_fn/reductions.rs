@@ -106,22 +106,24 @@ with_options! {
     /// numpy's var along axes: the mean of squared deviations from the mean, divided by count -
     /// ddof; float64 for integers and booleans, floats their own type.
     ///
-    /// SQL: `tensor_var(x [, axis [, keepdims [, ddof]]])`.
+    /// SQL: `tensor_var(x [, axis [, keepdims [, ddof [, correction]]]])`.
     tensor_var(x) -> TensorVarCall {
         axis = "axis",
         keepdims = "keepdims",
         ddof = "ddof",
+        correction = "correction",
     }
 }
 
 with_options! {
     /// numpy's std along axes: the square root of tensor_var.
     ///
-    /// SQL: `tensor_std(x [, axis [, keepdims [, ddof]]])`.
+    /// SQL: `tensor_std(x [, axis [, keepdims [, ddof [, correction]]]])`.
     tensor_std(x) -> TensorStdCall {
         axis = "axis",
         keepdims = "keepdims",
         ddof = "ddof",
+        correction = "correction",
     }
 }
 
@@ -249,22 +251,24 @@ with_options! {
     /// numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their
     /// count - ddof; NaN where that is not positive.
     ///
-    /// SQL: `tensor_nanvar(x [, axis [, keepdims [, ddof]]])`.
+    /// SQL: `tensor_nanvar(x [, axis [, keepdims [, ddof [, correction]]]])`.
     tensor_nanvar(x) -> TensorNanvarCall {
         axis = "axis",
         keepdims = "keepdims",
         ddof = "ddof",
+        correction = "correction",
     }
 }
 
 with_options! {
     /// numpy's nanstd along axes: the square root of tensor_nanvar.
     ///
-    /// SQL: `tensor_nanstd(x [, axis [, keepdims [, ddof]]])`.
+    /// SQL: `tensor_nanstd(x [, axis [, keepdims [, ddof [, correction]]]])`.
     tensor_nanstd(x) -> TensorNanstdCall {
         axis = "axis",
         keepdims = "keepdims",
         ddof = "ddof",
+        correction = "correction",
     }
 }
 

@@ -118,6 +118,31 @@ impl CrossPlan {
         shape
     }
 
+    /// Appends one row's element NULLs (`true`: NULL) to `out`, laid out as [`Self::run`]'s
+    /// values: a component is NULL where one of the four elements its products take is
+    /// (`null1`, `null2`: the operands' NULL elements).
+    pub fn run_nulls(
+        &self,
+        null1: &[bool],
+        null2: &[bool],
+        starts: [usize; 2],
+        out: &mut Vec<bool>,
+    ) {
+        let [step1, step2] = self.steps;
+        for (&o1, &o2) in self.offsets[0].iter().zip(&self.offsets[1]) {
+            let (p1, p2) = (starts[0] + o1 as usize, starts[1] + o2 as usize);
+            for component in 0..3 {
+                let (next, last) = ((component + 1) % 3, (component + 2) % 3);
+                out.push(
+                    null1[p1 + next * step1]
+                        || null1[p1 + last * step1]
+                        || null2[p2 + next * step2]
+                        || null2[p2 + last * step2],
+                );
+            }
+        }
+    }
+
     /// Appends one row's result (row-major, the batch then the 3 components) to `out`; the
     /// operands' rows start at `starts` in `a` and `b`.
     pub fn run<T: CrossElement>(

@@ -26,7 +26,9 @@ use crate::kernels::decompose::power::{PowerElement, matrix_power};
 use crate::kernels::decompose::{MatrixOp, lu};
 use crate::kernels::layout::output_rows;
 use crate::kernels::rows::{RowPlans, RowTensor};
-use crate::udf::linalg::rows::{batch_args, readers, values_as, variable_result, views};
+use crate::udf::linalg::rows::{
+    batch_args, readers, values_as, variable_result, views, with_null_element_rows,
+};
 
 /// What the rows of a batch produced: one value buffer per part, each row's part shapes (for
 /// variable-shape parts), and the rows NULL in any operand.
@@ -50,6 +52,9 @@ pub(super) fn invoke(
     let batches = batch_args(name, args, &positions)?;
     let views = views(name, &plan.operands, &batches)?;
     let (readers, nulls) = readers(name, &plan.operands, &batches, &views, rows)?;
+    // Every result of a decomposition depends on the whole matrix: a NULL element makes the
+    // row NULL.
+    let nulls = with_null_element_rows(&readers, nulls, rows);
     // `faer` asserts its invariants with panics: the shapes are checked before it is called,
     // and a panic that still escapes it fails the query instead of the process.
     let columns = crate::quiet::catch(|| rows_of(name, plan, &readers, nulls.as_ref(), rows))

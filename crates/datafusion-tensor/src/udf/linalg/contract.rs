@@ -530,6 +530,7 @@ fn run(
         .iter()
         .map(|reader| values_as(reader, &plan.compute))
         .collect::<Result<Vec<_>>>()?;
+    let element_nulls = element_nulls(name, plan, readers, &values, nulls.as_ref(), rows)?;
     if plan.compute == DataType::Boolean {
         let inputs: Vec<Vec<bool>> = values
             .iter()
@@ -538,19 +539,70 @@ fn run(
         let refs: Vec<&[bool]> = inputs.iter().map(Vec::as_slice).collect();
         let (values, shapes) = contract_rows(name, plan, readers, &refs, nulls.as_ref(), rows)?;
         let values: ArrayRef = Arc::new(BooleanArray::from(values));
-        return finish(name, plan, values, shapes, nulls, rows);
+        return finish(
+            name,
+            plan,
+            values,
+            shapes,
+            nulls,
+            element_nulls.as_ref(),
+            rows,
+        );
     }
     with_primitive_type!(&plan.compute, P => {
-        typed::<P>(name, plan, readers, &values, nulls, rows)
+        typed::<P>(name, plan, readers, &values, nulls, element_nulls.as_ref(), rows)
     }, _ => exec_err!("{name}: cannot compute in {}", plan.compute))
 }
 
+/// The result's element NULLs: an element is NULL where a term of its sum takes a NULL
+/// element of an operand (numpy's NaN would spread the same way). Per operand with NULL
+/// elements, the boolean contraction (`any` of `and`s) of its NULL indicators with every
+/// other operand all true; `None` when no operand has NULL elements.
+fn element_nulls(
+    name: &str,
+    plan: &ContractPlan,
+    readers: &[RowTensor<'_>],
+    values: &[ArrayRef],
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+) -> Result<Option<NullBuffer>> {
+    let mut found: Option<Vec<bool>> = None;
+    for (k, operand) in values.iter().enumerate() {
+        let Some(operand_nulls) = operand.nulls().filter(|n| n.null_count() > 0) else {
+            continue;
+        };
+        let inputs: Vec<Vec<bool>> = values
+            .iter()
+            .enumerate()
+            .map(|(j, other)| {
+                if j == k {
+                    operand_nulls.iter().map(|valid| !valid).collect()
+                } else {
+                    vec![true; other.len()]
+                }
+            })
+            .collect();
+        let refs: Vec<&[bool]> = inputs.iter().map(Vec::as_slice).collect();
+        let (hit, _) = contract_rows(name, plan, readers, &refs, nulls, rows)?;
+        found = Some(match found {
+            None => hit,
+            Some(seen) => seen.iter().zip(hit).map(|(&a, b)| a || b).collect(),
+        });
+    }
+    Ok(found.map(|null| NullBuffer::from(null.iter().map(|&n| !n).collect::<Vec<bool>>())))
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a batch's readers, values and NULLs, as run() has them"
+)]
 fn typed<P: ArrowPrimitiveType>(
     name: &str,
     plan: &ContractPlan,
     readers: &[RowTensor<'_>],
     values: &[ArrayRef],
     nulls: Option<NullBuffer>,
+    element_nulls: Option<&NullBuffer>,
     rows: usize,
 ) -> Result<ArrayRef>
 where
@@ -562,7 +614,7 @@ where
         .collect();
     let (values, shapes) = contract_rows(name, plan, readers, &refs, nulls.as_ref(), rows)?;
     let values: ArrayRef = Arc::new(PrimitiveArray::<P>::new(values.into(), None));
-    finish(name, plan, values, shapes, nulls, rows)
+    finish(name, plan, values, shapes, nulls, element_nulls, rows)
 }
 
 /// The result values of every row, row-major; for a variable-shape result, each row's shape
@@ -779,8 +831,10 @@ fn finish(
     values: ArrayRef,
     shapes: Option<Vec<usize>>,
     nulls: Option<NullBuffer>,
+    element_nulls: Option<&NullBuffer>,
     rows: usize,
 ) -> Result<ArrayRef> {
+    let values = crate::kernels::layout::with_row_nulls(values, element_nulls)?;
     match (&plan.fixed, &plan.variable, shapes) {
         (Some((_, output)), _, _) => Ok(output_rows(output.as_ref(), values, nulls, rows)?),
         (None, Some(variable), Some(shapes)) => {

@@ -233,23 +233,46 @@ where
     let [a, b] = values else {
         return exec_err!("{name}: two operands expected");
     };
+    // The operands' NULL elements (`true`: NULL), where either has any.
+    let element_nulls = (a.null_count() + b.null_count() > 0).then(|| {
+        let of = |v: &ArrayRef| -> Vec<bool> {
+            match v.nulls() {
+                Some(n) => n.iter().map(|valid| !valid).collect(),
+                None => vec![false; v.len()],
+            }
+        };
+        (of(a), of(b))
+    });
     let (a, b) = (
         a.as_primitive::<P>().values().as_ref(),
         b.as_primitive::<P>().values().as_ref(),
     );
     let starts = |row: usize| [readers[0].span(row).0, readers[1].span(row).0];
     let mut out: Vec<P::Native> = Vec::new();
+    let mut mask: Vec<bool> = Vec::new();
+    let finish_values = |out: Vec<P::Native>, mask: Vec<bool>| -> ArrayRef {
+        let nulls = element_nulls
+            .as_ref()
+            .map(|_| NullBuffer::from(mask.iter().map(|&null| !null).collect::<Vec<bool>>()));
+        Arc::new(PrimitiveArray::<P>::new(out.into(), nulls))
+    };
     if let Some((product, output)) = &plan.fixed {
         let len = 3 * product.batch.iter().product::<usize>();
         out.reserve(len.saturating_mul(rows));
         for row in 0..rows {
             if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
                 out.resize(out.len() + len, P::Native::default());
+                if element_nulls.is_some() {
+                    mask.resize(mask.len() + len, false);
+                }
             } else {
                 product.run(a, b, starts(row), &mut out);
+                if let Some((n1, n2)) = &element_nulls {
+                    product.run_nulls(n1, n2, starts(row), &mut mask);
+                }
             }
         }
-        let values: ArrayRef = Arc::new(PrimitiveArray::<P>::new(out.into(), None));
+        let values = finish_values(out, mask);
         return Ok(output_rows(Some(output), values, nulls, rows)?);
     }
     let Some(variable) = &plan.variable else {
@@ -280,7 +303,10 @@ where
         shapes.extend(std::iter::repeat_n(1, ndim - shape.len()));
         shapes.extend_from_slice(&shape);
         product.run(a, b, starts(row), &mut out);
+        if let Some((n1, n2)) = &element_nulls {
+            product.run_nulls(n1, n2, starts(row), &mut mask);
+        }
     }
-    let values: ArrayRef = Arc::new(PrimitiveArray::<P>::new(out.into(), None));
+    let values = finish_values(out, mask);
     variable_result(name, variable, &values, &shapes, nulls.as_ref(), rows)
 }

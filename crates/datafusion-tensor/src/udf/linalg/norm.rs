@@ -17,7 +17,7 @@ use datafusion::error::{DataFusionError, Result};
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::args::{integer, is_default, string};
-use super::rows::{batch_args, readers, values_as, variable_result, views};
+use super::rows::{batch_args, readers, values_as, variable_result, views, with_null_element_rows};
 use crate::index::wrap_index;
 use crate::kernels::layout::output_rows;
 use crate::kernels::linalg::norm::{MatrixOrd, Norm, NormElement, VectorOrd, norm_row};
@@ -287,6 +287,8 @@ impl TensorFunction for TensorNorm {
         let batches = batch_args(name, args, &[0])?;
         let views = views(name, operands, &batches)?;
         let (readers, nulls) = readers(name, operands, &batches, &views, rows)?;
+        // A NULL element makes the row NULL (a norm over it would take it).
+        let nulls = with_null_element_rows(&readers, nulls, rows);
         let (reader, values) = (&readers[0], values_as(&readers[0], &plan.compute)?);
         let out = match plan.compute {
             DataType::Float16 => typed::<Float16Type>(name, plan, reader, &values, nulls, rows)?,

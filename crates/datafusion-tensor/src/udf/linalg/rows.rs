@@ -73,6 +73,30 @@ pub(crate) fn readers<'a>(
     Ok((readers, nulls))
 }
 
+/// `nulls` with every row that holds a NULL element in one of `readers` made NULL: for the
+/// functions whose result depends on the whole row (a decomposition, a norm), as numpy's NaN
+/// would spread through it. `nulls` itself where no reader has NULL elements.
+pub(crate) fn with_null_element_rows(
+    readers: &[RowTensor<'_>],
+    nulls: Option<NullBuffer>,
+    rows: usize,
+) -> Option<NullBuffer> {
+    let mut out = nulls;
+    for reader in readers {
+        let Some(elements) = reader.values().nulls().filter(|n| n.null_count() > 0) else {
+            continue;
+        };
+        let valid: Vec<bool> = (0..rows)
+            .map(|row| {
+                let (start, len) = reader.span(row);
+                (start..start + len).all(|i| elements.is_valid(i))
+            })
+            .collect();
+        out = NullBuffer::union(out.as_ref(), Some(&NullBuffer::from(valid)));
+    }
+    out
+}
+
 /// A reader's values in `to` (borrowed when they are of that type).
 pub(crate) fn values_as(reader: &RowTensor<'_>, to: &DataType) -> Result<ArrayRef> {
     let values = reader.values();

@@ -350,6 +350,18 @@ impl TensorVectorMeasure {
                 (false, _) => list.logical_nulls(),
             };
             nulls = NullBuffer::union(nulls.as_ref(), operand_nulls.as_ref());
+            // A NULL element makes the row NULL (its measures would take it); in a constant
+            // operand, every row.
+            if let Some(elements) = list.values().nulls().filter(|n| n.null_count() > 0) {
+                let size = sizes[k];
+                let valid: Vec<bool> = (0..rows)
+                    .map(|row| {
+                        let start = if constant { 0 } else { row * size };
+                        (start..start + size).all(|i| elements.is_valid(i))
+                    })
+                    .collect();
+                nulls = NullBuffer::union(nulls.as_ref(), Some(&NullBuffer::from(valid)));
+            }
             row_len[k] = if constant { 0 } else { sizes[k] };
             values.push(Arc::clone(list.values()));
         }
@@ -379,6 +391,8 @@ impl TensorVectorMeasure {
         let batches = batch_args(name, args, &[0, 1])?;
         let views = views(name, operands, &batches)?;
         let (readers, nulls) = readers(name, operands, &batches, &views, rows)?;
+        // A NULL element makes the row NULL (its measures would take it).
+        let nulls = super::rows::with_null_element_rows(&readers, nulls, rows);
         let out_ndim = match &plan.output {
             Some(AnyTensorType::Variable(t)) => t.ndim(),
             _ => 0,

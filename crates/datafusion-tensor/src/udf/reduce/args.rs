@@ -91,10 +91,20 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     } else {
         false
     };
-    let ddof = if function.takes_ddof() && !is_default(args, 3) {
-        match args.literal(3).and_then(literal_integer) {
-            Some(ddof) => ddof,
-            None => return plan_err!("{name}: argument ddof must be a literal integer"),
+    let ddof = if function.takes_ddof() {
+        // numpy 2 takes the standard's `correction` beside its own `ddof`, not both.
+        match (is_default(args, 3), is_default(args, 4)) {
+            (false, false) => {
+                return plan_err!("{name}: ddof and correction can't be provided simultaneously.");
+            }
+            (true, true) => 0,
+            (ddof, _) => {
+                let (i, arg) = if ddof { (4, "correction") } else { (3, "ddof") };
+                match args.literal(i).and_then(literal_integer) {
+                    Some(value) => value,
+                    None => return plan_err!("{name}: argument {arg} must be a literal integer"),
+                }
+            }
         }
     } else {
         0

@@ -167,7 +167,7 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
             | Reduction::NanVar { .. }
             | Reduction::NanStd { .. },
         ) => {
-            format!("{name}(x [, axis [, keepdims [, ddof]]])")
+            format!("{name}(x [, axis [, keepdims [, ddof [, correction]]]])")
         }
         F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
         F::CumulativeSum | F::CumulativeProd => format!("{name}(x [, axis [, include_initial]])"),
@@ -228,10 +228,15 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         );
     }
     if function.takes_ddof() {
-        builder = builder.with_argument(
-            "ddof",
-            "Delta degrees of freedom: the divisor is count - ddof (default 0).",
-        );
+        builder = builder
+            .with_argument(
+                "ddof",
+                "Delta degrees of freedom: the divisor is count - ddof (default 0).",
+            )
+            .with_argument(
+                "correction",
+                "The array API standard's name for ddof (numpy 2 takes either, not both).",
+            );
     }
     builder.build()
 }

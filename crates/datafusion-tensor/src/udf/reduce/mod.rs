@@ -124,7 +124,8 @@ impl ReduceFunction {
     /// The parameter names, in order.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
-            _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof"],
+            // numpy's `ddof`, and the array API standard's name for it, `correction`.
+            _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof", "correction"],
             // The standard's `linalg.vector_norm(x, /, *, axis=None, keepdims=False, ord=2)`.
             Self::Reduce(Reduction::VectorNorm { .. }) => &["x", "axis", "keepdims", "ord"],
             Self::CumSum | Self::CumProd => &["x", "axis"],
