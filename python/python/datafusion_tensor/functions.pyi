@@ -259,10 +259,10 @@ def tensor_any(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> E
 def tensor_all(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's all along axes: whether every element is non-zero."""
 
-def tensor_var(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+def tensor_var(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
     """numpy's var along axes: the mean of squared deviations from the mean, divided by count - ddof; float64 for integers and booleans, floats their own type."""
 
-def tensor_std(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+def tensor_std(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
     """numpy's std along axes: the square root of tensor_var."""
 
 def tensor_cumsum(x: ExprLike, axis: ExprLike = ...) -> Expr:
@@ -298,10 +298,10 @@ def tensor_nanargmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...
 def tensor_nanargmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's nanargmax: the index of the first maximum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error."""
 
-def tensor_nanvar(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+def tensor_nanvar(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
     """numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their count - ddof; NaN where that is not positive."""
 
-def tensor_nanstd(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ...) -> Expr:
+def tensor_nanstd(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
     """numpy's nanstd along axes: the square root of tensor_nanvar."""
 
 def tensor_ptp(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
@@ -681,3 +681,9 @@ def tensor_agg_std(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -
 
 def tensor_agg_stack(x: ExprLike, *, distinct: bool = ...) -> Expr:
     """Aggregate: numpy's stack of a group's non-NULL tensors, in the order of the call's ORDER BY: a variable-shape tensor whose leading dimension is the number of rows."""
+
+def tensor_agg_cov(x: ExprLike, ddof: ExprLike = ..., *, distinct: bool = ...) -> Expr:
+    """Aggregate: numpy's cov(np.stack(rows), rowvar=False, ddof=ddof) over a group's non-NULL rows, each row one observation of the variables along its one dimension: a [d, d] float64 tensor (variable-shape for variable-shape or list rows; a plain number for 0-d rows)."""
+
+def tensor_agg_corrcoef(x: ExprLike, *, distinct: bool = ...) -> Expr:
+    """Aggregate: numpy's corrcoef(np.stack(rows), rowvar=False): tensor_agg_cov divided by the variables' standard deviations and clipped to [-1, 1], as numpy computes it (NaN for a constant variable)."""
