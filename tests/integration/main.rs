@@ -18,6 +18,7 @@ mod nearest;
 mod operators;
 mod properties;
 mod properties_aggregate;
+mod properties_array_api;
 mod properties_linalg;
 mod properties_math;
 mod properties_search;

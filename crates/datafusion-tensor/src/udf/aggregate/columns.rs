@@ -52,12 +52,18 @@ impl Columns {
             _ => None,
         });
         let from_list = list_element.is_some();
-        let input = match list_element {
+        let input = match (list_element, fields.first().and_then(|f| bare_variable(f))) {
             // A SQL list is numpy's 1-d array of its numbers (SPEC §1).
-            Some(element) => AnyTensorType::Variable(
+            (Some(element), _) => AnyTensorType::Variable(
                 VariableShapeType::new(element, 1).map_err(|e| e.in_function(name))?,
             ),
-            None => PlanArgs {
+            // A variable-shape tensor's storage without its metadata: an argument computed by
+            // a call, as a plan decoded on a cluster's executor has it before the call is
+            // rebuilt (which restores the type's permutation and dim names).
+            (None, Some((element, ndim))) => AnyTensorType::Variable(
+                VariableShapeType::new(element, ndim).map_err(|e| e.in_function(name))?,
+            ),
+            (None, None) => PlanArgs {
                 name,
                 fields,
                 scalars: &[],
@@ -170,6 +176,34 @@ impl Columns {
             AnyTensorType::Fixed(tensor) => Some(tensor.size()),
             AnyTensorType::Variable(_) => None,
         }
+    }
+}
+
+/// The element type and dimensions of a field that is a variable-shape tensor's storage
+/// (`{data: List<element>, shape: FixedSizeList<Int32, ndim>}`) without the extension's
+/// metadata; `None` for anything else.
+fn bare_variable(field: &Field) -> Option<(DataType, usize)> {
+    if field.metadata().contains_key("ARROW:extension:name") {
+        return None;
+    }
+    let DataType::Struct(children) = field.data_type() else {
+        return None;
+    };
+    let [data, shape] = &children[..] else {
+        return None;
+    };
+    match (
+        data.name().as_str(),
+        data.data_type(),
+        shape.name().as_str(),
+        shape.data_type(),
+    ) {
+        ("data", DataType::List(item), "shape", DataType::FixedSizeList(dim, ndim))
+            if is_element_type(item.data_type()) && *dim.data_type() == DataType::Int32 =>
+        {
+            Some((item.data_type().clone(), usize::try_from(*ndim).ok()?))
+        }
+        _ => None,
     }
 }
 
