@@ -765,7 +765,9 @@ fn math_call(b: &mut Bytes) -> String {
 /// argument, with `ddof`, `FILTER`, `ORDER BY` in the call, `DISTINCT`, `GROUP BY` and window
 /// frames (running and sliding).
 fn aggregate_query(b: &mut Bytes) -> String {
-    let f = b.pick(&["sum", "mean", "min", "max", "prod", "var", "std", "stack"]);
+    let f = b.pick(&[
+        "sum", "mean", "min", "max", "prod", "var", "std", "stack", "cov", "corrcoef",
+    ]);
     let arg = tensor_arg(b);
     let call = match b.below(6) {
         0 => format!("tensor_agg_{f}({arg}, {})", number(b)),
@@ -861,8 +863,8 @@ fn linalg_call(b: &mut Bytes) -> String {
 }
 
 /// A call of the array API standard's functions added beside numpy's older ones: the
-/// manipulations, cumulative functions, diff, divmod, vecdot, searching, top-k, sets,
-/// counting, joining and creation functions, with random operands and options (of any shape
+/// manipulations, cumulative functions, diff, divmod, vecdot, cross, kron, searching, top-k,
+/// sets, counting, joining and creation functions, with random operands and options (of any shape
 /// and type, so that their errors are drawn too).
 fn array_api_call(b: &mut Bytes) -> String {
     let option = |b: &mut Bytes| -> String {
@@ -928,7 +930,9 @@ fn array_api_call(b: &mut Bytes) -> String {
                 "searchsorted",
                 "hstack",
                 "vstack",
-                "concat"
+                "concat",
+                "cross",
+                "kron"
             ]),
             tensor_arg(b),
             tensor_arg(b)

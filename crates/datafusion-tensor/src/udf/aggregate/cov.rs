@@ -133,6 +133,10 @@ impl CovAccumulator {
         self.count += 1;
         let n = self.count as f64;
         let width = x.len();
+        if width == 0 {
+            // No variables: a [0, 0] result, nothing to update.
+            return;
+        }
         for (i, ((&value, mean), delta)) in x
             .iter()
             .zip(&mut self.mean)
@@ -160,6 +164,10 @@ impl CovAccumulator {
         let (na, nb) = (self.count as f64, count as f64);
         let n = na + nb;
         let width = mean.len();
+        if width == 0 {
+            self.count += count;
+            return;
+        }
         for ((delta, &other), &own) in self.delta.iter_mut().zip(mean).zip(&self.mean) {
             *delta = other - own;
         }

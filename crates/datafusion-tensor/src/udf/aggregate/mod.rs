@@ -334,8 +334,19 @@ impl AggregateUDFImpl for TensorAggregate {
     }
 
     fn groups_accumulator_supported(&self, args: AccumulatorArgs<'_>) -> bool {
-        // cov and corrcoef: one accumulator per group (a d * d state each).
-        !args.is_distinct && !self.function.covariance()
+        // cov and corrcoef: one accumulator per group (a d * d state each), through
+        // DataFusion's adapter, which regroups the argument with arrow-rs's `take`; that
+        // breaks on 0-element FixedSizeList rows (and the slice after it panics), so such an
+        // argument is claimed here to be refused with an error instead.
+        if self.function.covariance() {
+            return args.expr_fields.first().is_some_and(|f| {
+                matches!(
+                    f.data_type(),
+                    arrow::datatypes::DataType::FixedSizeList(_, 0)
+                )
+            });
+        }
+        !args.is_distinct
     }
 
     fn create_groups_accumulator(
@@ -345,7 +356,10 @@ impl AggregateUDFImpl for TensorAggregate {
         self.refuse_distinct(&args)?;
         let columns = self.columns(args.expr_fields)?;
         if self.function.covariance() {
-            return internal_err!("{}: no groups accumulator", self.name());
+            return plan_err!(
+                "{}: GROUP BY over tensors of no elements is not supported (arrow-rs cannot regroup 0-element FixedSizeList rows): convert the argument with tensor_to_variable",
+                self.name()
+            );
         }
         match self.function.aggregation(self.ddof(&args)?) {
             Some(aggregation) => Ok(Box::new(TensorGroupsAccumulator(AggregateState::new(

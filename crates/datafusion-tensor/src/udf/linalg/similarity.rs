@@ -344,10 +344,11 @@ impl TensorVectorMeasure {
                 ColumnarValue::Scalar(s) => (s.to_array_of_size(1)?, true),
             };
             let list = tensor_array(name, &array)?;
-            let operand_nulls = match (constant, list.is_null(0)) {
-                (true, true) => Some(NullBuffer::new_null(rows)),
-                (true, false) => None,
-                (false, _) => list.logical_nulls(),
+            // A literal's one row (a column of no rows has no row 0 to read).
+            let operand_nulls = match constant {
+                true if list.is_null(0) => Some(NullBuffer::new_null(rows)),
+                true => None,
+                false => list.logical_nulls(),
             };
             nulls = NullBuffer::union(nulls.as_ref(), operand_nulls.as_ref());
             // A NULL element makes the row NULL (its measures would take it); in a constant
