@@ -14,8 +14,8 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, Float64Array, ListArray};
-use arrow::buffer::NullBuffer;
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Float64Array, ListArray};
+use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::compute::cast;
 use arrow::datatypes::{DataType, Field, FieldRef, Float64Type, Int64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
@@ -216,10 +216,12 @@ impl CovAccumulator {
     }
 }
 
-/// A list scalar of `values`.
-fn list_scalar<T: Into<ScalarValue> + Clone>(values: &[T], item: &DataType) -> ScalarValue {
-    let values: Vec<ScalarValue> = values.iter().cloned().map(Into::into).collect();
-    ScalarValue::List(ScalarValue::new_list_nullable(&values, item))
+/// A one-row list scalar of `values` (one array, not a `ScalarValue` per element: the
+/// co-moments are `d * d` numbers).
+fn list_scalar(values: ArrayRef) -> ScalarValue {
+    let item = Arc::new(Field::new_list_field(values.data_type().clone(), true));
+    let offsets = OffsetBuffer::from_lengths([values.len()]);
+    ScalarValue::List(Arc::new(ListArray::new(item, offsets, values, None)))
 }
 
 impl Accumulator for CovAccumulator {
@@ -290,9 +292,9 @@ impl Accumulator for CovAccumulator {
         Ok(vec![
             ScalarValue::Int64(Some(i64::try_from(self.count).unwrap_or(i64::MAX))),
             ScalarValue::Int64(self.variables.map(|d| d as i64)),
-            list_scalar(&self.mean, &DataType::Float64),
-            list_scalar(&self.comoments, &DataType::Float64),
-            list_scalar(&self.nulls, &DataType::Boolean),
+            list_scalar(Arc::new(Float64Array::from(self.mean.clone()))),
+            list_scalar(Arc::new(Float64Array::from(self.comoments.clone()))),
+            list_scalar(Arc::new(BooleanArray::from(self.nulls.clone()))),
         ])
     }
 
