@@ -613,8 +613,8 @@ def test_keyword_errors_and_calls_by_name(df, data):
         tf.tensor_sum(X, axes=1)
     with pytest.raises(dt.PlanError, match="multiple values for argument 'axis'"):
         tf.tensor_sum(X, 1, axis=1)
-    with pytest.raises(TypeError, match="at most 3 arguments"):
-        tf.tensor_sum(X, 1, True, 2)
+    with pytest.raises(TypeError, match="at most 6 arguments"):
+        tf.tensor_sum(X, 1, True, "int8", 0, True, 2)
     with pytest.raises(ValueError, match="no function named"):
         tf.call("no_such_function", X)
     out = df.select(tf.call("tensor_sum", X, axis=1).alias("r"),
@@ -623,6 +623,23 @@ def test_keyword_errors_and_calls_by_name(df, data):
     assert values(out, "a") == [1, 0, 1]
     with pytest.raises(dt.PlanError, match="axis 2 is out of bounds for array of dimension 2"):
         df.select(tf.tensor_sum(X, axis=2)).collect()
+
+
+def test_reduction_dtype_initial_and_where(df, data):
+    # numpy's dtype, initial and where on the reductions (the b column is the mask).
+    b = col("b")
+    out = df.select(tf.tensor_sum(X, axis=1, dtype="float32", initial=1.5).alias("r"))
+    expected = np.sum(data["x"], axis=2, dtype=np.float32, initial=1.5)
+    np.testing.assert_array_equal(np.asarray(values(out), np.float32), expected)
+    out = df.select(tf.tensor_max(X, axis=1, initial=-1.0, where=b).alias("r"))
+    expected = [np.max(x, axis=1, initial=-1.0, where=m) for x, m in zip(data["x"], data["b"])]
+    np.testing.assert_array_equal(values(out), expected)
+    out = df.select(tf.tensor_mean(X, where=b).alias("r"))
+    with np.errstate(all="ignore"):
+        expected = [np.mean(x, where=m) for x, m in zip(data["x"], data["b"])]
+    np.testing.assert_array_equal(values(out), expected)
+    with pytest.raises(dt.PlanError, match="to use a where mask one has to specify 'initial'"):
+        df.select(tf.tensor_min(X, where=b)).collect()
 
 
 def test_the_stub_matches_the_registry():

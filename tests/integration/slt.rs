@@ -124,6 +124,8 @@ macro_rules! each_suite {
             tensor_reduce,
             tensor_reduce_generated,
             tensor_reduce_nan_generated,
+            // numpy's dtype, initial and where of the reductions.
+            tensor_reduce_options_generated,
             // cumulative_sum, cumulative_prod (include_initial), diff; divmod's fields and
             // vecdot: numpy's values.
             tensor_cumulative_generated,

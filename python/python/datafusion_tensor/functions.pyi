@@ -232,19 +232,19 @@ def tensor_where(condition: ExprLike, x: ExprLike, y: ExprLike) -> Expr:
 def tensor_astype(x: ExprLike, dtype: ExprLike) -> Expr:
     """numpy's astype with its default (unsafe) casting: each element converted to dtype."""
 
-def tensor_sum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_sum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., dtype: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's sum along axes: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, summed pairwise in numpy's order."""
 
-def tensor_prod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_prod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., dtype: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's prod along axes, in the types of tensor_sum."""
 
-def tensor_mean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_mean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's mean along axes: float64 for integers and booleans, float16 and float32 kept (float16 summed in float32)."""
 
-def tensor_min(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_min(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's min along axes (NaN propagates); an error over no elements: zero-size array to reduction operation minimum which has no identity."""
 
-def tensor_max(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_max(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's max along axes (NaN propagates); an error over no elements."""
 
 def tensor_argmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
@@ -253,43 +253,43 @@ def tensor_argmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -
 def tensor_argmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's argmax: the int64 index of the first maximum along one axis, or in the flattened tensor without one (the first NaN wins)."""
 
-def tensor_any(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_any(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's any along axes: whether any element is non-zero (NaN counts)."""
 
-def tensor_all(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_all(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's all along axes: whether every element is non-zero."""
 
-def tensor_var(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
+def tensor_var(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's var along axes: the mean of squared deviations from the mean, divided by count - ddof; float64 for integers and booleans, floats their own type."""
 
-def tensor_std(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
+def tensor_std(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's std along axes: the square root of tensor_var."""
 
-def tensor_cumsum(x: ExprLike, axis: ExprLike = ...) -> Expr:
+def tensor_cumsum(x: ExprLike, axis: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
     """numpy's cumsum along one axis (the flattened tensor without one), in the types of tensor_sum."""
 
-def tensor_cumprod(x: ExprLike, axis: ExprLike = ...) -> Expr:
+def tensor_cumprod(x: ExprLike, axis: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
     """numpy's cumprod along one axis (the flattened tensor without one), in the types of tensor_sum."""
 
-def tensor_cumulative_sum(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ...) -> Expr:
+def tensor_cumulative_sum(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
     """The array API standard's cumulative_sum (numpy 2's): tensor_cumsum along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 0 (the axis one longer)."""
 
-def tensor_cumulative_prod(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ...) -> Expr:
+def tensor_cumulative_prod(x: ExprLike, axis: ExprLike = ..., include_initial: ExprLike = ..., dtype: ExprLike = ...) -> Expr:
     """The array API standard's cumulative_prod (numpy 2's): tensor_cumprod along axis, which a tensor of more than one dimension must give; include_initial => true starts each line with 1 (the axis one longer)."""
 
-def tensor_nansum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_nansum(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., dtype: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nansum along axes: tensor_sum with NaN counted as 0."""
 
-def tensor_nanprod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_nanprod(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., dtype: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanprod along axes: tensor_prod with NaN counted as 1."""
 
-def tensor_nanmean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_nanmean(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanmean along axes: the mean of the elements that are not NaN (their sum in the element type, divided by their count); NaN where every element is."""
 
-def tensor_nanmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_nanmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanmin along axes: the minimum ignoring NaN; NaN where every element is; an error over no elements."""
 
-def tensor_nanmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
+def tensor_nanmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., initial: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanmax along axes: the maximum ignoring NaN; NaN where every element is; an error over no elements."""
 
 def tensor_nanargmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
@@ -298,10 +298,10 @@ def tensor_nanargmin(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...
 def tensor_nanargmax(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:
     """numpy's nanargmax: the index of the first maximum ignoring NaN, along one axis or in the flattened tensor; a slice of NaN only is numpy's error."""
 
-def tensor_nanvar(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
+def tensor_nanvar(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanvar along axes: tensor_var of the elements that are not NaN, divided by their count - ddof; NaN where that is not positive."""
 
-def tensor_nanstd(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ...) -> Expr:
+def tensor_nanstd(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ..., ddof: ExprLike = ..., correction: ExprLike = ..., where: ExprLike = ...) -> Expr:
     """numpy's nanstd along axes: the square root of tensor_nanvar."""
 
 def tensor_ptp(x: ExprLike, axis: ExprLike = ..., keepdims: ExprLike = ...) -> Expr:

@@ -93,24 +93,74 @@ pub fn fold_rows<T: Copy, F: Fold<T>>(
     values: &[T],
     rows: Rows<'_>,
 ) -> Result<Vec<F::Acc>> {
+    fold_rows_with(fold, values, rows, None, None)
+}
+
+/// [`fold_rows`] with every output element starting from `initial` (numpy's `initial`; the
+/// fold's own start without it) and, with `mask` (one flag per value), only the values whose
+/// flag is set folded (numpy's `where`).
+pub fn fold_rows_with<T: Copy, F: Fold<T>>(
+    fold: F,
+    values: &[T],
+    rows: Rows<'_>,
+    initial: Option<F::Acc>,
+    mask: Option<&[bool]>,
+) -> Result<Vec<F::Acc>> {
     let (input, output) = rows.lengths();
-    if values.len() < input {
+    if values.len() < input || mask.is_some_and(|m| m.len() < input) {
         return Err(TensorError::Internal(format!(
-            "a reduction expected {input} values, got {}",
+            "a reduction expected {input} values and flags, got {}",
             values.len()
         )));
     }
-    let mut out = vec![fold.init(); output];
+    let mut out = vec![initial.unwrap_or_else(|| fold.init()); output];
     rows.visit(|_, layout, start, out_start| {
-        fold_row(
-            fold,
-            layout,
-            &values[start..start + layout.in_size],
-            &mut out[out_start..out_start + layout.out_size],
-        );
+        let x = &values[start..start + layout.in_size];
+        let out = &mut out[out_start..out_start + layout.out_size];
+        match mask {
+            None => fold_row(fold, layout, x, out),
+            Some(mask) => fold_row_masked(fold, layout, x, &mask[start..start + layout.in_size], out),
+        }
         Ok(())
     })?;
     Ok(out)
+}
+
+/// [`fold_row`] of the values whose `mask` flag is set: as numpy's masked loops run, a block
+/// is folded one run of set flags at a time (each run pairwise for a float sum).
+pub fn fold_row_masked<T: Copy, F: Fold<T>>(
+    fold: F,
+    layout: &ReduceLayout,
+    x: &[T],
+    mask: &[bool],
+    out: &mut [F::Acc],
+) {
+    let n = layout.inner;
+    for b in &layout.blocks {
+        let (x, mask) = (&x[b.input..b.input + n], &mask[b.input..b.input + n]);
+        if layout.inner_reduced {
+            let mut i = 0;
+            while i < n {
+                while i < n && !mask[i] {
+                    i += 1;
+                }
+                let run = i;
+                while i < n && mask[i] {
+                    i += 1;
+                }
+                if i > run {
+                    out[b.output] = fold.block(out[b.output], &x[run..i], b.position + run);
+                }
+            }
+        } else {
+            let dst = &mut out[b.output..b.output + n];
+            for ((acc, &v), &m) in dst.iter_mut().zip(x).zip(mask) {
+                if m {
+                    *acc = fold.step(*acc, v, b.position);
+                }
+            }
+        }
+    }
 }
 
 /// Folds one row (`x` its row-major input) into `out` (already initialised).

@@ -34,11 +34,12 @@ use half::f16;
 pub use fold::Rows;
 pub(crate) use fold::{Extreme, FloatProd, FloatSum, Fold, IntFold};
 pub use layout::ReduceLayout;
+pub(crate) use nan::replaced as nan_replaced;
 pub use norm::{NormOrd, norm_type};
 pub use numeric::Accum;
 pub(crate) use numeric::{Real, Widen, WrapInto, Wrapping};
 
-use self::fold::{ArgExtreme, Truth, fold_row, fold_rows};
+use self::fold::{ArgExtreme, Truth, fold_row, fold_row_masked, fold_rows, fold_rows_with};
 use super::{from_storage, to_storage, with_primitive_type};
 use crate::error::{Result, TensorError};
 
@@ -191,6 +192,43 @@ impl Reduction {
     }
 }
 
+/// numpy's optional arguments of a reduction.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// numpy's `initial`: one value of the reduction's result type that every output element
+    /// starts from (sums, products, minima, maxima and the truth reductions).
+    pub initial: Option<&'a ArrayRef>,
+    /// numpy's `where`: a flag per value, only the values whose flag is set reduced.
+    pub mask: Option<&'a [bool]>,
+    /// Whether each value's `where` flag is NULL (its output element then NULL).
+    pub mask_nulls: Option<&'a [bool]>,
+}
+
+impl Extras<'_> {
+    /// `initial` as a value of `P` (the result's storage type).
+    fn initial<P: ArrowPrimitiveType>(&self) -> Result<Option<P::Native>> {
+        let Some(initial) = self.initial else {
+            return Ok(None);
+        };
+        let storage = to_storage(initial)?;
+        match storage.as_primitive_opt::<P>() {
+            Some(values) if !values.is_empty() => Ok(Some(values.value(0))),
+            _ => Err(TensorError::Internal(format!(
+                "a reduction's initial value is {}, not its result type",
+                initial.data_type()
+            ))),
+        }
+    }
+
+    /// The same `where` mask without `initial`.
+    pub(crate) fn mask_only(&self) -> Self {
+        Self {
+            initial: None,
+            ..*self
+        }
+    }
+}
+
 /// Reduces every row of `values` (the rows' elements of type `element`, logical row-major,
 /// one row after another as `rows` says): one value per output element of each row, of
 /// [`Reduction::result_type`], NULL where an element NULL took part. `scalar`: the result is
@@ -202,28 +240,43 @@ pub fn reduce(
     rows: Rows<'_>,
     scalar: bool,
 ) -> Result<ArrayRef> {
-    rows.visit(|row, layout, _, _| match op.empty_error(layout) {
-        Some(message) => Err(TensorError::Data(format!(
-            "{message} at row {row} of its batch"
-        ))),
-        None => Ok(()),
-    })?;
-    if let Some(out) = nan::reduce(op, element, values, rows, scalar)? {
-        return element_nulls(out, values, rows);
+    reduce_with(op, element, values, rows, scalar, Extras::default())
+}
+
+/// [`reduce`] with numpy's `initial` and `where` (`extras`).
+pub fn reduce_with(
+    op: Reduction,
+    element: &DataType,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+    scalar: bool,
+    extras: Extras<'_>,
+) -> Result<ArrayRef> {
+    if extras.initial.is_none() {
+        rows.visit(|row, layout, _, _| match op.empty_error(layout) {
+            Some(message) => Err(TensorError::Data(format!(
+                "{message} at row {row} of its batch"
+            ))),
+            None => Ok(()),
+        })?;
+    }
+    if let Some(out) = nan::reduce(op, element, values, rows, scalar, extras)? {
+        return element_nulls(out, values, rows, extras);
     }
     let storage = to_storage(values)?;
+    let mask = extras.mask;
     let out = match op {
         Reduction::Sum | Reduction::Prod => {
-            sum_or_product(op == Reduction::Prod, element, &storage, rows)?
+            sum_or_product(op == Reduction::Prod, element, &storage, rows, extras)?
         }
-        Reduction::Mean => mean(element, &storage, rows, scalar)?,
-        Reduction::Var { ddof } => moments(element, &storage, rows, ddof, false, None)?,
-        Reduction::Std { ddof } => moments(element, &storage, rows, ddof, true, None)?,
+        Reduction::Mean => mean(element, &storage, rows, scalar, mask)?,
+        Reduction::Var { ddof } => moments(element, &storage, rows, ddof, false, None, mask)?,
+        Reduction::Std { ddof } => moments(element, &storage, rows, ddof, true, None, mask)?,
         Reduction::Min | Reduction::Max => {
             let fold = Extreme {
                 max: op == Reduction::Max,
             };
-            let out = with_primitive_type!(storage.data_type(), P => same::<P, _>(fold, &storage, rows)?, _ => return unsupported(element));
+            let out = with_primitive_type!(storage.data_type(), P => same::<P, _>(fold, &storage, rows, extras)?, _ => return unsupported(element));
             from_storage(out, element)?
         }
         Reduction::ArgMin | Reduction::ArgMax => {
@@ -236,8 +289,9 @@ pub fn reduce(
             let fold = Truth {
                 all: op == Reduction::All,
             };
+            let initial = extras.initial.map(|i| i.as_boolean_opt().is_some_and(|b| b.value(0)));
             with_primitive_type!(storage.data_type(), P => {
-                let out = fold_rows(fold, storage.as_primitive::<P>().values(), rows)?;
+                let out = fold_rows_with(fold, storage.as_primitive::<P>().values(), rows, initial, mask)?;
                 Arc::new(BooleanArray::from(out)) as ArrayRef
             }, _ => return unsupported(element))
         }
@@ -266,7 +320,7 @@ pub fn reduce(
             arrow::compute::cast(&counts, &DataType::Int64)?
         }
     };
-    element_nulls(out, values, rows)
+    element_nulls(out, values, rows, extras)
 }
 
 fn unsupported<T>(element: &DataType) -> Result<T> {
@@ -278,8 +332,10 @@ fn same<P: ArrowPrimitiveType, F: Fold<P::Native, Acc = P::Native>>(
     fold: F,
     values: &ArrayRef,
     rows: Rows<'_>,
+    extras: Extras<'_>,
 ) -> Result<ArrayRef> {
-    let out = fold_rows(fold, values.as_primitive::<P>().values(), rows)?;
+    let initial = extras.initial::<P>()?;
+    let out = fold_rows_with(fold, values.as_primitive::<P>().values(), rows, initial, extras.mask)?;
     Ok(Arc::new(PrimitiveArray::<P>::new(
         ScalarBuffer::from(out),
         None,
@@ -291,8 +347,10 @@ fn into<P: ArrowPrimitiveType, O: ArrowPrimitiveType, F: Fold<P::Native, Acc = O
     fold: F,
     values: &ArrayRef,
     rows: Rows<'_>,
+    extras: Extras<'_>,
 ) -> Result<ArrayRef> {
-    let out = fold_rows(fold, values.as_primitive::<P>().values(), rows)?;
+    let initial = extras.initial::<O>()?;
+    let out = fold_rows_with(fold, values.as_primitive::<P>().values(), rows, initial, extras.mask)?;
     Ok(Arc::new(PrimitiveArray::<O>::new(
         ScalarBuffer::from(out),
         None,
@@ -363,13 +421,14 @@ fn sum_or_product(
     element: &DataType,
     storage: &ArrayRef,
     rows: Rows<'_>,
+    extras: Extras<'_>,
 ) -> Result<ArrayRef> {
     macro_rules! float {
         ($P:ty, $T:ty) => {
             if product {
-                same::<$P, _>(FloatProd::<$T>::default(), storage, rows)
+                same::<$P, _>(FloatProd::<$T>::default(), storage, rows, extras)
             } else {
-                same::<$P, _>(FloatSum::<$T>::default(), storage, rows)
+                same::<$P, _>(FloatSum::<$T>::default(), storage, rows, extras)
             }
         };
     }
@@ -378,48 +437,61 @@ fn sum_or_product(
         DataType::Float32 => float!(Float32Type, f32),
         DataType::Float64 => float!(Float64Type, f64),
         data_type => signed_or_unsigned!(data_type, element,
-            signed P => into::<P, Int64Type, _>(IntFold::<i64>::new(product), storage, rows),
-            unsigned U => into::<U, UInt64Type, _>(IntFold::<u64>::new(product), storage, rows),
+            signed P => into::<P, Int64Type, _>(IntFold::<i64>::new(product), storage, rows, extras),
+            unsigned U => into::<U, UInt64Type, _>(IntFold::<u64>::new(product), storage, rows, extras),
             _ => unsupported(element)),
     }
 }
 
-/// Each output element's number of reduced elements, in output order.
-fn counts(rows: Rows<'_>, out_len: usize) -> Vec<usize> {
+/// Each output element's number of reduced elements, in output order (with `mask`, of
+/// those whose flag is set: numpy's `_count_reduce_items` with `where`).
+fn counts(rows: Rows<'_>, out_len: usize, mask: Option<&[bool]>) -> Result<Vec<u64>> {
+    if let Some(mask) = mask {
+        let ones = vec![1u8; mask.len()];
+        return fold_rows_with(IntFold::<u64>::new(false), &ones, rows, None, Some(mask));
+    }
     let mut counts = vec![0; out_len];
-    // Only errors of the callback are returned, and it has none.
-    let _ = rows.visit(|_, layout, _, start| {
-        counts[start..start + layout.out_size].fill(layout.count);
+    rows.visit(|_, layout, _, start| {
+        counts[start..start + layout.out_size].fill(layout.count as u64);
         Ok(())
-    });
-    counts
+    })?;
+    Ok(counts)
 }
 
 /// numpy's `mean`: the sum (float16 summed in float32, integers in float64) divided by the
 /// count in float64 (numpy divides by an `intp`, which promotes to float64), rounded to the
 /// result type — float16 through float32 unless the result is 0-d (numpy's `_mean`).
-fn mean(element: &DataType, storage: &ArrayRef, rows: Rows<'_>, scalar: bool) -> Result<ArrayRef> {
+fn mean(
+    element: &DataType,
+    storage: &ArrayRef,
+    rows: Rows<'_>,
+    scalar: bool,
+    mask: Option<&[bool]>,
+) -> Result<ArrayRef> {
     fn finish<S: Real, O: ArrowPrimitiveType>(
         sums: &[S],
         rows: Rows<'_>,
+        mask: Option<&[bool]>,
         round: impl Fn(f64) -> O::Native,
-    ) -> ArrayRef {
-        let counts = counts(rows, sums.len());
+    ) -> Result<ArrayRef> {
+        let counts = counts(rows, sums.len(), mask)?;
         let out: Vec<O::Native> = sums
             .iter()
             .zip(&counts)
             .map(|(s, &n)| round(s.to_f64() / n as f64))
             .collect();
-        Arc::new(PrimitiveArray::<O>::new(ScalarBuffer::from(out), None))
+        Ok(Arc::new(PrimitiveArray::<O>::new(ScalarBuffer::from(out), None)))
     }
-    Ok(match storage.data_type() {
+    match storage.data_type() {
         DataType::Float16 => {
-            let sums = fold_rows(
+            let sums = fold_rows_with(
                 FloatSum::<f32>::default(),
                 storage.as_primitive::<Float16Type>().values(),
                 rows,
+                None,
+                mask,
             )?;
-            finish::<f32, Float16Type>(&sums, rows, |q| {
+            finish::<f32, Float16Type>(&sums, rows, mask, |q| {
                 if scalar {
                     f16::from_f64(q)
                 } else {
@@ -428,28 +500,32 @@ fn mean(element: &DataType, storage: &ArrayRef, rows: Rows<'_>, scalar: bool) ->
             })
         }
         DataType::Float32 => {
-            let sums = fold_rows(
+            let sums = fold_rows_with(
                 FloatSum::<f32>::default(),
                 storage.as_primitive::<Float32Type>().values(),
                 rows,
+                None,
+                mask,
             )?;
-            finish::<f32, Float32Type>(&sums, rows, |q| q as f32)
+            finish::<f32, Float32Type>(&sums, rows, mask, |q| q as f32)
         }
         DataType::Float64 => {
-            let sums = fold_rows(
+            let sums = fold_rows_with(
                 FloatSum::<f64>::default(),
                 storage.as_primitive::<Float64Type>().values(),
                 rows,
+                None,
+                mask,
             )?;
-            finish::<f64, Float64Type>(&sums, rows, |q| q)
+            finish::<f64, Float64Type>(&sums, rows, mask, |q| q)
         }
         // Each integer widened as it is added (the same sums as widening the batch first,
         // without a float64 copy of it: eight bytes per uint8 element).
         data_type => with_primitive_type!(data_type, P => {
-            let sums = fold_rows(FloatSum::<f64>::default(), storage.as_primitive::<P>().values(), rows)?;
-            finish::<f64, Float64Type>(&sums, rows, |q| q)
-        }, _ => return unsupported(element)),
-    })
+            let sums = fold_rows_with(FloatSum::<f64>::default(), storage.as_primitive::<P>().values(), rows, None, mask)?;
+            finish::<f64, Float64Type>(&sums, rows, mask, |q| q)
+        }, _ => unsupported(element)),
+    }
 }
 
 /// Integers as numpy's `dtype='f8'` reads them.
@@ -465,13 +541,16 @@ fn to_f64<T: Widen<f64>>(values: &[T]) -> Vec<f64> {
 /// `counts` (numpy's `nanvar`): each output element's number of elements that are not NaN
 /// (the NaN elements of `storage` replaced by 0), which the mean and `ddof` count instead, a
 /// NaN element's deviation 0, and NaN where no more than `ddof` elements remain.
+///
+/// `mask` (numpy's `where`): only the values whose flag is set are summed and counted.
 pub(crate) fn moments(
     element: &DataType,
     storage: &ArrayRef,
     rows: Rows<'_>,
     ddof: i64,
     sqrt: bool,
-    counts: Option<(&[u64], &[bool])>,
+    nan_counts: Option<(&[u64], &[bool])>,
+    mask: Option<&[bool]>,
 ) -> Result<ArrayRef> {
     fn run<
         S: Real + Widen<S::Acc> + arrow::datatypes::ArrowNativeType,
@@ -481,13 +560,19 @@ pub(crate) fn moments(
         rows: Rows<'_>,
         ddof: i64,
         sqrt: bool,
-        counts: Option<(&[u64], &[bool])>,
+        nan_counts: Option<(&[u64], &[bool])>,
+        mask: Option<&[bool]>,
     ) -> Result<ArrayRef> {
-        let mut out = fold_rows(FloatSum::<S>::default(), values, rows)?;
+        let mut out = fold_rows_with(FloatSum::<S>::default(), values, rows, None, mask)?;
+        let masked = match (nan_counts, mask) {
+            (None, Some(_)) => Some(counts(rows, out.len(), mask)?),
+            _ => None,
+        };
+        let counts = nan_counts.map(|(c, _)| c).or(masked.as_deref());
         let mut deviations: Vec<S> = Vec::new();
         rows.visit(|_, layout, start, out_start| {
             let groups = &mut out[out_start..out_start + layout.out_size];
-            let count = |k: usize| counts.map_or(layout.count as u64, |(c, _)| c[out_start + k]);
+            let count = |k: usize| counts.map_or(layout.count as u64, |c| c[out_start + k]);
             for (k, mean) in groups.iter_mut().enumerate() {
                 *mean = S::from_f64(mean.to_f64() / count(k) as f64);
             }
@@ -501,7 +586,7 @@ pub(crate) fn moments(
                     } else {
                         b.output + j
                     };
-                    if counts.is_some_and(|(_, nan)| nan[start + b.input + j]) {
+                    if nan_counts.is_some_and(|(_, nan)| nan[start + b.input + j]) {
                         continue; // a NaN element: deviation 0 (numpy's `_copyto(arr, 0, mask)`)
                     }
                     let d = S::narrow(x[b.input + j].widen() - groups[k].widen());
@@ -509,10 +594,19 @@ pub(crate) fn moments(
                 }
             }
             groups.fill(<FloatSum<S> as Fold<S>>::init(&FloatSum::default()));
-            fold_row(FloatSum::<S>::default(), layout, &deviations, groups);
+            match mask {
+                Some(mask) => fold_row_masked(
+                    FloatSum::<S>::default(),
+                    layout,
+                    &deviations,
+                    &mask[start..start + layout.in_size],
+                    groups,
+                ),
+                None => fold_row(FloatSum::<S>::default(), layout, &deviations, groups),
+            }
             for (k, v) in groups.iter_mut().enumerate() {
                 let remaining = (count(k) as i64).saturating_sub(ddof);
-                let var = if counts.is_some() && remaining <= 0 {
+                let var = if nan_counts.is_some() && remaining <= 0 {
                     S::from_f64(f64::NAN) // numpy's nanvar: NaN where dof <= 0
                 } else {
                     S::from_f64(v.to_f64() / remaining.max(0) as f64)
@@ -536,35 +630,50 @@ pub(crate) fn moments(
             rows,
             ddof,
             sqrt,
-            counts,
+            nan_counts,
+            mask,
         ),
         DataType::Float32 => run::<f32, Float32Type>(
             storage.as_primitive::<Float32Type>().values(),
             rows,
             ddof,
             sqrt,
-            counts,
+            nan_counts,
+            mask,
         ),
         DataType::Float64 => run::<f64, Float64Type>(
             storage.as_primitive::<Float64Type>().values(),
             rows,
             ddof,
             sqrt,
-            counts,
+            nan_counts,
+            mask,
         ),
         data_type => with_primitive_type!(data_type, P => {
-            run::<f64, Float64Type>(&to_f64(storage.as_primitive::<P>().values()), rows, ddof, sqrt, counts)
+            run::<f64, Float64Type>(&to_f64(storage.as_primitive::<P>().values()), rows, ddof, sqrt, nan_counts, mask)
         }, _ => unsupported(element)),
     }
 }
 
 /// `out` with an output element NULL wherever an element NULL of `values` was reduced into
-/// it (SQL's rule; numpy has no NULLs).
-fn element_nulls(out: ArrayRef, values: &ArrayRef, rows: Rows<'_>) -> Result<ArrayRef> {
-    let Some(nulls) = values.logical_nulls().filter(|n| n.null_count() > 0) else {
+/// it, or a NULL `where` flag read for it (SQL's rule; numpy has no NULLs).
+fn element_nulls(
+    out: ArrayRef,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+    extras: Extras<'_>,
+) -> Result<ArrayRef> {
+    let nulls = values.logical_nulls().filter(|n| n.null_count() > 0);
+    if nulls.is_none() && extras.mask_nulls.is_none() {
         return Ok(out);
-    };
-    let flags: Vec<u8> = nulls.iter().map(|valid| u8::from(!valid)).collect();
+    }
+    let flags: Vec<u8> = (0..values.len())
+        .map(|i| {
+            let null = nulls.as_ref().is_some_and(|n| n.is_null(i))
+                && extras.mask.is_none_or(|m| m[i]);
+            u8::from(null || extras.mask_nulls.is_some_and(|m| m[i]))
+        })
+        .collect();
     let any_null = fold_rows(Truth { all: false }, &flags, rows)?;
     let valid = NullBuffer::from(any_null.iter().map(|&n| !n).collect::<Vec<_>>());
     Ok(super::layout::with_row_nulls(out, Some(&valid))?)

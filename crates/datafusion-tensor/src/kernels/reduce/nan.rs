@@ -12,7 +12,7 @@ use arrow::compute::kernels::numeric;
 use arrow::datatypes::{DataType, Float16Type, Float32Type, Float64Type, UInt8Type, UInt64Type};
 use half::f16;
 
-use super::{Reduction, Rows, moments, reduce as plain};
+use super::{Extras, Reduction, Rows, moments, reduce_with};
 use crate::error::{Result, TensorError};
 
 /// `op` of `values` when it is a NaN-aware reduction or `ptp`; `None` otherwise.
@@ -22,6 +22,7 @@ pub(super) fn reduce(
     values: &ArrayRef,
     rows: Rows<'_>,
     scalar: bool,
+    extras: Extras<'_>,
 ) -> Result<Option<ArrayRef>> {
     if op == Reduction::Ptp {
         return ptp(element, values, rows, scalar).map(Some);
@@ -29,9 +30,11 @@ pub(super) fn reduce(
     let Some(plain_op) = op.without_nan() else {
         return Ok(None);
     };
+    let plain = |op, element, values, extras| reduce_with(op, element, values, rows, scalar, extras);
     if !element.is_floating() {
-        return plain(plain_op, element, values, rows, scalar).map(Some);
+        return plain(plain_op, element, values, extras).map(Some);
     }
+    let mask = extras.mask;
     let nan = is_nan(values);
     // The value numpy's `_replace_nan` puts in NaN's place for this reduction.
     let fill = match op {
@@ -42,30 +45,48 @@ pub(super) fn reduce(
     };
     let filled = replaced(values, fill);
     let out = match op {
-        Reduction::NanSum | Reduction::NanProd => plain(plain_op, element, &filled, rows, scalar)?,
+        Reduction::NanSum | Reduction::NanProd => plain(plain_op, element, &filled, extras)?,
         Reduction::NanMin | Reduction::NanMax => {
-            // numpy's fmin / fmax reduce: NaN only where every element is.
-            let out = plain(plain_op, element, &filled, rows, scalar)?;
-            nan_where_empty(&out, &non_nan_counts(&nan, rows)?)?
+            // numpy's fmin / fmax reduce: NaN only where every element is, unless an initial
+            // value takes part (a NaN initial value is ignored as fmin ignores NaN, so it is
+            // the fill: the identity of the reduction of what remains).
+            let initial = match extras.initial {
+                Some(initial) if is_nan(&arrow::compute::cast(initial, &DataType::Float64)?)[0] => {
+                    Some(fill_value(initial.data_type(), fill))
+                }
+                Some(_) => None,
+                None => Some(None),
+            };
+            match initial {
+                None => plain(plain_op, element, &filled, extras)?,
+                Some(fill) => {
+                    let extras = Extras {
+                        initial: fill.as_ref(),
+                        ..extras
+                    };
+                    let out = plain(plain_op, element, &filled, extras)?;
+                    nan_where_empty(&out, &non_nan_counts(&nan, rows, mask)?)?
+                }
+            }
         }
         Reduction::NanArgMin | Reduction::NanArgMax => {
-            if let Some(row) = first_all_nan_row(&non_nan_counts(&nan, rows)?, rows)? {
+            if let Some(row) = first_all_nan_row(&non_nan_counts(&nan, rows, None)?, rows)? {
                 return Err(TensorError::Data(format!(
                     "All-NaN slice encountered at row {row} of its batch"
                 )));
             }
-            plain(plain_op, element, &filled, rows, scalar)?
+            plain(plain_op, element, &filled, extras)?
         }
         Reduction::NanMean => {
             // numpy's `_nanmean`: the sum in the element type (np.sum), divided by the count
             // in float64 and cast back (`_divide_by_count`); 0 / 0 is NaN.
-            let sums = plain(Reduction::Sum, element, &filled, rows, scalar)?;
-            divide(&sums, &non_nan_counts(&nan, rows)?)?
+            let sums = plain(Reduction::Sum, element, &filled, extras.mask_only())?;
+            divide(&sums, &non_nan_counts(&nan, rows, mask)?)?
         }
         Reduction::NanVar { ddof } | Reduction::NanStd { ddof } => {
-            let counts = non_nan_counts(&nan, rows)?;
+            let counts = non_nan_counts(&nan, rows, mask)?;
             let sqrt = matches!(op, Reduction::NanStd { .. });
-            moments(element, &filled, rows, ddof, sqrt, Some((counts.values(), &nan)))?
+            moments(element, &filled, rows, ddof, sqrt, Some((counts.values(), &nan)), mask)?
         }
         _ => return Ok(None),
     };
@@ -88,7 +109,7 @@ fn is_nan(values: &ArrayRef) -> Vec<bool> {
 }
 
 /// `values` with every NaN replaced by `fill` (in the element type), element NULLs kept.
-fn replaced(values: &ArrayRef, fill: f64) -> ArrayRef {
+pub(crate) fn replaced(values: &ArrayRef, fill: f64) -> ArrayRef {
     match values.data_type() {
         DataType::Float16 => {
             let fill = f16::from_f64(fill);
@@ -116,12 +137,26 @@ fn replaced(values: &ArrayRef, fill: f64) -> ArrayRef {
     }
 }
 
+/// `fill` as a one-value array of `data_type` (a float type).
+fn fill_value(data_type: &DataType, fill: f64) -> Option<ArrayRef> {
+    let fill: ArrayRef = Arc::new(PrimitiveArray::<Float64Type>::from(vec![fill]));
+    arrow::compute::cast(&fill, data_type).ok()
+}
+
 /// Each output element's number of reduced elements that are not NaN (`nan`: each element's
-/// flag).
-fn non_nan_counts(nan: &[bool], rows: Rows<'_>) -> Result<PrimitiveArray<UInt64Type>> {
+/// flag; with `mask`, of the elements whose flag is set).
+fn non_nan_counts(
+    nan: &[bool],
+    rows: Rows<'_>,
+    mask: Option<&[bool]>,
+) -> Result<PrimitiveArray<UInt64Type>> {
     let flags: PrimitiveArray<UInt8Type> = nan.iter().map(|&n| u8::from(!n)).collect();
     let flags: ArrayRef = Arc::new(flags);
-    let counts = plain(Reduction::Sum, &DataType::UInt8, &flags, rows, false)?;
+    let extras = Extras {
+        mask,
+        ..Extras::default()
+    };
+    let counts = reduce_with(Reduction::Sum, &DataType::UInt8, &flags, rows, false, extras)?;
     counts
         .as_primitive_opt::<UInt64Type>()
         .cloned()
@@ -179,7 +214,7 @@ fn ptp(element: &DataType, values: &ArrayRef, rows: Rows<'_>, scalar: bool) -> R
             "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.".to_string(),
         ));
     }
-    let max = plain(Reduction::Max, element, values, rows, scalar)?;
-    let min = plain(Reduction::Min, element, values, rows, scalar)?;
+    let max = reduce_with(Reduction::Max, element, values, rows, scalar, Extras::default())?;
+    let min = reduce_with(Reduction::Min, element, values, rows, scalar, Extras::default())?;
     Ok(numeric::sub_wrapping(&max, &min)?)
 }

@@ -102,18 +102,18 @@ fn max_or_zero(magnitudes: &ArrayRef, rows: Rows<'_>) -> Result<ArrayRef> {
     let fold = super::fold::Extreme { max: true };
     Ok(match magnitudes.data_type() {
         DataType::Float64 => {
-            let out = super::same::<Float64Type, _>(fold, magnitudes, rows)?;
+            let out = super::same::<Float64Type, _>(fold, magnitudes, rows, super::Extras::default())?;
             let out = out.as_primitive::<Float64Type>();
             Arc::new(out.unary::<_, Float64Type>(|v| if v == f64::NEG_INFINITY { 0.0 } else { v }))
                 as ArrayRef
         }
         DataType::Float32 => {
-            let out = super::same::<Float32Type, _>(fold, magnitudes, rows)?;
+            let out = super::same::<Float32Type, _>(fold, magnitudes, rows, super::Extras::default())?;
             let out = out.as_primitive::<Float32Type>();
             Arc::new(out.unary::<_, Float32Type>(|v| if v == f32::NEG_INFINITY { 0.0 } else { v }))
         }
         DataType::Float16 => {
-            let out = super::same::<Float16Type, _>(fold, magnitudes, rows)?;
+            let out = super::same::<Float16Type, _>(fold, magnitudes, rows, super::Extras::default())?;
             let out = out.as_primitive::<Float16Type>();
             let zeroed: PrimitiveArray<Float16Type> =
                 out.unary(|v| if v == f16::NEG_INFINITY { f16::ZERO } else { v });

@@ -2,6 +2,7 @@
 //! NULL for every axis), `keepdims`, `ddof`, read from literals when the query is planned and
 //! checked as numpy checks them, in numpy's words.
 
+use arrow::array::{Array, AsArray};
 use arrow::datatypes::DataType;
 use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
@@ -33,6 +34,14 @@ pub struct Options {
     pub include_initial: bool,
     /// `vector_norm`'s `ord`.
     pub ord: NormOrd,
+    /// numpy's `dtype` (sums, products and the cumulative ones): the type the elements are
+    /// cast to and reduced in, and the result's.
+    pub dtype: Option<DataType>,
+    /// numpy's `initial`, as written (a literal number or boolean).
+    pub initial: Option<ScalarValue>,
+    /// The argument holding numpy's `where` mask (`None`: absent, NULL or a literal `true`,
+    /// numpy's default).
+    pub mask: Option<usize>,
 }
 
 /// Whether argument `i` is absent, a NULL literal or of the Null type (the option's default).
@@ -139,6 +148,7 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
     } else {
         NormOrd::Two
     };
+    let (dtype, initial, mask) = extra_options(function, args)?;
     Ok(Options {
         axes,
         scalar_axis,
@@ -147,7 +157,68 @@ pub fn options(function: ReduceFunction, args: &PlanArgs<'_>) -> Result<Options>
         descending,
         include_initial,
         ord,
+        dtype,
+        initial,
+        mask,
     })
+}
+
+/// numpy's `dtype`, `initial` and the argument of its `where` mask, read from the call.
+fn extra_options(
+    function: ReduceFunction,
+    args: &PlanArgs<'_>,
+) -> Result<(Option<DataType>, Option<ScalarValue>, Option<usize>)> {
+    let name = args.name;
+    let position = |arg: &str| {
+        function
+            .parameter_names()
+            .iter()
+            .position(|p| *p == arg)
+            .filter(|&i| !is_default(args, i))
+    };
+    let dtype = position("dtype")
+        .map(|i| crate::udf::math::dtype_arg(name, args.literal(i)))
+        .transpose()?;
+    let initial = match position("initial") {
+        None => None,
+        Some(i) => match args.literal(i) {
+            Some(v) if v.data_type().is_numeric() || v.data_type() == DataType::Boolean => {
+                Some(v.clone())
+            }
+            // SQL has no literal for NaN or the infinities: the strings stand for them, as
+            // for `tensor_norm`'s `ord`.
+            Some(
+                ScalarValue::Utf8(Some(s))
+                | ScalarValue::LargeUtf8(Some(s))
+                | ScalarValue::Utf8View(Some(s)),
+            ) if ["nan", "inf", "+inf", "-inf"].contains(&s.to_ascii_lowercase().as_str()) => {
+                Some(ScalarValue::Float64(s.to_ascii_lowercase().parse().ok()))
+            }
+            _ => {
+                return plan_err!(
+                    "{name}: argument initial must be a literal number or boolean ('nan', 'inf' or '-inf' for those floats)"
+                );
+            }
+        },
+    };
+    let mask = position("where").filter(|&i| !is_literal_true(args.literal(i)));
+    Ok((dtype, initial, mask))
+}
+
+/// Whether `value` is the literal `true` (numpy's default `where=True`, no mask), as written
+/// or as the 0-d tensor a boolean at a tensor argument is planned as.
+fn is_literal_true(value: Option<&ScalarValue>) -> bool {
+    match value {
+        Some(ScalarValue::Boolean(Some(true))) => true,
+        Some(ScalarValue::FixedSizeList(list)) if list.len() == 1 && list.is_valid(0) => {
+            let values = list.value(0);
+            values.len() == 1
+                && values
+                    .as_boolean_opt()
+                    .is_some_and(|b| b.is_valid(0) && b.value(0))
+        }
+        _ => false,
+    }
 }
 
 /// `vector_norm`'s `ord` (argument 3): a literal number, `'inf'` / `'-inf'`, or NULL (2).

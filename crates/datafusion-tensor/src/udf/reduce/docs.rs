@@ -160,23 +160,17 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
         ),
     };
     let name = function.function_name();
-    let syntax = match function {
-        F::Reduce(
-            Reduction::Var { .. }
-            | Reduction::Std { .. }
-            | Reduction::NanVar { .. }
-            | Reduction::NanStd { .. },
-        ) => {
-            format!("{name}(x [, axis [, keepdims [, ddof [, correction]]]])")
-        }
-        F::CumSum | F::CumProd => format!("{name}(x [, axis])"),
-        F::CumulativeSum | F::CumulativeProd => format!("{name}(x [, axis [, include_initial]])"),
-        F::Sort | F::ArgSort => format!("{name}(x [, axis [, descending [, stable]]])"),
-        F::Reduce(Reduction::VectorNorm { .. }) => {
-            format!("{name}(x [, axis [, keepdims [, ord]]])")
-        }
-        F::Reduce(_) => format!("{name}(x [, axis [, keepdims]])"),
-    };
+    // `name(x [, axis [, keepdims ...]])`, from the parameter names.
+    let options = &function.parameter_names()[1..];
+    let syntax = format!(
+        "{name}(x{}{})",
+        options
+            .iter()
+            .map(|o| format!(" [, {o}"))
+            .collect::<Vec<_>>()
+            .concat(),
+        "]".repeat(options.len())
+    );
     let mut builder = crate::udf::tensor_documentation(description, syntax, example_call, example_out)
         .with_argument(
         "x",
@@ -237,6 +231,24 @@ pub fn documentation(function: ReduceFunction) -> Documentation {
                 "correction",
                 "The array API standard's name for ddof (numpy 2 takes either, not both).",
             );
+    }
+    // numpy's dtype, initial and where, in the order of the parameter names.
+    for name in function.parameter_names() {
+        builder = match *name {
+            "dtype" => builder.with_argument(
+                "dtype",
+                "numpy's dtype name ('bool', 'int8' ... 'float64'): the elements are cast to it (numpy's unsafe casting) and reduced in it, and the result has it (integers wrap; bool sums are logical_or, products logical_and). NaN-aware forms replace NaN first.",
+            ),
+            "initial" => builder.with_argument(
+                "initial",
+                "A literal number or boolean ('nan', 'inf', '-inf' for those floats) every output element starts from, converted to the result type as numpy converts a Python number (an integer out of range is numpy's OverflowError). A reduction over nothing gives it (min and max included).",
+            ),
+            "where" => builder.with_argument(
+                "where",
+                "A boolean tensor (a column, list literal or number) broadcast to x: only the elements where it is true are reduced (numpy's masked order, bit-exact). min and max need initial with it. A NULL mask row gives a NULL row; a NULL mask element a NULL output element.",
+            ),
+            _ => builder,
+        };
     }
     builder.build()
 }

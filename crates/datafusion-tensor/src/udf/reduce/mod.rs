@@ -11,6 +11,7 @@
 
 mod args;
 mod docs;
+mod extras;
 mod variable;
 
 use std::sync::Arc;
@@ -22,11 +23,14 @@ use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use self::args::{Options, reduced_axes, result_dims};
+use self::extras::{PlanExtras, XRows};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::index::wrap_index;
 use crate::kernels::layout;
 use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
-use crate::kernels::reduce::{NormOrd, ReduceLayout, Reduction, Rows, reduce, sum_type};
+use crate::kernels::reduce::{
+    Extras, NormOrd, ReduceLayout, Reduction, Rows, reduce_with, sum_type,
+};
 use crate::kernels::sort::{SortOp, sort};
 use crate::tensor_type::TensorType;
 use crate::variable_shape::{AnyTensorType, VariableShapeType};
@@ -122,18 +126,33 @@ impl ReduceFunction {
     }
 
     /// The parameter names, in order.
+    ///
+    /// numpy's `dtype`, `initial` and `where` come after the options these functions had
+    /// first, so that a call by position keeps its meaning.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
             // numpy's `ddof`, and the array API standard's name for it, `correction`.
-            _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof", "correction"],
+            _ if self.takes_ddof() => &["x", "axis", "keepdims", "ddof", "correction", "where"],
             // The standard's `linalg.vector_norm(x, /, *, axis=None, keepdims=False, ord=2)`.
             Self::Reduce(Reduction::VectorNorm { .. }) => &["x", "axis", "keepdims", "ord"],
-            Self::CumSum | Self::CumProd => &["x", "axis"],
+            Self::CumSum | Self::CumProd => &["x", "axis", "dtype"],
             // The standard's `cumulative_sum(x, /, *, axis=None, dtype=None,
-            // include_initial=False)`, without dtype.
-            Self::CumulativeSum | Self::CumulativeProd => &["x", "axis", "include_initial"],
+            // include_initial=False)`.
+            Self::CumulativeSum | Self::CumulativeProd => {
+                &["x", "axis", "include_initial", "dtype"]
+            }
             // The array API standard's `sort(x, /, *, axis=-1, descending=False, stable=True)`.
             Self::Sort | Self::ArgSort => &["x", "axis", "descending", "stable"],
+            // numpy's `sum(a, axis, dtype, out, keepdims, initial, where)`.
+            Self::Reduce(
+                Reduction::Sum | Reduction::Prod | Reduction::NanSum | Reduction::NanProd,
+            ) => &["x", "axis", "keepdims", "dtype", "initial", "where"],
+            Self::Reduce(
+                Reduction::Min | Reduction::Max | Reduction::NanMin | Reduction::NanMax,
+            ) => &["x", "axis", "keepdims", "initial", "where"],
+            Self::Reduce(
+                Reduction::Mean | Reduction::NanMean | Reduction::Any | Reduction::All,
+            ) => &["x", "axis", "keepdims", "where"],
             Self::Reduce(_) => &["x", "axis", "keepdims"],
         }
     }
@@ -182,6 +201,17 @@ impl ReduceFunction {
     fn reduction(self, options: &Options) -> Option<Reduction> {
         let ddof = options.ddof;
         match self {
+            // numpy's add and multiply of booleans are logical_or and logical_and.
+            Self::Reduce(Reduction::Sum | Reduction::NanSum)
+                if options.dtype == Some(DataType::Boolean) =>
+            {
+                Some(Reduction::Any)
+            }
+            Self::Reduce(Reduction::Prod | Reduction::NanProd)
+                if options.dtype == Some(DataType::Boolean) =>
+            {
+                Some(Reduction::All)
+            }
             Self::Reduce(Reduction::VectorNorm { .. }) => {
                 Some(Reduction::VectorNorm { ord: options.ord })
             }
@@ -262,6 +292,16 @@ pub struct ReducePlan {
     input: AnyTensorType,
     op: ReduceOp,
     output: ReduceOutput,
+    extras: PlanExtras,
+}
+
+impl ReducePlan {
+    /// The arguments a call reads when it runs: x, and the `where` mask.
+    fn data(&self) -> Vec<usize> {
+        let mut data = vec![0];
+        data.extend(self.extras.mask.as_ref().map(|(i, _)| *i));
+        data
+    }
 }
 
 impl TensorFunction for TensorReduce {
@@ -282,19 +322,45 @@ impl TensorFunction for TensorReduce {
         Some(&self.documentation)
     }
 
-    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
-        vec![0]
+    fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
+        let mut tensors = vec![0];
+        tensors.extend(
+            self.function
+                .parameter_names()
+                .iter()
+                .position(|p| *p == "where")
+                .filter(|&i| i < arg_types.len()),
+        );
+        tensors
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<ReducePlan> {
         let input = args.any_tensor(0, "x")?;
         let options = args::options(self.function, args)?;
-        match input {
-            AnyTensorType::Fixed(tensor) => plan_fixed(self.function, args.name, tensor, &options),
+        let mut plan = match input.clone() {
+            AnyTensorType::Fixed(tensor) => plan_fixed(self.function, args.name, tensor, &options)?,
             AnyTensorType::Variable(tensor) => {
-                variable::plan(self.function, args.name, tensor, &options)
+                variable::plan(self.function, args.name, tensor, &options)?
             }
-        }
+        };
+        let reduction = match &plan.op {
+            ReduceOp::Reduce { reduction, .. } => Some(*reduction),
+            _ => None,
+        };
+        let result = match &plan.output {
+            ReduceOutput::Scalar(t) => t.clone(),
+            ReduceOutput::Fixed(t) => t.element_type().clone(),
+            ReduceOutput::Variable(t) => t.element_type().clone(),
+        };
+        plan.extras = extras::plan(
+            args.name,
+            args,
+            &options,
+            &input,
+            (self.function, reduction),
+            &result,
+        )?;
+        Ok(plan)
     }
 
     fn return_field(&self, plan: &ReducePlan) -> FieldRef {
@@ -312,9 +378,11 @@ impl TensorFunction for TensorReduce {
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         let name = self.name();
-        map_arrays(args, &[0], number_rows, |arrays| match &plan.input {
-            AnyTensorType::Fixed(tensor) => invoke_fixed(name, plan, tensor, &arrays[0]),
-            AnyTensorType::Variable(tensor) => variable::invoke(name, plan, tensor, &arrays[0]),
+        map_arrays(args, &plan.data(), number_rows, |arrays| {
+            match &plan.input {
+                AnyTensorType::Fixed(tensor) => invoke_fixed(name, plan, tensor, arrays),
+                AnyTensorType::Variable(tensor) => variable::invoke(name, plan, tensor, arrays),
+            }
         })
     }
 }
@@ -425,8 +493,11 @@ fn zero_d_axes<'a>(
     }
 }
 
-/// The element type of a call's result.
-fn result_element(op: &ReduceOp, element: &DataType) -> DataType {
+/// The element type of a call's result (`options`' `dtype` when given).
+fn result_element(op: &ReduceOp, element: &DataType, options: &Options) -> DataType {
+    if let Some(dtype) = &options.dtype {
+        return dtype.clone();
+    }
     match op {
         ReduceOp::Reduce { reduction, .. } => reduction.result_type(element),
         ReduceOp::Cumulate { .. } => sum_type(element),
@@ -443,13 +514,15 @@ fn plan_fixed(
 ) -> Result<ReducePlan> {
     let shape = input.logical_shape();
     let op = plan_op(function, name, shape.len(), options)?;
-    let element = result_element(&op, input.element_type());
+    let element = result_element(&op, input.element_type(), options);
     let names = input.logical_dim_names();
     let output = match &op {
         ReduceOp::Reduce { reduction, reduced } => {
             // The shape is known: a reduction without identity over nothing is numpy's error
-            // for every row, so the query's.
-            if let Some(message) = reduction.empty_error(&ReduceLayout::new(&shape, reduced)) {
+            // for every row, so the query's (an initial value is its identity).
+            if options.initial.is_none()
+                && let Some(message) = reduction.empty_error(&ReduceLayout::new(&shape, reduced))
+            {
                 return plan_err!("{name}: {message}");
             }
             let dims = result_dims(&shape, reduced, options.keepdims, Some(&1));
@@ -485,28 +558,95 @@ fn plan_fixed(
         input: AnyTensorType::Fixed(input),
         op,
         output,
+        extras: PlanExtras::default(),
     })
+}
+
+/// x's values cast to the call's `dtype` (numpy's `unsafe` casting), and the element type the
+/// kernel then reduces.
+fn cast_input(
+    plan: &ReducePlan,
+    values: ArrayRef,
+    element: &DataType,
+) -> crate::error::Result<(ArrayRef, DataType)> {
+    let Some(dtype) = &plan.extras.dtype else {
+        return Ok((values, element.clone()));
+    };
+    let values = match plan.extras.nan_fill {
+        Some(fill) => crate::kernels::reduce::nan_replaced(&values, f64::from_bits(fill)),
+        None => values,
+    };
+    Ok((crate::kernels::cast::astype(&values, dtype)?, dtype.clone()))
+}
+
+/// A kernel's result in the call's `dtype`: integers summed in 64 bits wrap into it, as
+/// numpy's sum in that type wraps.
+fn cast_output(plan: &ReducePlan, out: ArrayRef) -> crate::error::Result<ArrayRef> {
+    match &plan.extras.dtype {
+        Some(dtype) if out.data_type() != dtype => crate::kernels::cast::astype(&out, dtype),
+        _ => Ok(out),
+    }
+}
+
+/// Runs a reduction over `rows` of `values` (of `element`) with the call's `initial` and the
+/// aligned `where` mask.
+fn run_reduction(
+    plan: &ReducePlan,
+    reduction: Reduction,
+    element: &DataType,
+    values: &ArrayRef,
+    rows: Rows<'_>,
+    aligned: Option<&extras::Aligned>,
+) -> crate::error::Result<ArrayRef> {
+    let initial = plan.extras.initial_array(&reduction.result_type(element))?;
+    let extras = Extras {
+        initial: initial.as_ref(),
+        mask: aligned.map(|a| a.flags.as_slice()),
+        mask_nulls: aligned.and_then(|a| a.flag_nulls.as_deref()),
+    };
+    let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
+    let out = reduce_with(reduction, element, values, rows, scalar, extras)?;
+    cast_output(plan, out)
 }
 
 fn invoke_fixed(
     name: &str,
     plan: &ReducePlan,
     tensor: &TensorType,
-    array: &ArrayRef,
+    arrays: &[ArrayRef],
 ) -> Result<ArrayRef> {
-    let input = tensor_array(name, array)?;
-    let values = layout::row_major_values(tensor, input)?;
-    let shape = tensor.logical_shape();
+    let input = tensor_array(name, &arrays[0])?;
     let in_function = |e: crate::error::TensorError| e.in_function(name);
+    let values = layout::row_major_values(tensor, input)?;
+    let (values, element) = cast_input(plan, values, tensor.element_type()).map_err(in_function)?;
+    let shape = tensor.logical_shape();
+    let mut row_nulls = input.nulls().cloned();
     let out = match &plan.op {
         ReduceOp::Reduce { reduction, reduced } => {
-            let reduce_layout = ReduceLayout::new(&shape, reduced);
-            let rows = Rows::Same {
-                rows: input.len(),
-                layout: &reduce_layout,
-            };
-            let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
-            reduce(*reduction, tensor.element_type(), &values, rows, scalar).map_err(in_function)?
+            if let Some((_, mask)) = &plan.extras.mask {
+                let x = XRows::Fixed {
+                    shape: &shape,
+                    rows: input.len(),
+                    nulls: input.nulls(),
+                };
+                let aligned = extras::align(name, mask, &arrays[1], &x, reduced)?;
+                let rows = Rows::Each {
+                    rows: &aligned.each,
+                    layouts: &aligned.layouts,
+                    null_width: 0,
+                };
+                row_nulls.clone_from(&aligned.row_nulls);
+                run_reduction(plan, *reduction, &element, &values, rows, Some(&aligned))
+                    .map_err(in_function)?
+            } else {
+                let reduce_layout = ReduceLayout::new(&shape, reduced);
+                let rows = Rows::Same {
+                    rows: input.len(),
+                    layout: &reduce_layout,
+                };
+                run_reduction(plan, *reduction, &element, &values, rows, None)
+                    .map_err(in_function)?
+            }
         }
         ReduceOp::Cumulate {
             product,
@@ -514,8 +654,9 @@ fn invoke_fixed(
             initial,
         } => {
             let spans = Spans::Same(input.len(), Span::new(&shape, *axis));
-            cumulate(*product, tensor.element_type(), &values, spans, *initial)
-                .map_err(in_function)?
+            let out =
+                cumulate(*product, &element, &values, spans, *initial).map_err(in_function)?;
+            cast_output(plan, out).map_err(in_function)?
         }
         ReduceOp::Sort { op, axis } => {
             let spans = Spans::Same(input.len(), Span::new(&shape, Some(*axis)));
@@ -523,11 +664,11 @@ fn invoke_fixed(
         }
     };
     match &plan.output {
-        ReduceOutput::Scalar(_) => Ok(layout::with_row_nulls(out, input.nulls())?),
+        ReduceOutput::Scalar(_) => Ok(layout::with_row_nulls(out, row_nulls.as_ref())?),
         ReduceOutput::Fixed(output) => Ok(Arc::new(layout::tensor_array(
             output,
             out,
-            input.nulls().cloned(),
+            row_nulls,
             input.len(),
         )?)),
         ReduceOutput::Variable(_) => {

@@ -9,12 +9,16 @@ use arrow::array::ArrayRef;
 use datafusion::error::Result;
 
 use super::args::{Options, result_dims};
-use super::{ReduceFunction, ReduceOp, ReduceOutput, ReducePlan, plan_op, result_element};
+use super::extras::{self, PlanExtras, XRows};
+use super::{
+    ReduceFunction, ReduceOp, ReduceOutput, ReducePlan, cast_input, cast_output, plan_op,
+    result_element, run_reduction,
+};
 use crate::error::TensorError;
 use crate::kernels::layout;
 use crate::kernels::ragged;
 use crate::kernels::reduce::cumulative::{Span, Spans, cumulate};
-use crate::kernels::reduce::{ReduceLayout, Rows, reduce};
+use crate::kernels::reduce::{ReduceLayout, Rows};
 use crate::kernels::shape_plans::ShapePlans;
 use crate::kernels::sort::sort;
 use crate::tensor_type::TensorType;
@@ -31,7 +35,7 @@ pub(super) fn plan(
 ) -> Result<ReducePlan> {
     let ndim = input.ndim();
     let op = plan_op(function, name, ndim, options)?;
-    let element = result_element(&op, input.element_type());
+    let element = result_element(&op, input.element_type(), options);
     let names = input.logical_dim_names();
     let uniform = input.logical_uniform_shape();
     let output = match &op {
@@ -77,6 +81,7 @@ pub(super) fn plan(
         input: AnyTensorType::Variable(input),
         op,
         output,
+        extras: PlanExtras::default(),
     })
 }
 
@@ -84,33 +89,40 @@ pub(super) fn invoke(
     name: &str,
     plan: &ReducePlan,
     tensor: &VariableShapeType,
-    array: &ArrayRef,
+    arrays: &[ArrayRef],
 ) -> Result<ArrayRef> {
-    let view = variable_array(name, tensor, array)?;
-    run(plan, &view).map_err(|e| e.in_function(name))
+    let view = variable_array(name, tensor, &arrays[0])?;
+    let aligned = match (&plan.extras.mask, &plan.op) {
+        (Some((_, mask)), ReduceOp::Reduce { reduced, .. }) => Some(extras::align(
+            name,
+            mask,
+            &arrays[1],
+            &XRows::Variable(&view),
+            reduced,
+        )?),
+        _ => None,
+    };
+    run(plan, &view, aligned.as_ref()).map_err(|e| e.in_function(name))
 }
 
-fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result<ArrayRef> {
+fn run(
+    plan: &ReducePlan,
+    view: &VariableShapeArray<'_>,
+    aligned: Option<&extras::Aligned>,
+) -> crate::error::Result<ArrayRef> {
     let values = ragged::row_major_values(view)?;
-    let element = view.tensor().element_type();
-    let nulls = view.nulls().cloned();
+    let (values, element) = cast_input(plan, values, view.tensor().element_type())?;
+    let element = &element;
     let rows = view.len();
     match &plan.op {
         ReduceOp::Reduce { reduction, reduced } => {
-            let mut plans: ShapePlans<usize> = ShapePlans::default();
-            let mut layouts: Vec<ReduceLayout> = Vec::new();
-            let mut each = Vec::with_capacity(rows);
-            for row in 0..rows {
-                if view.is_null(row) {
-                    each.push(None);
-                    continue;
+            let (each, layouts, nulls) = match aligned {
+                Some(a) => (a.each.clone(), a.layouts.clone(), a.row_nulls.clone()),
+                None => {
+                    let (each, layouts) = row_layouts(view, reduced)?;
+                    (each, layouts, view.nulls().cloned())
                 }
-                let index = *plans.get(view.logical_shape(row), |shape| {
-                    layouts.push(ReduceLayout::new(shape, reduced));
-                    Ok(layouts.len() - 1)
-                })?;
-                each.push(Some(index));
-            }
+            };
             let null_width = match &plan.output {
                 ReduceOutput::Scalar(_) => 1,
                 ReduceOutput::Fixed(tensor) => tensor.size(),
@@ -121,8 +133,7 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                 layouts: &layouts,
                 null_width,
             };
-            let scalar = matches!(plan.output, ReduceOutput::Scalar(_));
-            let out = reduce(*reduction, element, &values, batch, scalar)?;
+            let out = run_reduction(plan, *reduction, element, &values, batch, aligned)?;
             match &plan.output {
                 ReduceOutput::Scalar(_) => Ok(layout::with_row_nulls(out, nulls.as_ref())?),
                 ReduceOutput::Fixed(tensor) => {
@@ -134,7 +145,7 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                     let mut shapes = Vec::with_capacity(rows * ndim);
                     for (row, index) in each.iter().enumerate() {
                         match index {
-                            Some(i) => {
+                            Some(i) if nulls.as_ref().is_none_or(|n| n.is_valid(row)) => {
                                 lengths.push(layouts[*i].out_size);
                                 // Every dim kept as it is, or 1 with keepdims (an output of
                                 // ndim dims keeps them all).
@@ -147,7 +158,7 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                                     }
                                 }
                             }
-                            None => {
+                            _ => {
                                 lengths.push(0);
                                 shapes.extend(std::iter::repeat_n(0, ndim));
                             }
@@ -180,12 +191,15 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
                     product,
                     axis,
                     initial,
-                } => cumulate(
-                    *product,
-                    element,
-                    &values,
-                    Spans::Each(&spans_of(*axis)),
-                    *initial,
+                } => cast_output(
+                    plan,
+                    cumulate(
+                        *product,
+                        element,
+                        &values,
+                        Spans::Each(&spans_of(*axis)),
+                        *initial,
+                    )?,
                 )?,
                 ReduceOp::Reduce { .. } => {
                     return Err(TensorError::Internal(
@@ -195,10 +209,36 @@ fn run(plan: &ReducePlan, view: &VariableShapeArray<'_>) -> crate::error::Result
             };
             let (lengths, shapes) = line_shapes(&plan.op, view, tensor.ndim());
             Ok(Arc::new(ragged::from_rows(
-                tensor, out, &lengths, shapes, nulls,
+                tensor,
+                out,
+                &lengths,
+                shapes,
+                view.nulls().cloned(),
             )?))
         }
     }
+}
+
+/// Each row's index into the layouts of its shape's reduction (`None`: a NULL row).
+fn row_layouts(
+    view: &VariableShapeArray<'_>,
+    reduced: &[bool],
+) -> crate::error::Result<(Vec<Option<usize>>, Vec<ReduceLayout>)> {
+    let mut plans: ShapePlans<usize> = ShapePlans::default();
+    let mut layouts: Vec<ReduceLayout> = Vec::new();
+    let mut each = Vec::with_capacity(view.len());
+    for row in 0..view.len() {
+        if view.is_null(row) {
+            each.push(None);
+            continue;
+        }
+        let index = *plans.get(view.logical_shape(row), |shape| {
+            layouts.push(ReduceLayout::new(shape, reduced));
+            Ok(layouts.len() - 1)
+        })?;
+        each.push(Some(index));
+    }
+    Ok((each, layouts))
 }
 
 /// Each row's length and shape after a cumulative reduction or sort `op` of `view`'s rows:
