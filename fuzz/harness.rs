@@ -887,7 +887,7 @@ fn array_api_call(b: &mut Bytes) -> String {
         ])
         .into()
     };
-    match b.below(10) {
+    match b.below(11) {
         0 => format!(
             "tensor_{}({}, {}, {})",
             b.pick(&["roll", "repeat", "take", "pad", "tile", "diff", "topk"]),
@@ -977,11 +977,74 @@ fn array_api_call(b: &mut Bytes) -> String {
             option(b),
             option(b)
         ),
+        9 => reduction_options_call(b, &option),
         _ => format!(
             "tensor_searchsorted({}, {}, {})",
             tensor_arg(b),
             tensor_arg(b),
             b.pick(&["'left'", "'right'", "'middle'", "NULL", "1"])
+        ),
+    }
+}
+
+/// A reduction with numpy's `dtype`, `initial` and `where` (positional, in each function's
+/// order), drawn from any operand, option and mask.
+fn reduction_options_call(b: &mut Bytes, option: &dyn Fn(&mut Bytes) -> String) -> String {
+    let dtype = |b: &mut Bytes| -> String {
+        b.pick(&[
+            "'bool'",
+            "'int8'",
+            "'uint64'",
+            "'float16'",
+            "'float64'",
+            "'x'",
+            "NULL",
+            "1",
+        ])
+        .into()
+    };
+    let mask = |b: &mut Bytes| -> String {
+        match b.below(3) {
+            0 => tensor_arg(b),
+            _ => b
+                .pick(&[
+                    "true",
+                    "false",
+                    "NULL",
+                    "[true, false]",
+                    "[[true], [NULL]]",
+                    "tensor_greater(x, 0)",
+                    "[1, 0]",
+                ])
+                .into(),
+        }
+    };
+    let x = tensor_arg(b);
+    let axis = option(b);
+    match b.below(4) {
+        0 => format!(
+            "tensor_{}({x}, {axis}, NULL, {}, {}, {})",
+            b.pick(&["sum", "prod", "nansum", "nanprod"]),
+            dtype(b),
+            option(b),
+            mask(b)
+        ),
+        1 => format!(
+            "tensor_{}({x}, {axis}, {}, {}, {})",
+            b.pick(&["min", "max", "nanmin", "nanmax"]),
+            b.pick(&["true", "NULL"]),
+            b.pick(&["0", "-1.5", "'nan'", "'inf'", "1000", "NULL", "true"]),
+            mask(b)
+        ),
+        2 => format!(
+            "tensor_{}({x}, {axis}, NULL, {})",
+            b.pick(&["mean", "nanmean", "any", "all"]),
+            mask(b)
+        ),
+        _ => format!(
+            "tensor_{}({x}, {axis}, {})",
+            b.pick(&["cumsum", "cumprod"]),
+            dtype(b)
         ),
     }
 }

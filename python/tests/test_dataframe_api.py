@@ -240,6 +240,14 @@ def cases():
     out["tensor_diff"] = (
         lambda: tf.tensor_diff(X, 2, axis=0, prepend=1),
         lambda d: per_row(lambda a: np.diff(a, 2, axis=0, prepend=1), d["x"]))
+    out["tensor_split"] = (lambda: tf.tensor_split(X, 3, axis=1)["1"],
+                           lambda d: per_row(lambda a: np.split(a, 3, axis=1)[1], d["x"]))
+    out["tensor_array_split"] = (
+        lambda: tf.tensor_array_split(X, 2, axis=1)["0"],
+        lambda d: per_row(lambda a: np.array_split(a, 2, axis=1)[0], d["x"]))
+    # numpy's unstack(a)[1] (numpy 2.1; the CI's numpy 2.0 has no unstack) is a[1].
+    out["tensor_unstack"] = (lambda: tf.tensor_unstack(X)["1"],
+                             lambda d: per_row(lambda a: a[1], d["x"]))
     out["tensor_cumulative_prod"] = (
         lambda: tf.tensor_cumulative_prod(X, axis=0),
         lambda d: per_row(lambda a: cumulative(np.multiply, a, 0), d["x"]))

@@ -158,6 +158,8 @@ macro_rules! each_suite {
             tensor_shape_ops_generated,
             tensor_shape_ops_varshape,
             tensor_shape_ops_varshape_generated,
+            // split, array_split and unstack: numpy's parts, as struct fields.
+            tensor_split_generated,
             // roll, repeat, tile, take, pad, tril, triu: numpy's values on fixed and
             // variable shapes, and numpy's errors.
             tensor_manipulate_generated,

@@ -165,6 +165,38 @@ with_options! {
 }
 
 with_options! {
+    /// numpy's split: x divided along axis (default 0) into equal sections (an integer: numpy's
+    /// error 'array split does not result in an equal division' otherwise) or at indices (a list:
+    /// Python's slices between them).
+    ///
+    /// SQL: `tensor_split(x, indices_or_sections [, axis])`.
+    tensor_split(x, indices_or_sections) -> TensorSplitCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// numpy's array_split: tensor_split, but a number of sections need not divide the axis (the
+    /// first n % sections parts are one element longer).
+    ///
+    /// SQL: `tensor_array_split(x, indices_or_sections [, axis])`.
+    tensor_array_split(x, indices_or_sections) -> TensorArraySplitCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
+    /// The array API standard's unstack (numpy 2.1's): one part per element along axis (default 0),
+    /// the axis dropped, as a struct with fields '0', '1', ...; the axis's length must be known
+    /// when the query is planned.
+    ///
+    /// SQL: `tensor_unstack(x [, axis])`.
+    tensor_unstack(x) -> TensorUnstackCall {
+        axis = "axis",
+    }
+}
+
+with_options! {
     /// numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis
     /// NULL, flattened and joined.
     ///

@@ -81,6 +81,16 @@ pub enum Manipulation {
         /// How the new elements are found.
         mode: PadMode,
     },
+    /// One part of numpy's `split` / `array_split` along `axis`: the elements of the range
+    /// `division` gives part `part` of each row's length there.
+    Part {
+        /// How the axis is divided.
+        division: Division,
+        /// Which part.
+        part: usize,
+        /// The axis.
+        axis: usize,
+    },
     /// `tril(k)` (`lower`) or `triu(k)`: the elements off the triangle zeroed; a 1-d input is
     /// numpy's broadcast of it to a square matrix.
     Triangle {
@@ -89,6 +99,60 @@ pub enum Manipulation {
         /// `tril` rather than `triu`.
         lower: bool,
     },
+}
+
+/// How numpy's `split` and `array_split` divide an axis.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Division {
+    /// `count` parts: of equal length (`split`, whose error it is otherwise) or, for
+    /// `array_split`, the first `n % count` one element longer.
+    Sections {
+        /// How many parts (at least 1).
+        count: usize,
+        /// `split`: the parts must be equal.
+        equal: bool,
+    },
+    /// Python's slices between `[0, *indices, n]` (negative from the end, clamped, empty
+    /// where one ends before it starts).
+    Indices(Vec<i64>),
+}
+
+impl Division {
+    /// The number of parts.
+    pub fn parts(&self) -> usize {
+        match self {
+            Self::Sections { count, .. } => *count,
+            Self::Indices(indices) => indices.len() + 1,
+        }
+    }
+
+    /// The range of part `part` of an axis of `n` elements, numpy's error where `split` does
+    /// not divide it equally.
+    pub fn range(&self, part: usize, n: usize) -> Result<(usize, usize), String> {
+        match self {
+            Self::Sections { count, equal } => {
+                let count = (*count).max(1);
+                if *equal && !n.is_multiple_of(count) {
+                    return Err("array split does not result in an equal division".to_string());
+                }
+                let (each, extras) = (n / count, n % count);
+                let start = part * each + part.min(extras);
+                Ok((start, start + each + usize::from(part < extras)))
+            }
+            Self::Indices(indices) => {
+                let clamp = |i: i64| -> usize {
+                    if i < 0 {
+                        usize::try_from(i.saturating_add(n as i64)).unwrap_or(0)
+                    } else {
+                        usize::try_from(i).map_or(n, |i| i.min(n))
+                    }
+                };
+                let start = part.checked_sub(1).map_or(0, |k| clamp(indices[k]));
+                let end = indices.get(part).map_or(n, |&i| clamp(i));
+                Ok((start, end.max(start)))
+            }
+        }
+    }
 }
 
 /// For one output axis: the input position of each index along it ([`DROPPED`]: a fill),
@@ -102,7 +166,7 @@ impl Manipulation {
     /// The number of output dimensions on `ndim` input dimensions.
     pub fn out_ndim(&self, ndim: usize) -> usize {
         match self {
-            Self::Roll { .. } | Self::Pad { .. } => ndim,
+            Self::Roll { .. } | Self::Pad { .. } | Self::Part { .. } => ndim,
             Self::Repeat { axis, .. } => axis.map_or(1, |_| ndim),
             Self::Tile(reps) => reps.len().max(ndim),
             Self::Take { scalar, axis, .. } => match axis {
@@ -119,6 +183,7 @@ impl Manipulation {
             Self::Triangle { .. } if ndim == 1 => vec![None, Some(0)],
             Self::Roll { .. }
             | Self::Pad { .. }
+            | Self::Part { .. }
             | Self::Repeat { axis: Some(_), .. }
             | Self::Triangle { .. } => (0..ndim).map(Some).collect(),
             Self::Repeat { axis: None, .. } => vec![(ndim == 1).then_some(0)],
@@ -155,6 +220,17 @@ impl Manipulation {
         match self {
             Self::Triangle { .. } if known.len() == 1 => vec![known[0]; 2],
             Self::Roll { .. } | Self::Triangle { .. } => known.to_vec(),
+            Self::Part {
+                division,
+                part,
+                axis,
+            } => {
+                let mut out = known.to_vec();
+                out[*axis] = known[*axis]
+                    .and_then(|n| division.range(*part, n).ok())
+                    .map(|(start, end)| end - start);
+                out
+            }
             Self::Repeat { repeats, axis } => {
                 // A dimension past `usize` is left unknown: each row's layout refuses it.
                 let along = |n: Option<usize>| match repeats.as_slice() {
@@ -216,6 +292,20 @@ impl Manipulation {
     ) -> Result<(Vec<usize>, Vec<usize>), String> {
         let flat_len: usize = shape.iter().product();
         match self {
+            Self::Part {
+                division,
+                part,
+                axis,
+            } => {
+                // The part's range along the axis, taken as `take` takes it.
+                let (start, end) = division.range(*part, shape[*axis])?;
+                let take = Self::Take {
+                    indices: (start as i64..end as i64).collect(),
+                    scalar: false,
+                    axis: Some(*axis),
+                };
+                take.layout(shape, strides, check)
+            }
             Self::Roll {
                 flat: Some(shift), ..
             } => {
@@ -398,8 +488,8 @@ impl Manipulation {
                 }
                 maps
             }
-            Self::Repeat { .. } | Self::Take { .. } | Self::Triangle { .. } => {
-                unreachable!("laid out on the flattened order")
+            Self::Repeat { .. } | Self::Take { .. } | Self::Triangle { .. } | Self::Part { .. } => {
+                return Err("internal: this manipulation is laid out as a whole".to_string());
             }
         })
     }

@@ -3,7 +3,9 @@
 //! `prepend` and `append` are numbers put at both ends of every line first (numpy's scalar
 //! form, broadcast along the other axes), and take part in the result type as numpy's
 //! `concatenate` of `asanyarray(value)` makes it: strong, so an int8 tensor with `prepend => 0`
-//! gives int64.
+//! gives int64. A tensor `prepend` or `append` (a list literal, a tensor or list column) is
+//! numpy's array form: joined to x along the axis by `tensor_concat`'s plan (its promotion,
+//! shapes and errors), whose result the differences are then taken of.
 
 use std::sync::Arc;
 
@@ -14,7 +16,7 @@ use datafusion::common::{ScalarValue, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{ColumnarValue, Documentation};
 
-use super::shape::{integer, result_type};
+use super::shape::{JoinCall, JoinFunction, TensorJoin, integer, result_type};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array, variable_array};
 use crate::dtype::result_type as promote;
 use crate::kernels::diff::{Ends, diff};
@@ -26,6 +28,8 @@ use crate::variable_shape::AnyTensorType;
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorDiff {
     documentation: Documentation,
+    /// `tensor_concat`, which joins tensor ends to x.
+    concat: TensorJoin,
 }
 
 impl TensorDiff {
@@ -33,8 +37,28 @@ impl TensorDiff {
     pub fn new() -> Self {
         Self {
             documentation: documentation(),
+            concat: TensorJoin::new(JoinFunction::Concat),
         }
     }
+}
+
+/// Tensor ends joined to x along the axis before the differences.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Joined {
+    /// The arguments joined, in order (prepend, x, append).
+    args: Vec<usize>,
+    /// The axis, as the join's argument.
+    axis: ScalarValue,
+    /// The join's plan.
+    plan: JoinCall,
+}
+
+/// Whether argument `i` is an array end (numpy's array form of prepend / append): a list, a
+/// tensor or a list column, not a number or NULL.
+fn is_array_end(arg_types: &[DataType], i: usize) -> bool {
+    arg_types
+        .get(i)
+        .is_some_and(|t| !(t.is_numeric() || *t == DataType::Boolean || *t == DataType::Null))
 }
 
 impl Default for TensorDiff {
@@ -46,6 +70,8 @@ impl Default for TensorDiff {
 /// A compiled call.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct DiffPlan {
+    /// Tensor ends, joined to x first.
+    joined: Option<Joined>,
     input: AnyTensorType,
     /// The element type the differences are taken in (and the result's).
     element: DataType,
@@ -90,14 +116,21 @@ impl TensorFunction for TensorDiff {
         Some(&self.documentation)
     }
 
-    fn tensor_arguments(&self, _arg_types: &[DataType]) -> Vec<usize> {
-        vec![0]
+    fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
+        let mut tensors = vec![0];
+        tensors.extend([3, 4].into_iter().filter(|&i| is_array_end(arg_types, i)));
+        tensors
+    }
+
+    // A number end is numpy's scalar form (broadcast along the other axes), not a 0-d array.
+    fn numbers_as_tensors(&self) -> bool {
+        false
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<DiffPlan> {
         let name = args.name;
-        let input = args.any_tensor(0, "x")?;
-        let ndim = input.ndim();
+        let x = args.any_tensor(0, "x")?;
+        let ndim = x.ndim();
         let n = integer(args, 1, "n", 1)?;
         if n < 0 {
             return plan_err!("{name}: order must be non-negative but got {n}");
@@ -106,6 +139,16 @@ impl TensorFunction for TensorDiff {
             return plan_err!("{name}: diff requires input that is at least one dimensional");
         }
         let axis = super::shape::normalize_axis(name, integer(args, 2, "axis", -1)?, ndim)?;
+        let types: Vec<DataType> = args.fields.iter().map(|f| f.data_type().clone()).collect();
+        let joined = if n == 0 {
+            None
+        } else {
+            self.join_ends(args, &types, axis)?
+        };
+        let input = match &joined {
+            Some(joined) => joined.plan.output().clone(),
+            None => x,
+        };
         let (x_element, known, names) = match &input {
             AnyTensorType::Fixed(t) => (
                 t.element_type().clone(),
@@ -118,15 +161,15 @@ impl TensorFunction for TensorDiff {
                 t.logical_dim_names(),
             ),
         };
-        // numpy returns `x` itself for n = 0, ends and all ignored.
-        let (prepend, append) = if n == 0 {
-            (None, None)
-        } else {
-            (
-                end_value(args, 3, "prepend")?,
-                end_value(args, 4, "append")?,
-            )
+        // numpy returns `x` itself for n = 0, ends and all ignored; tensor ends are joined.
+        let number_end = |i: usize, arg: &str| -> Result<Option<ScalarValue>> {
+            if n == 0 || is_array_end(&types, i) {
+                Ok(None)
+            } else {
+                end_value(args, i, arg)
+            }
         };
+        let (prepend, append) = (number_end(3, "prepend")?, number_end(4, "append")?);
         let mut strong = vec![x_element];
         strong.extend(
             [&prepend, &append]
@@ -150,6 +193,7 @@ impl TensorFunction for TensorDiff {
         let output = result_type(element.clone(), dims, names)
             .map_err(|e| super::name_plan_error(name, e))?;
         Ok(DiffPlan {
+            joined,
             input,
             element,
             n,
@@ -174,9 +218,70 @@ impl TensorFunction for TensorDiff {
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         let name = self.name();
-        map_arrays(args, &[0], number_rows, |arrays| {
-            run(name, plan, &arrays[0])
-        })
+        let Some(joined) = &plan.joined else {
+            return map_arrays(args, &[0], number_rows, |arrays| {
+                run(name, plan, &arrays[0])
+            });
+        };
+        let mut join_args: Vec<ColumnarValue> =
+            joined.args.iter().map(|&i| args[i].clone()).collect();
+        join_args.push(ColumnarValue::Scalar(joined.axis.clone()));
+        match self.concat.invoke(&joined.plan, &join_args, number_rows)? {
+            ColumnarValue::Array(array) => Ok(ColumnarValue::Array(run(name, plan, &array)?)),
+            ColumnarValue::Scalar(value) => {
+                let out = run(name, plan, &value.to_array()?)?;
+                Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+            }
+        }
+    }
+}
+
+impl TensorDiff {
+    /// numpy's array form of `prepend` / `append`: the tensor ends joined to x along `axis`
+    /// by `tensor_concat`'s plan (`None` when no end is a tensor).
+    fn join_ends(
+        &self,
+        args: &PlanArgs<'_>,
+        types: &[DataType],
+        axis: usize,
+    ) -> Result<Option<Joined>> {
+        let ends = [3, 4].map(|i| is_array_end(types, i));
+        if !ends.contains(&true) {
+            return Ok(None);
+        }
+        let mut joined: Vec<usize> = Vec::new();
+        if ends[0] {
+            joined.push(3);
+        }
+        joined.push(0);
+        if ends[1] {
+            joined.push(4);
+        }
+        let axis = ScalarValue::Int64(Some(axis as i64));
+        let mut fields: Vec<FieldRef> = joined
+            .iter()
+            .map(|&i| Arc::clone(&args.fields[i]))
+            .collect();
+        fields.push(Arc::new(arrow::datatypes::Field::new(
+            "axis",
+            DataType::Int64,
+            true,
+        )));
+        let mut scalars: Vec<Option<&ScalarValue>> =
+            joined.iter().map(|&i| args.literal(i)).collect();
+        scalars.push(Some(&axis));
+        let concat_args = PlanArgs {
+            name: args.name,
+            fields: &fields,
+            scalars: &scalars,
+            limits: args.limits,
+        };
+        let plan = self.concat.plan(&concat_args)?;
+        Ok(Some(Joined {
+            args: joined,
+            axis,
+            plan,
+        }))
     }
 }
 
@@ -294,7 +399,7 @@ fn documentation() -> Documentation {
     )
     .with_argument("n", "A literal non-negative integer: how many times (default 1; 0 gives x).")
     .with_argument("axis", "A literal integer (negative from the end); default -1.")
-    .with_argument("prepend", "A literal number put before every line (default none).")
-    .with_argument("append", "A literal number put after every line (default none).")
+    .with_argument("prepend", "A literal number put before every line (default none), or a tensor (a list literal, a tensor or list column) joined before x along axis, as numpy's concatenate joins it (its promotion, shapes and errors).")
+    .with_argument("append", "A literal number put after every line (default none), or a tensor joined after x.")
     .build()
 }

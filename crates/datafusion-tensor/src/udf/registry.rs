@@ -380,6 +380,9 @@ fn declare() -> Registry {
     for function in ShapeFunction::ALL {
         r.scalar(TensorShapeOp::new(function));
     }
+    for function in super::shape::SplitFunction::ALL {
+        r.scalar(super::shape::TensorSplit::new(function));
+    }
     r.family(Family::LinearAlgebra);
     for function in super::ContractFunction::ALL {
         r.scalar(super::TensorContract::new(function));

@@ -241,6 +241,13 @@ impl TensorFunction for TensorJoin {
     }
 }
 
+impl JoinCall {
+    /// The type of the joined tensor.
+    pub(crate) fn output(&self) -> &AnyTensorType {
+        &self.output
+    }
+}
+
 impl TensorJoin {
     /// How many leading arguments are data: tensors and lists; a trailing argument of any
     /// other type (an integer, NULL) is the axis, where the function takes one.

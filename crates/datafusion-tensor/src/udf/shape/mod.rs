@@ -3,7 +3,9 @@
 //! `tensor_squeeze`, `tensor_expand_dims`, `tensor_broadcast_to`, `tensor_flatten` (`ravel`),
 //! `tensor_flip`, and the manipulations `tensor_roll`, `_repeat`, `_tile`, `_take`, `_pad`,
 //! `_tril`, `_triu` (`manipulate.rs` reads their arguments) on one tensor ([`TensorShapeOp`], one per [`ShapeFunction`]), and
-//! `tensor_concatenate`, `tensor_stack` on several ([`TensorJoin`], `join.rs`).
+//! `tensor_concatenate`, `tensor_stack` on several ([`TensorJoin`], `join.rs`), and
+//! `tensor_split`, `tensor_array_split`, `tensor_unstack` into a struct of parts
+//! ([`TensorSplit`], `split.rs`).
 //!
 //! A transpose moves no values: the result is the input's values with a canonical
 //! `permutation` composed into its type (SPEC §1: logical dimension `i` is physical dimension
@@ -16,6 +18,7 @@ mod args;
 mod docs;
 mod join;
 mod manipulate;
+mod split;
 mod variable;
 
 use std::sync::Arc;
@@ -32,6 +35,7 @@ use self::args::{
 };
 pub(crate) use self::args::{integer, is_omitted, normalize_axis};
 pub use self::join::{JoinCall, JoinFunction, TensorJoin};
+pub use self::split::{SplitFunction, TensorSplit};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::kernels::layout;
 use crate::kernels::shape::{ShapeLayout, ShapeOp, apply_fixed};
@@ -333,29 +337,36 @@ impl TensorFunction for TensorShapeOp {
         number_rows: usize,
     ) -> Result<ColumnarValue> {
         let name = self.name();
-        map_arrays(args, &[0], number_rows, |arrays| match plan {
-            ShapeCall::Relabel { input, output } => relabel_batch(name, input, output, &arrays[0]),
-            ShapeCall::Fixed {
-                input,
-                layout: shape_layout,
-                output,
-                fill,
-            } => {
-                let list = tensor_array(name, &arrays[0])?;
-                let fill = fill.as_ref().map(ScalarValue::to_array).transpose()?;
-                let values = apply_fixed(
-                    list.values(),
-                    list.len(),
-                    input.size(),
-                    shape_layout,
-                    fill.as_ref(),
-                )
-                .map_err(|e| e.in_function(name))?;
-                let out = layout::tensor_array(output, values, list.nulls().cloned(), list.len())?;
-                Ok(Arc::new(out) as ArrayRef)
-            }
-            ShapeCall::Variable(plan) => variable::invoke(name, plan, &arrays[0]),
+        map_arrays(args, &[0], number_rows, |arrays| {
+            run_call(name, plan, &arrays[0])
         })
+    }
+}
+
+/// Runs a compiled call on one batch of x.
+fn run_call(name: &str, plan: &ShapeCall, array: &ArrayRef) -> Result<ArrayRef> {
+    match plan {
+        ShapeCall::Relabel { input, output } => relabel_batch(name, input, output, array),
+        ShapeCall::Fixed {
+            input,
+            layout: shape_layout,
+            output,
+            fill,
+        } => {
+            let list = tensor_array(name, array)?;
+            let fill = fill.as_ref().map(ScalarValue::to_array).transpose()?;
+            let values = apply_fixed(
+                list.values(),
+                list.len(),
+                input.size(),
+                shape_layout,
+                fill.as_ref(),
+            )
+            .map_err(|e| e.in_function(name))?;
+            let out = layout::tensor_array(output, values, list.nulls().cloned(), list.len())?;
+            Ok(Arc::new(out) as ArrayRef)
+        }
+        ShapeCall::Variable(plan) => variable::invoke(name, plan, array),
     }
 }
 
