@@ -535,6 +535,15 @@ def tensor_tril(x: ExprLike, k: ExprLike = ...) -> Expr:
 def tensor_triu(x: ExprLike, k: ExprLike = ...) -> Expr:
     """numpy's triu: the upper triangle of each matrix (the last two dimensions), the elements below diagonal k set to zero (false for booleans)."""
 
+def tensor_split(x: ExprLike, indices_or_sections: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's split: x divided along axis (default 0) into equal sections (an integer: numpy's error 'array split does not result in an equal division' otherwise) or at indices (a list: Python's slices between them)."""
+
+def tensor_array_split(x: ExprLike, indices_or_sections: ExprLike, axis: ExprLike = ...) -> Expr:
+    """numpy's array_split: tensor_split, but a number of sections need not divide the axis (the first n % sections parts are one element longer)."""
+
+def tensor_unstack(x: ExprLike, axis: ExprLike = ...) -> Expr:
+    """The array API standard's unstack (numpy 2.1's): one part per element along axis (default 0), the axis dropped, as a struct with fields '0', '1', ...; the axis's length must be known when the query is planned."""
+
 def tensor_matmul(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result."""
 
