@@ -62,6 +62,7 @@ NUMBERS = [
     ("tensor_size(4)", lambda: np.size(4), True),
     ("tensor_sort(3)", lambda: np.sort(3), False),
     ("tensor_concat(1, 2)", lambda: np.concatenate([1, 2]), False),
+    ("tensor_diff(5)", lambda: np.diff(5), False),
 ]
 
 # Lists of mixed numbers, as np.array types the same Python values.

@@ -116,15 +116,12 @@ impl TensorFunction for TensorDiff {
         Some(&self.documentation)
     }
 
+    // A number end is not among them: it is numpy's scalar form (broadcast along the other
+    // axes), read by `end_value`, not a 0-d array.
     fn tensor_arguments(&self, arg_types: &[DataType]) -> Vec<usize> {
         let mut tensors = vec![0];
         tensors.extend([3, 4].into_iter().filter(|&i| is_array_end(arg_types, i)));
         tensors
-    }
-
-    // A number end is numpy's scalar form (broadcast along the other axes), not a 0-d array.
-    fn numbers_as_tensors(&self) -> bool {
-        false
     }
 
     fn plan(&self, args: &PlanArgs<'_>) -> Result<DiffPlan> {
