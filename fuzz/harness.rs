@@ -864,7 +864,8 @@ fn linalg_call(b: &mut Bytes) -> String {
 
 /// A call of the array API standard's functions added beside numpy's older ones: the
 /// manipulations, cumulative functions, diff, divmod, vecdot, cross, kron, searching, top-k,
-/// sets, counting, joining and creation functions, with random operands and options (of any shape
+/// sets, counting, joining, splitting, broadcasting (`broadcast_arrays`, `meshgrid`) and
+/// creation functions, with random operands and options (of any shape
 /// and type, so that their errors are drawn too).
 fn array_api_call(b: &mut Bytes) -> String {
     let option = |b: &mut Bytes| -> String {
@@ -890,7 +891,17 @@ fn array_api_call(b: &mut Bytes) -> String {
     match b.below(11) {
         0 => format!(
             "tensor_{}({}, {}, {})",
-            b.pick(&["roll", "repeat", "take", "pad", "tile", "diff", "topk"]),
+            b.pick(&[
+                "roll",
+                "repeat",
+                "take",
+                "pad",
+                "tile",
+                "diff",
+                "topk",
+                "split",
+                "array_split"
+            ]),
             tensor_arg(b),
             option(b),
             option(b)
@@ -932,7 +943,9 @@ fn array_api_call(b: &mut Bytes) -> String {
                 "vstack",
                 "concat",
                 "cross",
-                "kron"
+                "kron",
+                "broadcast_arrays",
+                "meshgrid"
             ]),
             tensor_arg(b),
             tensor_arg(b)
@@ -947,7 +960,9 @@ fn array_api_call(b: &mut Bytes) -> String {
                 "nonzero",
                 "bincount",
                 "zeros_like",
-                "ones_like"
+                "ones_like",
+                "unstack",
+                "meshgrid"
             ]),
             tensor_arg(b)
         ),
@@ -978,6 +993,13 @@ fn array_api_call(b: &mut Bytes) -> String {
             option(b)
         ),
         9 => reduction_options_call(b, &option),
+        10 if b.flag() => format!(
+            "tensor_meshgrid({}, {}, {}, {})",
+            tensor_arg(b),
+            tensor_arg(b),
+            b.pick(&["'xy'", "'ij'", "'x'", "NULL"]),
+            b.pick(&["true", "false", "NULL"])
+        ),
         _ => format!(
             "tensor_searchsorted({}, {}, {})",
             tensor_arg(b),

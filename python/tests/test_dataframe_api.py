@@ -248,6 +248,14 @@ def cases():
     # numpy's unstack(a)[1] (numpy 2.1; the CI's numpy 2.0 has no unstack) is a[1].
     out["tensor_unstack"] = (lambda: tf.tensor_unstack(X)["1"],
                              lambda d: per_row(lambda a: a[1], d["x"]))
+    out["tensor_broadcast_arrays"] = (
+        lambda: tf.tensor_broadcast_arrays(tf.tensor_get(X, "0:1"), Y)["0"],
+        lambda d: per_row(lambda a, b: np.broadcast_arrays(a[0:1], b)[0], d["x"], d["y"]))
+    out["tensor_meshgrid"] = (
+        lambda: tf.tensor_meshgrid(tf.tensor_get(X, "0"), tf.tensor_get(Y, "1, :2"),
+                                   indexing="ij")["1"],
+        lambda d: per_row(lambda a, b: np.meshgrid(a[0], b[1, :2], indexing="ij")[1],
+                          d["x"], d["y"]))
     out["tensor_cumulative_prod"] = (
         lambda: tf.tensor_cumulative_prod(X, axis=0),
         lambda d: per_row(lambda a: cumulative(np.multiply, a, 0), d["x"]))

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Generates sql/tensor_split_generated.slt: numpy's `split`, `array_split` and `unstack`,
-each expected part numpy's own.
+"""Generates sql/tensor_split_generated.slt: numpy's `split`, `array_split`, `unstack`,
+`broadcast_arrays` and `meshgrid`, each expected part numpy's own.
 
     python3 tests/data/make_split_fixtures.py      # numpy >= 2.1 (np.unstack)
 
 The SQL result is a struct with one tensor field per part (`'0'`, `'1'`, ...); each query
 reads every field, so a row shows numpy's list of arrays in order. Rows are tables of several
 rows, one NULL, fixed-shape (permuted too) and variable-shape (`tensor(v, shape_column)`,
-each row divided in its own shape). Where numpy raises, the query expects numpy's message.
+each row divided in its own shape); `broadcast_arrays` and `meshgrid` take several such
+columns, a row NULL in any of them NULL in every part. Where numpy raises, the query expects
+numpy's message.
 """
 
 from pathlib import Path
@@ -25,6 +27,18 @@ def numpy_parts(function, a, arg, axis):
         return np.unstack(a, axis=0 if axis is None else axis)
     kw = {} if axis is None else {"axis": axis}
     return getattr(np, function)(a, arg, **kw)
+
+
+def numpy_gather(function, arrays, options):
+    if function == "broadcast_arrays":
+        return np.broadcast_arrays(*arrays)
+    return np.meshgrid(*arrays, **options)
+
+
+def option_sql(key, value):
+    if isinstance(value, bool):
+        return f"{key} => {'true' if value else 'false'}"
+    return f"{key} => '{value}'"
 
 
 def call_sql(function, x, arg, axis):
@@ -48,10 +62,16 @@ class Writer:
         self.lines += ["", f"# {text}"]
 
     def run(self, function, rows, arg, axis, values, x, columns):
+        self.query(function, call_sql(function, x, arg, axis),
+                   lambda a: numpy_parts(function, a, arg, axis),
+                   f"{function}({arg!r}, axis={axis!r})", rows, values, columns)
+
+    def query(self, function, call, compute, label, rows, values, columns):
+        """One query of `call` over the VALUES `values`; numpy's parts of each row (`rows`,
+        None for a NULL row) by `compute`, or numpy's error."""
         self.count += 1
-        call = call_sql(function, x, arg, axis)
         try:
-            results = [None if a is None else numpy_parts(function, a, arg, axis) for a in rows]
+            results = [None if a is None else compute(a) for a in rows]
         except (ValueError, TypeError, IndexError, ZeroDivisionError) as e:
             sql = f"SELECT r, {call} FROM (VALUES {', '.join(values)}) AS t({columns}) ORDER BY r;"
             self.lines += ["", f"# numpy raises: {e}",
@@ -61,7 +81,7 @@ class Writer:
         fields = ", ".join(f"parts['{k}']" for k in range(count))
         sql = (f"SELECT r, {fields} FROM (SELECT r, {call} AS parts FROM (VALUES "
                f"{', '.join(values)}) AS t({columns})) ORDER BY r;")
-        self.lines += ["", f"# numpy {function}({arg!r}, axis={axis!r}): {count} parts",
+        self.lines += ["", f"# numpy {label}: {count} parts",
                        "query I" + "T" * count, sql, "----"]
         for r, parts in enumerate(results, 1):
             cells = ["NULL"] * count if parts is None else [fmt(p) for p in parts]
@@ -92,6 +112,42 @@ class Writer:
                 values.append(f"({r}, {list_sql(a)}, {s})")
         self.run(function, rows, arg, axis, values, "tensor(v, s)", "r, v, s")
 
+    def several(self, function, rows, kinds, options=None):
+        """`function` of one column per input: `rows` lists each row's inputs (None: that
+        input NULL in the row); `kinds[k]` is "variable", or "fixed" / a permutation (a
+        fixed-shape column, stored permuted)."""
+        options = options or {}
+        values, xs, columns = [], [], ["r"]
+        for k, kind in enumerate(kinds):
+            columns.append(f"v{k}")
+            if kind == "variable":
+                columns.append(f"s{k}")
+                xs.append(f"tensor(v{k}, s{k})")
+                continue
+            perm = None if kind == "fixed" else kind
+            shape = next(row[k] for row in rows if row[k] is not None).shape
+            physical = shape if perm is None else tuple(shape[i] for i in np.argsort(perm))
+            perm_sql = "" if perm is None else ", NULL, [" + ", ".join(map(str, perm)) + "]"
+            xs.append(f"tensor(v{k}, [{', '.join(map(str, physical))}]{perm_sql})")
+        for r, row in enumerate(rows, 1):
+            cells = [str(r)]
+            for a, kind in zip(row, kinds):
+                if a is None:
+                    cells += ["NULL"] * (2 if kind == "variable" else 1)
+                elif kind == "variable":
+                    shape = ", ".join(map(str, a.shape))
+                    s = f"arrow_cast([{shape}], 'FixedSizeList({a.ndim}, Int64)')"
+                    cells += [list_sql(a), s]
+                else:
+                    p = a if kind == "fixed" else a.transpose(np.argsort(kind))
+                    cells.append(list_sql(np.ascontiguousarray(p)))
+            values.append("(" + ", ".join(cells) + ")")
+        call = f"tensor_{function}({', '.join(xs + [option_sql(k, v) for k, v in options.items()])})"
+        inputs = [None if any(a is None for a in row) else row for row in rows]
+        label = f"{function}({', '.join(f'{k}={v!r}' for k, v in options.items())})"
+        self.query(function, call, lambda row: numpy_gather(function, row, options), label,
+                   inputs, values, ", ".join(columns))
+
     def write(self):
         OUT.write_text("\n".join(self.lines) + "\n")
 
@@ -102,6 +158,67 @@ def sample(rng, dtype, shape):
     if np.issubdtype(dtype, np.integer):
         return rng.integers(-50, 50, shape).astype(dtype)
     return (rng.standard_normal(shape) * 10).astype(dtype)
+
+
+def broadcast_arrays(w, rng):
+    w.comment("broadcast_arrays: every input broadcast to the common shape, its own type.")
+    for shapes, dtypes in [
+        ([(1, 3), (2, 1)], [np.int32, np.float64]),
+        ([(3,), (2, 3), ()], [np.float32, np.int8, np.bool_]),
+        ([(2, 1, 4), (3, 1)], [np.uint16, np.float16]),
+        ([(4,)], [np.int64]),
+        ([(2, 3), (2, 3)], [np.float64, np.float64]),
+    ]:
+        rows = [[sample(rng, d, s) for d, s in zip(dtypes, shapes)] for _ in range(3)]
+        rows[1][0] = None
+        w.several("broadcast_arrays", rows, ["fixed"] * len(shapes))
+    rows = [[sample(rng, np.float64, (2, 3, 1)), sample(rng, np.int32, (4,))] for _ in range(2)]
+    w.several("broadcast_arrays", rows, [[2, 0, 1], "fixed"])
+    w.comment("Variable-shape rows, each broadcast in its own shapes.")
+    rows = [[sample(rng, np.float32, s), sample(rng, np.int64, t)]
+            for s, t in [((2, 1), (3,)), ((1, 4), (4,)), ((3, 3), (3,)), ((1, 1), (5,))]]
+    rows[2][1] = None
+    w.several("broadcast_arrays", rows, ["variable", "variable"])
+    rows = [[sample(rng, np.int16, s), sample(rng, np.int16, (2, 1))]
+            for s in [(1, 3), (2, 5), (2, 1)]]
+    w.several("broadcast_arrays", rows, ["variable", "fixed"])
+    w.several("broadcast_arrays", rows, ["variable", [1, 0]])
+    w.comment("Errors, in numpy's words: at planning for fixed shapes, naming the row else.")
+    w.several("broadcast_arrays", [[sample(rng, np.int32, (3,)), sample(rng, np.int32, (2,))]],
+              ["fixed", "fixed"])
+    w.several("broadcast_arrays", [[sample(rng, np.int32, (2, 3)), sample(rng, np.int32, (4, 1)),
+                                    sample(rng, np.int32, (3,))]], ["fixed"] * 3)
+    rows = [[sample(rng, np.int32, s), sample(rng, np.int32, (3,))] for s in [(2, 3), (2, 2)]]
+    w.several("broadcast_arrays", rows, ["variable", "fixed"])
+
+
+def meshgrid(w, rng):
+    w.comment("meshgrid: xy and ij indexing, sparse, one to three inputs, flattened inputs.")
+    for shapes, dtypes in [
+        ([(3,), (2,)], [np.int32, np.float64]),
+        ([(4,)], [np.float32]),
+        ([(2,), (3,), (2,)], [np.int8, np.uint8, np.bool_]),
+        ([(2, 2), (3,)], [np.float16, np.int64]),
+        ([(), (3,)], [np.int32, np.int32]),
+    ]:
+        rows = [[sample(rng, d, s) for d, s in zip(dtypes, shapes)] for _ in range(3)]
+        rows[1][-1] = None
+        for options in [{}, {"indexing": "ij"}, {"sparse": True},
+                        {"indexing": "xy", "sparse": True}, {"indexing": "ij", "sparse": False}]:
+            w.several("meshgrid", rows, ["fixed"] * len(shapes), options)
+    rows = [[sample(rng, np.float64, (2, 3)), sample(rng, np.int32, (2,))] for _ in range(2)]
+    w.several("meshgrid", rows, [[1, 0], "fixed"])
+    w.comment("Variable-shape rows: each row's lengths.")
+    rows = [[sample(rng, np.float32, s), sample(rng, np.int16, t)]
+            for s, t in [((3,), (2,)), ((1,), (4,)), ((2,), (2,)), ((5,), (1,))]]
+    rows[2][0] = None
+    for options in [{}, {"indexing": "ij"}, {"sparse": True}]:
+        w.several("meshgrid", rows, ["variable", "variable"], options)
+    rows = [[sample(rng, np.int64, s), sample(rng, np.int64, (2,))] for s in [(2, 2), (3, 1)]]
+    w.several("meshgrid", rows, ["variable", "fixed"], {"indexing": "ij"})
+    w.comment("Errors, in numpy's words.")
+    w.several("meshgrid", [[sample(rng, np.int32, (2,)), sample(rng, np.int32, (2,))]],
+              ["fixed", "fixed"], {"indexing": "yx"})
 
 
 def main():
@@ -143,6 +260,8 @@ def main():
     w.variable("array_split", rows, [1, -1], 0)
     w.variable("split", rows, [1], 1)
     w.variable("split", [sample(rng, np.int16, (4, 2)), sample(rng, np.int16, (3, 2))], 2, 0)
+    broadcast_arrays(w, rng)
+    meshgrid(w, rng)
     w.write()
     print(f"wrote {OUT.relative_to(ROOT)}: {w.count} cases")
 

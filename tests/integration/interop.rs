@@ -307,7 +307,8 @@ async fn display_is_nested_in_dataframe_to_string() {
 }
 
 /// Every function `information_schema.routines` lists. `tensor_choose`, `tensor_concatenate`,
-/// `tensor_stack`, `tensor_at_apply` and `tensor_map` are registered as higher-order functions
+/// `tensor_stack` (and the other joins), `tensor_meshgrid`, `tensor_at_apply` and `tensor_map`
+/// are registered as higher-order functions
 /// (see `udf/variadic.rs`, `udf/at_apply.rs`), which DataFusion 55's `information_schema` does
 /// not list.
 const DOCUMENTED: &[&str] = &[
@@ -364,6 +365,7 @@ const DOCUMENTED: &[&str] = &[
     "tensor_bitwise_or",
     "tensor_bitwise_right_shift",
     "tensor_bitwise_xor",
+    "tensor_broadcast_arrays",
     "tensor_broadcast_to",
     "tensor_ceil",
     "tensor_cholesky",

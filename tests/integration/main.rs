@@ -19,6 +19,7 @@ mod operators;
 mod properties;
 mod properties_aggregate;
 mod properties_array_api;
+mod properties_identities;
 mod properties_linalg;
 mod properties_math;
 mod properties_search;

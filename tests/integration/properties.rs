@@ -108,6 +108,28 @@ fn any_shape(max_ndim: usize) -> impl Strategy<Value = Vec<usize>> {
         })
 }
 
+/// Shapes of 1 to 3 dimensions of lengths below 5, the property tests' of one function's
+/// arguments; `empty` allows lengths of 0 too.
+pub(crate) fn small_shape(empty: bool) -> impl Strategy<Value = Vec<usize>> {
+    let dim = if empty {
+        prop_oneof![1 => Just(0usize), 8 => 1usize..5].boxed()
+    } else {
+        (1usize..5).boxed()
+    };
+    prop::collection::vec(dim, 1..=3)
+}
+
+/// A column of `element`s of a [`small_shape`], and an axis of it.
+pub(crate) fn column_and_axis(
+    element: impl Strategy<Value = DataType>,
+    empty: bool,
+) -> impl Strategy<Value = (Column, usize)> {
+    (element, small_shape(empty)).prop_flat_map(|(element, shape)| {
+        let ndim = shape.len();
+        (column(element, shape), 0..ndim)
+    })
+}
+
 /// A column of `element` and `shape`: 0 to 3 rows, some NULL, some NULL elements, maybe
 /// permuted.
 pub(crate) fn column(element: DataType, shape: Vec<usize>) -> impl Strategy<Value = Column> {

@@ -7,7 +7,7 @@
 use arrow::datatypes::{DataType, Int64Type};
 use proptest::prelude::*;
 
-use super::properties::{Column, column, rows_in, run};
+use super::properties::{Column, column, column_and_axis, rows_in, run};
 
 fn element() -> impl Strategy<Value = DataType> {
     prop::sample::select(vec![
@@ -32,18 +32,6 @@ fn integer() -> impl Strategy<Value = DataType> {
     ])
 }
 
-fn shape() -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(prop_oneof![1 => Just(0usize), 8 => 1usize..5], 1..=3)
-}
-
-/// A column and an axis of it.
-fn with_axis(element: impl Strategy<Value = DataType>) -> impl Strategy<Value = (Column, usize)> {
-    (element, shape()).prop_flat_map(|(element, shape)| {
-        let ndim = shape.len();
-        (column(element, shape), 0..ndim)
-    })
-}
-
 /// Runs `sql` over the column `x`, its rows as int64.
 fn int_rows(x: &Column, sql: &str) -> Result<Vec<Option<Vec<Option<i64>>>>, TestCaseError> {
     let got =
@@ -55,7 +43,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn a_roll_is_undone_by_the_opposite_roll(((x, axis), shift) in (with_axis(element()), -5i64..5)) {
+    fn a_roll_is_undone_by_the_opposite_roll(((x, axis), shift) in (column_and_axis(element(), true), -5i64..5)) {
         let sql = format!(
             "SELECT tensor_roll(tensor_roll(x, {shift}, {axis}), {}, {axis}) FROM t",
             -shift
@@ -65,7 +53,7 @@ proptest! {
     }
 
     #[test]
-    fn diff_undoes_cumulative_sum((x, axis) in with_axis(integer())) {
+    fn diff_undoes_cumulative_sum((x, axis) in column_and_axis(integer(), true)) {
         let sql = format!(
             "SELECT tensor_diff(tensor_cumulative_sum(x, {axis}, true), 1, {axis}) FROM t"
         );
@@ -125,7 +113,7 @@ proptest! {
     }
 
     #[test]
-    fn counts_add_up_to_the_size((x, _axis) in with_axis(prop::sample::select(vec![DataType::UInt8, DataType::UInt32, DataType::Int64]))) {
+    fn counts_add_up_to_the_size((x, _axis) in column_and_axis(prop::sample::select(vec![DataType::UInt8, DataType::UInt32, DataType::Int64]), true)) {
         let size: usize = x.shape.iter().product();
         let unique = int_rows(&x, "SELECT tensor_sum(tensor_unique_counts(x)['counts']) FROM t")?;
         let signed = x.element == DataType::Int64;

@@ -544,6 +544,9 @@ def tensor_array_split(x: ExprLike, indices_or_sections: ExprLike, axis: ExprLik
 def tensor_unstack(x: ExprLike, axis: ExprLike = ...) -> Expr:
     """The array API standard's unstack (numpy 2.1's): one part per element along axis (default 0), the axis dropped, as a struct with fields '0', '1', ...; the axis's length must be known when the query is planned."""
 
+def tensor_broadcast_arrays(*args: ExprLike) -> Expr:
+    """numpy's broadcast_arrays: every tensor broadcast to their common shape (numpy's broadcasting; numpy's error 'shape mismatch: objects cannot be broadcast to a single shape' otherwise, naming the row where the shapes vary by row)."""
+
 def tensor_matmul(x1: ExprLike, x2: ExprLike) -> Expr:
     """numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their added dimension removed from the result."""
 
@@ -666,6 +669,9 @@ def tensor_hstack(*args: ExprLike) -> Expr:
 
 def tensor_vstack(*args: ExprLike) -> Expr:
     """numpy's vstack: the tensors joined along axis 0, each read as numpy's atleast_2d (a 1-d tensor of n elements as a 1 x n matrix, a 0-d one as 1 x 1)."""
+
+def tensor_meshgrid(*args: ExprLike, indexing: ExprLike = ..., sparse: ExprLike = ...) -> Expr:
+    """numpy's meshgrid: coordinate tensors from coordinate vectors (each input flattened)."""
 
 def tensor_agg_sum(x: ExprLike, *, distinct: bool = ...) -> Expr:
     """Aggregate: numpy's sum(np.stack(rows), axis=0) over a group's non-NULL tensors, element by element: int64 for booleans and signed integers, uint64 for unsigned ones (wrapping on overflow as numpy does), floats their own type, added in row order as numpy does."""

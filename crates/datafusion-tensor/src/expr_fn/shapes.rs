@@ -196,6 +196,15 @@ with_options! {
     }
 }
 
+list! {
+    /// numpy's broadcast_arrays: every tensor broadcast to their common shape (numpy's
+    /// broadcasting; numpy's error 'shape mismatch: objects cannot be broadcast to a single shape'
+    /// otherwise, naming the row where the shapes vary by row).
+    ///
+    /// SQL: `tensor_broadcast_arrays(x1, x2, ...)`.
+    tensor_broadcast_arrays
+}
+
 with_options! {
     /// numpy's concatenate: the tensors joined along an existing axis (default 0), or, with axis
     /// NULL, flattened and joined.
@@ -239,4 +248,14 @@ list! {
     ///
     /// SQL: `tensor_vstack(x, y [, ...])`.
     tensor_vstack
+}
+
+with_options! {
+    /// numpy's meshgrid: coordinate tensors from coordinate vectors (each input flattened).
+    ///
+    /// SQL: `tensor_meshgrid(x1, x2, ... [, indexing] [, sparse])`.
+    tensor_meshgrid(..) -> TensorMeshgridCall {
+        indexing = "indexing",
+        sparse = "sparse",
+    }
 }

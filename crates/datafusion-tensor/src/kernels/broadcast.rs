@@ -3,7 +3,9 @@
 //! ([`offsets_into`], none when the input is laid out as the result), and several arguments
 //! broadcast row by row, each row in its own shapes (variable-shape rows, and fixed-shape or
 //! scalar ones beside them: [`broadcast_rows`]; the rows of one combination of shapes share
-//! one compiled plan, [`RowPlans`]). The shapes' own arithmetic is [`crate::shape`]'s.
+//! one compiled plan, [`RowPlans`]), and each of several inputs gathered into a part of its
+//! own ([`gather_parts`]: `broadcast_arrays`, `meshgrid`). The shapes' own arithmetic is
+//! [`crate::shape`]'s.
 
 use arrow::buffer::NullBuffer;
 
@@ -125,4 +127,70 @@ pub fn broadcast_rows(
         out.row_ends.push(total);
     }
     out
+}
+
+/// One part of a call that gathers each of its inputs into a result of its own (numpy's
+/// `broadcast_arrays`, `meshgrid`) in one combination of row shapes: the part's shape, and the
+/// offset in its input's row of each of its elements (row-major).
+#[derive(Debug)]
+pub struct PartLayout {
+    /// The part's shape.
+    pub shape: Vec<usize>,
+    /// The offset in the input's row of each element.
+    pub offsets: Vec<u32>,
+}
+
+/// One part's rows, gathered from its input.
+#[derive(Debug, Default)]
+pub struct PartRows {
+    /// The position in the input's values of each element, row after row.
+    pub positions: Vec<u32>,
+    /// Each row's shape (zeros for a NULL row).
+    pub shapes: Vec<i32>,
+    /// Each row's number of elements (0 for a NULL row).
+    pub lengths: Vec<usize>,
+}
+
+/// The parts of `rows` rows, part `k` gathered from `tensors[k]`, each row's parts laid out by
+/// `compile` from every tensor's logical shape and strides (once per combination of row
+/// shapes; its errors name the row). Rows NULL in `nulls` hold nothing; `ndims[k]` is part
+/// `k`'s number of dimensions.
+pub fn gather_parts(
+    tensors: &[&RowTensor<'_>],
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+    ndims: &[usize],
+    compile: impl Fn(&[(Vec<usize>, Vec<usize>)]) -> Result<Vec<PartLayout>, TensorError>,
+) -> Result<Vec<PartRows>, TensorError> {
+    if let Some(k) = tensors
+        .iter()
+        .position(|t| u32::try_from(t.values().len()).is_err())
+    {
+        return Err(TensorError::Data(format!(
+            "argument {} holds more than {} values in one batch; lower datafusion.execution.batch_size",
+            k + 1,
+            u32::MAX
+        )));
+    }
+    let mut out: Vec<PartRows> = (0..tensors.len()).map(|_| PartRows::default()).collect();
+    let mut plans: RowPlans<Vec<PartLayout>> = RowPlans::default();
+    for row in 0..rows {
+        if nulls.is_some_and(|n| n.is_null(row)) {
+            for (part, &ndim) in out.iter_mut().zip(ndims) {
+                part.lengths.push(0);
+                part.shapes.extend(std::iter::repeat_n(0, ndim));
+            }
+            continue;
+        }
+        let layouts = plans.get(tensors, row, &compile)?;
+        for ((part, layout), tensor) in out.iter_mut().zip(layouts).zip(tensors) {
+            let start = tensor.span(row).0 as u32;
+            part.positions
+                .extend(layout.offsets.iter().map(|&o| start + o));
+            part.lengths.push(layout.offsets.len());
+            part.shapes
+                .extend(layout.shape.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)));
+        }
+    }
+    Ok(out)
 }

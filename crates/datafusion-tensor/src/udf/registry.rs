@@ -383,6 +383,9 @@ fn declare() -> Registry {
     for function in super::shape::SplitFunction::ALL {
         r.scalar(super::shape::TensorSplit::new(function));
     }
+    r.scalar(super::shape::TensorParts::new(
+        super::shape::PartsFunction::BroadcastArrays,
+    ));
     r.family(Family::LinearAlgebra);
     for function in super::ContractFunction::ALL {
         r.scalar(super::TensorContract::new(function));
@@ -413,6 +416,9 @@ fn declare() -> Registry {
         let parameters = join.parameters();
         r.higher_order(VariadicTensorUdf::new(join), parameters);
     }
+    let meshgrid = super::shape::TensorParts::new(super::shape::PartsFunction::Meshgrid);
+    let parameters = meshgrid.parameters();
+    r.higher_order(VariadicTensorUdf::new(meshgrid), parameters);
     r.family(Family::Aggregates);
     for function in super::AggregateFunction::ALL {
         r.aggregate(function);

@@ -5,7 +5,8 @@
 //! `_tril`, `_triu` (`manipulate.rs` reads their arguments) on one tensor ([`TensorShapeOp`], one per [`ShapeFunction`]), and
 //! `tensor_concatenate`, `tensor_stack` on several ([`TensorJoin`], `join.rs`), and
 //! `tensor_split`, `tensor_array_split`, `tensor_unstack` into a struct of parts
-//! ([`TensorSplit`], `split.rs`).
+//! ([`TensorSplit`], `split.rs`), and `tensor_broadcast_arrays`, `tensor_meshgrid` of several
+//! into a struct of parts ([`TensorParts`], `broadcast.rs`).
 //!
 //! A transpose moves no values: the result is the input's values with a canonical
 //! `permutation` composed into its type (SPEC §1: logical dimension `i` is physical dimension
@@ -15,6 +16,7 @@
 //! the documentation.
 
 mod args;
+mod broadcast;
 mod docs;
 mod join;
 mod manipulate;
@@ -34,6 +36,7 @@ use self::args::{
     transpose_axes,
 };
 pub(crate) use self::args::{integer, is_omitted, normalize_axis};
+pub use self::broadcast::{PartsFunction, TensorParts};
 pub use self::join::{JoinCall, JoinFunction, TensorJoin};
 pub use self::split::{SplitFunction, TensorSplit};
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
