@@ -38,6 +38,7 @@ pub mod linalg;
 pub mod nearest;
 pub mod ragged;
 pub mod reduce;
+pub mod rounding;
 pub mod rows;
 pub mod scatter;
 pub mod search;

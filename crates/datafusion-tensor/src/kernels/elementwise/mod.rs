@@ -717,12 +717,36 @@ fn more_binary(
         let (Some(va), Some(vb)) = (a.as_primitive_opt::<P>(), b.as_primitive_opt::<P>()) else {
             return Err(broken("an operand"));
         };
-        let out = map2(
-            runs,
-            rows,
+        let (lhs, rhs) = (
             operand(va.values().as_ref(), a_row),
             operand(vb.values().as_ref(), b_row),
-            f,
+        );
+        // One loop per operation, its element function known there and inlined (called
+        // through a pointer per element, `copysign` took 2.3x the scan).
+        macro_rules! each {
+            ($($op:ident),*) => {
+                match op {
+                    $(BinaryOp::$op => map2(runs, rows, lhs, rhs, |x, y| {
+                        P::Native::more_op(BinaryOp::$op).unwrap_or(f)(x, y)
+                    }),)*
+                    _ => map2(runs, rows, lhs, rhs, f),
+                }
+            };
+        }
+        let out = each!(
+            Arctan2,
+            Hypot,
+            Copysign,
+            Logaddexp,
+            Logaddexp2,
+            Nextafter,
+            FloatPower,
+            Fmod,
+            BitwiseAnd,
+            BitwiseOr,
+            BitwiseXor,
+            LeftShift,
+            RightShift
         )
         .ok_or_else(|| broken("an operand"))?;
         Ok(Some(Arc::new(PrimitiveArray::<P>::from_iter_values(out))))

@@ -70,7 +70,8 @@ macro_rules! float_ops {
     ($t:ident, $bits:ty, $ln2:expr, $log2e:expr) => {
         impl MoreOps for $t {
             #[allow(clippy::float_cmp, reason = "C's exact comparisons, as numpy's loops make them")]
-            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            #[inline(always)]
+    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 Some(match op {
                     BinaryOp::Arctan2 => $t::atan2,
                     BinaryOp::Hypot => $t::hypot,
@@ -109,6 +110,7 @@ float_ops!(f64, u64, std::f64::consts::LN_2, std::f64::consts::LOG2_E);
 
 impl MoreOps for f16 {
     #[allow(clippy::float_cmp, reason = "C's exact comparisons, as numpy's loops make them")]
+    #[inline(always)]
     fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
         Some(match op {
             BinaryOp::Copysign => |x, y| f16::from_bits((x.to_bits() & 0x7fff) | (y.to_bits() & 0x8000)),
@@ -152,7 +154,8 @@ macro_rules! int_ops {
                 clippy::cast_lossless,
                 reason = "numpy reads a shift as unsigned; the macro's types differ in width"
             )]
-            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            #[inline(always)]
+    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 const BITS: u64 = <$t>::BITS as u64;
                 Some(match op {
                     BinaryOp::BitwiseAnd => |x, y| x & y,
