@@ -116,11 +116,13 @@ fn run(
     let rows = view.len();
     match &plan.op {
         ReduceOp::Reduce { reduction, reduced } => {
+            // The mask's alignment already holds every row's layout: borrowed, not copied.
+            let own;
             let (each, layouts, nulls) = match aligned {
-                Some(a) => (a.each.clone(), a.layouts.clone(), a.row_nulls.clone()),
+                Some(a) => (&a.each[..], &a.layouts[..], a.row_nulls.clone()),
                 None => {
-                    let (each, layouts) = row_layouts(view, reduced)?;
-                    (each, layouts, view.nulls().cloned())
+                    own = row_layouts(view, reduced)?;
+                    (&own.0[..], &own.1[..], view.nulls().cloned())
                 }
             };
             let null_width = match &plan.output {
@@ -129,8 +131,8 @@ fn run(
                 ReduceOutput::Variable(_) => 0,
             };
             let batch = Rows::Each {
-                rows: &each,
-                layouts: &layouts,
+                rows: each,
+                layouts,
                 null_width,
             };
             let out = run_reduction(plan, *reduction, element, &values, batch, aligned)?;
