@@ -129,6 +129,14 @@ pub fn broadcast_rows(
     out
 }
 
+/// A batch argument too large for the `u32` positions the kernels use.
+pub(crate) fn too_many_values(what: &str) -> TensorError {
+    TensorError::Data(format!(
+        "{what} holds more than {} values in one batch; lower datafusion.execution.batch_size",
+        u32::MAX
+    ))
+}
+
 /// One part of a call that gathers each of its inputs into a result of its own (numpy's
 /// `broadcast_arrays`, `meshgrid`) in one combination of row shapes: the part's shape, and the
 /// offset in its input's row of each of its elements (row-major).
@@ -166,11 +174,7 @@ pub fn gather_parts(
         .iter()
         .position(|t| u32::try_from(t.values().len()).is_err())
     {
-        return Err(TensorError::Data(format!(
-            "argument {} holds more than {} values in one batch; lower datafusion.execution.batch_size",
-            k + 1,
-            u32::MAX
-        )));
+        return Err(too_many_values(&format!("argument {}", k + 1)));
     }
     let mut out: Vec<PartRows> = (0..tensors.len()).map(|_| PartRows::default()).collect();
     let mut plans: RowPlans<Vec<PartLayout>> = RowPlans::default();

@@ -159,33 +159,47 @@ impl UnaryOp {
         }
     }
 
-    /// The float function of a float function op.
-    fn float_fn<A: Float>(self) -> Option<fn(A) -> A> {
-        Some(match self {
-            Self::Sqrt => A::sqrt,
-            Self::Exp => A::exp,
-            Self::Log => A::ln,
-            Self::Log1p => A::ln_1p,
-            Self::Expm1 => A::exp_m1,
-            Self::Sin => A::sin,
-            Self::Cos => A::cos,
-            Self::Tan => A::tan,
-            Self::Tanh => A::tanh,
-            Self::Arctan => A::atan,
-            Self::Arcsin => A::asin,
-            Self::Arccos => A::acos,
-            Self::Arcsinh => A::asinh,
-            Self::Arccosh => A::acosh,
-            Self::Arctanh => A::atanh,
-            Self::Sinh => A::sinh,
-            Self::Cosh => A::cosh,
-            Self::Log2 => A::log2,
-            Self::Log10 => A::log10,
-            Self::Rint => A::rint,
-            _ => return None,
-        })
+    /// Whether this op is one float function of each element ([`float_functions`]).
+    fn is_float_fn(self) -> bool {
+        macro_rules! any {
+            ($($op:ident => $f:ident),*) => {
+                matches!(self, $(Self::$op)|*)
+            };
+        }
+        float_functions!(any)
     }
 }
+
+/// The ops that are one float function of each element, with the [`Float`] method computing it:
+/// the one list `map_float`'s loops and [`UnaryOp::is_float_fn`] are written from (`$m!` is
+/// given `Op => method, ...`).
+macro_rules! float_functions {
+    ($m:ident) => {
+        $m!(
+            Sqrt => sqrt,
+            Exp => exp,
+            Log => ln,
+            Log1p => ln_1p,
+            Expm1 => exp_m1,
+            Sin => sin,
+            Cos => cos,
+            Tan => tan,
+            Tanh => tanh,
+            Arctan => atan,
+            Arcsin => asin,
+            Arccos => acos,
+            Arcsinh => asinh,
+            Arccosh => acosh,
+            Arctanh => atanh,
+            Sinh => sinh,
+            Cosh => cosh,
+            Log2 => log2,
+            Log10 => log10,
+            Rint => rint
+        )
+    };
+}
+use float_functions;
 
 /// `10^n` as numpy's `PyArray_Round` computes it (`power_of_ten`): a table up to 10^8, then
 /// 1e9 multiplied by 10 once per further digit, each product rounded (for n > 22 this differs
@@ -365,27 +379,13 @@ pub fn apply(
             if let Some(out) = float_test(op, values) {
                 return Ok(out);
             }
-            let test = |f: &dyn Fn(f64) -> bool| -> ArrayRef {
-                let wide = cast(values, &DataType::Float64).ok();
-                let out: BooleanArray = match wide {
-                    Some(wide) if element.is_floating() => wide
-                        .as_primitive::<Float64Type>()
-                        .iter()
-                        .map(|v| v.map(f))
-                        .collect(),
-                    // Integers and booleans are finite numbers.
-                    _ => (0..values.len())
-                        .map(|i| values.is_valid(i).then(|| f(0.0)))
-                        .collect(),
-                };
-                Arc::new(out)
+            // Integers and booleans are finite numbers.
+            let bits = if op == UnaryOp::IsFinite {
+                BooleanBuffer::new_set(values.len())
+            } else {
+                BooleanBuffer::new_unset(values.len())
             };
-            // float16 and float32 widen exactly, keeping NaN and infinities.
-            return Ok(match op {
-                UnaryOp::IsNan => test(&f64::is_nan),
-                UnaryOp::IsInf => test(&f64::is_infinite),
-                _ => test(&f64::is_finite),
-            });
+            return Ok(Arc::new(BooleanArray::new(bits, values.nulls().cloned())));
         }
         UnaryOp::LogicalNot => {
             let truth = cast(values, &DataType::Boolean)?;
@@ -409,7 +409,7 @@ pub fn apply(
     }
     // Booleans: as numpy's casts make them (0 and 1) in the result type, then the function.
     let input = if *element == DataType::Boolean
-        || op.float_fn::<f64>().is_some()
+        || op.is_float_fn()
         || matches!(op, UnaryOp::Clip(..))
     {
         cast(values, result)?
@@ -488,35 +488,14 @@ fn map_float<P: ArrowPrimitiveType, A: Float>(
     // One loop per function, each inlined (a function pointer called per element would keep
     // `sqrt` and the rounding functions from vectorising).
     macro_rules! each {
-        ($($op:ident => $f:ident),* $(,)?) => {
+        ($($op:ident => $f:ident),*) => {
             match op {
                 $(UnaryOp::$op => return input.unary(|v| narrow(A::$f(widen(v)))),)*
                 _ => {}
             }
         };
     }
-    each!(
-        Sqrt => sqrt,
-        Exp => exp,
-        Log => ln,
-        Log1p => ln_1p,
-        Expm1 => exp_m1,
-        Sin => sin,
-        Cos => cos,
-        Tan => tan,
-        Tanh => tanh,
-        Arctan => atan,
-        Arcsin => asin,
-        Arccos => acos,
-        Arcsinh => asinh,
-        Arccosh => acosh,
-        Arctanh => atanh,
-        Sinh => sinh,
-        Cosh => cosh,
-        Log2 => log2,
-        Log10 => log10,
-        Rint => rint,
-    );
+    float_functions!(each);
     // A loop-type value rounded to the element type and widened again (numpy rounds every
     // intermediate of a half-precision `round` to half).
     let round = |v: A| widen(narrow(v));

@@ -15,7 +15,7 @@ use arrow::datatypes::DataType;
 use super::batch::{ChoiceInputs, ChooseBatch, Input, choose};
 use super::index::{ChoiceSpan, ChooseMode, ragged_choice_indices};
 use crate::error::{Result, TensorError};
-use crate::kernels::broadcast::{BroadcastRows, broadcast_rows};
+use crate::kernels::broadcast::{BroadcastRows, broadcast_rows, too_many_values};
 use crate::kernels::layout;
 use crate::kernels::ragged::IndexedRows;
 use crate::kernels::rows::{RowPlans, RowTensor};
@@ -332,14 +332,6 @@ pub fn choose_enumerated(
         shapes,
         lengths,
     })
-}
-
-/// A batch argument too large for the `u32` positions the kernels use.
-fn too_many_values(what: &str) -> TensorError {
-    TensorError::Data(format!(
-        "{what} holds more than {} values in one batch; lower datafusion.execution.batch_size",
-        u32::MAX
-    ))
 }
 
 /// The choices as [`choose`] reads them when the batch's elements run as one row: a tensor

@@ -71,7 +71,7 @@ macro_rules! float_ops {
         impl MoreOps for $t {
             #[allow(clippy::float_cmp, reason = "C's exact comparisons, as numpy's loops make them")]
             #[inline(always)]
-    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 Some(match op {
                     BinaryOp::Arctan2 => $t::atan2,
                     BinaryOp::Hypot => $t::hypot,
@@ -155,7 +155,7 @@ macro_rules! int_ops {
                 reason = "numpy reads a shift as unsigned; the macro's types differ in width"
             )]
             #[inline(always)]
-    fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
+            fn more_op(op: BinaryOp) -> Option<ElementFn<Self>> {
                 const BITS: u64 = <$t>::BITS as u64;
                 Some(match op {
                     BinaryOp::BitwiseAnd => |x, y| x & y,

@@ -196,9 +196,7 @@ pub(crate) fn gather(
         reader_of.push(Some(readers.len()));
         readers.push(reader);
     }
-    let nulls = readers.iter().fold(None, |acc: Option<NullBuffer>, r| {
-        NullBuffer::union(acc.as_ref(), r.nulls())
-    });
+    let nulls = crate::kernels::shape::union_nulls(readers.iter().map(RowTensor::nulls));
     let refs: Vec<&RowTensor<'_>> = readers.iter().collect();
     let mut positions: Vec<Vec<u32>> = vec![Vec::new(); readers.len()];
     let mut lengths = Vec::with_capacity(rows);

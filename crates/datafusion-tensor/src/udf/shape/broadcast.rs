@@ -12,7 +12,6 @@
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, StructArray, UInt32Array};
-use arrow::buffer::NullBuffer;
 use arrow::compute::take;
 use arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{ScalarValue, plan_err};
@@ -22,6 +21,7 @@ use datafusion::logical_expr::{ColumnarValue, Documentation};
 use crate::error::TensorError;
 use crate::kernels::broadcast::{PartLayout, gather_parts};
 use crate::kernels::rows::RowTensor;
+use crate::kernels::shape::union_nulls;
 use crate::kernels::{layout, ragged, rows::pad_null_rows};
 use crate::limits::Limits;
 use crate::shape::{broadcast_offsets, broadcast_shapes, strided_offsets};
@@ -368,9 +368,7 @@ fn gather_batch(name: &str, plan: &PartsPlan, arrays: &[ArrayRef]) -> Result<Arr
         .zip(&views)
         .map(|((t, a), v)| row_tensor(name, t, a, v.as_ref(), false))
         .collect::<Result<_>>()?;
-    let nulls = readers.iter().fold(None, |acc: Option<NullBuffer>, r| {
-        NullBuffer::union(acc.as_ref(), r.nulls())
-    });
+    let nulls = union_nulls(readers.iter().map(RowTensor::nulls));
     let refs: Vec<&RowTensor<'_>> = readers.iter().collect();
     let ndims: Vec<usize> = plan.parts.iter().map(AnyTensorType::ndim).collect();
     let in_function = |e: TensorError| e.in_function(name);
