@@ -44,9 +44,11 @@ pub mod scatter;
 pub mod search;
 pub mod shape;
 pub mod shape_plans;
+pub(crate) mod simd;
 pub mod sort;
 pub mod unary;
 pub mod update;
+pub(crate) mod vmath;
 
 use std::sync::Arc;
 

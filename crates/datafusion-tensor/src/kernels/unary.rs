@@ -423,12 +423,22 @@ pub fn apply(
             f16::to_f32,
             f16::from_f32,
         )),
-        DataType::Float32 => Arc::new(map_float::<Float32Type, f32>(
-            op,
-            input.as_primitive(),
-            |v| v,
-            |v| v,
-        )),
+        DataType::Float32 => match vector_fn(op) {
+            Some(f) => {
+                let input = input.as_primitive::<Float32Type>();
+                let values = super::vmath::map_f32(f, input.values());
+                Arc::new(PrimitiveArray::<Float32Type>::new(
+                    values.into(),
+                    input.nulls().cloned(),
+                ))
+            }
+            None => Arc::new(map_float::<Float32Type, f32>(
+                op,
+                input.as_primitive(),
+                |v| v,
+                |v| v,
+            )),
+        },
         DataType::Float64 => Arc::new(map_float::<Float64Type, f64>(
             op,
             input.as_primitive(),
@@ -472,6 +482,32 @@ fn float_test(op: UnaryOp, values: &ArrayRef) -> Option<ArrayRef> {
         DataType::Float16 => tests!(Float16Type, values),
         DataType::Float32 => tests!(Float32Type, values),
         DataType::Float64 => tests!(Float64Type, values),
+        _ => return None,
+    })
+}
+
+/// The float32 vector kernel of `op` ([`super::vmath`]), if it has one.
+fn vector_fn(op: UnaryOp) -> Option<super::vmath::Unary> {
+    use super::vmath::Unary;
+    Some(match op {
+        UnaryOp::Exp => Unary::Exp,
+        UnaryOp::Expm1 => Unary::ExpM1,
+        UnaryOp::Log => Unary::Ln,
+        UnaryOp::Log1p => Unary::Ln1p,
+        UnaryOp::Log2 => Unary::Log2,
+        UnaryOp::Log10 => Unary::Log10,
+        UnaryOp::Sin => Unary::Sin,
+        UnaryOp::Cos => Unary::Cos,
+        UnaryOp::Tan => Unary::Tan,
+        UnaryOp::Tanh => Unary::Tanh,
+        UnaryOp::Sinh => Unary::Sinh,
+        UnaryOp::Cosh => Unary::Cosh,
+        UnaryOp::Arctan => Unary::Atan,
+        UnaryOp::Arcsin => Unary::Asin,
+        UnaryOp::Arccos => Unary::Acos,
+        UnaryOp::Arcsinh => Unary::Asinh,
+        UnaryOp::Arccosh => Unary::Acosh,
+        UnaryOp::Arctanh => Unary::Atanh,
         _ => return None,
     })
 }

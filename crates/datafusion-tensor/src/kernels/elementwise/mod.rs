@@ -14,6 +14,7 @@
 pub mod more_ops;
 pub mod ops;
 pub mod runs;
+mod vector;
 
 use std::sync::Arc;
 
@@ -750,6 +751,10 @@ fn more_binary(
         )
         .ok_or_else(|| broken("an operand"))?;
         Ok(Some(Arc::new(PrimitiveArray::<P>::from_iter_values(out))))
+    }
+
+    if let Some(out) = vector::float32(op, runs, rows, (a, a_row), (b, b_row)) {
+        return out.map(Some);
     }
 
     if !(op.is_float_only() || op.is_bitwise() || op == BinaryOp::Fmod) {

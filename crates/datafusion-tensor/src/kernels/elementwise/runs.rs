@@ -6,6 +6,7 @@
 //! them row by row with no index arithmetic inside a run (numpy's `NpyIter` with its inner
 //! loop, arrow-rs's `binary` on slices).
 
+use crate::kernels::simd::{extend_map, extend_zip};
 use crate::shape::row_major_strides;
 
 /// numpy's broadcast of several operand shapes into one, or numpy's ufunc error
@@ -199,6 +200,9 @@ fn extent(runs: &Runs, k: usize) -> usize {
 /// `f` of the two operands at every position of `rows` result rows, row-major; `None` when the
 /// values do not hold what the runs read (a broken invariant the caller reports).
 #[allow(clippy::many_single_char_names)] // numpy's loop names: a, b, f, n
+// Inlined into its callers (and its loops `simd::extend_*`), so a caller compiled for AVX2 or
+// AVX-512 (`kernels::simd`) compiles its loops so too.
+#[inline(always)]
 pub fn map2<A: Copy, B: Copy, O>(
     runs: &Runs,
     rows: usize,
@@ -217,24 +221,19 @@ pub fn map2<A: Copy, B: Copy, O>(
     let total = rows * n;
     // Both laid out as the result, every row: one loop over the whole batch.
     if runs.is_identity(0) && runs.is_identity(1) && a.row_len == n && b.row_len == n {
-        out.extend(
-            a.values[..total]
-                .iter()
-                .zip(&b.values[..total])
-                .map(|(&x, &y)| f(x, y)),
-        );
+        extend_zip(&mut out, &a.values[..total], &b.values[..total], f);
         return Some(out);
     }
     // One operand laid out as the result, the other one value for the whole batch (a literal
     // number): one loop over the whole batch too.
     if runs.is_identity(0) && a.row_len == n && runs.is_single(1) && b.row_len == 0 {
         let y = b.values[0];
-        out.extend(a.values[..total].iter().map(|&x| f(x, y)));
+        extend_map(&mut out, &a.values[..total], #[inline(always)] |x| f(x, y));
         return Some(out);
     }
     if runs.is_identity(1) && b.row_len == n && runs.is_single(0) && a.row_len == 0 {
         let x = a.values[0];
-        out.extend(b.values[..total].iter().map(|&y| f(x, y)));
+        extend_map(&mut out, &b.values[..total], #[inline(always)] |y| f(x, y));
         return Some(out);
     }
     let (sa, sb) = (runs.strides[0], runs.strides[1]);
@@ -243,19 +242,21 @@ pub fn map2<A: Copy, B: Copy, O>(
         for (&start_a, &start_b) in runs.starts[0].iter().zip(&runs.starts[1]) {
             let (i, j) = (base_a + start_a as usize, base_b + start_b as usize);
             match (sa, sb) {
-                (1, 1) => out.extend(
-                    a.values[i..i + n]
-                        .iter()
-                        .zip(&b.values[j..j + n])
-                        .map(|(&x, &y)| f(x, y)),
+                #[allow(clippy::redundant_closure, reason = "inlined, where `&f` is called")]
+                (1, 1) => extend_zip(
+                    &mut out,
+                    &a.values[i..i + n],
+                    &b.values[j..j + n],
+                    #[inline(always)]
+                    |x, y| f(x, y),
                 ),
                 (1, 0) => {
                     let y = b.values[j];
-                    out.extend(a.values[i..i + n].iter().map(|&x| f(x, y)));
+                    extend_map(&mut out, &a.values[i..i + n], #[inline(always)] |x| f(x, y));
                 }
                 (0, 1) => {
                     let x = a.values[i];
-                    out.extend(b.values[j..j + n].iter().map(|&y| f(x, y)));
+                    extend_map(&mut out, &b.values[j..j + n], #[inline(always)] |y| f(x, y));
                 }
                 _ => out.extend(
                     strided(a.values, i, sa, n)

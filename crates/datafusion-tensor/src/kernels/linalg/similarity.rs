@@ -7,6 +7,7 @@
 //! has it, chosen at run time: [`Level`]): every row of a batch
 //! ([`measure_rows`]) or one row at a time ([`measure_row`]).
 
+use crate::kernels::simd::Level;
 use crate::shape::{broadcast_strides, strided_offsets};
 
 /// Which measure.
@@ -480,55 +481,6 @@ fn row_at<T>(values: &[T], start: usize, extent: usize, k: usize) -> Result<&[T]
             "operand {k} holds {} values, {needed} needed",
             values.len()
         )),
-    }
-}
-
-/// The instruction set the loops are compiled for, chosen at run time: the default build
-/// targets baseline x86-64 (SSE2), where the eight partial sums take two 128-bit registers per
-/// float32 sum; with AVX2 they take one 256-bit register, and with AVX-512 the eight float64
-/// partial sums take one 512-bit register. The same operations in the same order (no
-/// FMA), so every level gives the same bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Level {
-    /// The build's own target.
-    Portable,
-    /// x86-64 with AVX2.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// x86-64 with AVX-512F.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-}
-
-impl Level {
-    /// The best level this machine runs (detected once; `is_x86_feature_detected!` caches it).
-    pub(crate) fn best() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                return Self::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Self::Avx2;
-            }
-        }
-        Self::Portable
-    }
-
-    /// Every level this machine runs (the tests run each).
-    #[cfg(test)]
-    pub(crate) fn available() -> Vec<Self> {
-        let mut levels = vec![Self::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                levels.push(Self::Avx2);
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                levels.push(Self::Avx512);
-            }
-        }
-        levels
     }
 }
 
