@@ -417,12 +417,25 @@ pub fn apply(
         Arc::clone(values)
     };
     let out: ArrayRef = match input.data_type() {
-        DataType::Float16 => Arc::new(map_float::<Float16Type, f32>(
-            op,
-            input.as_primitive(),
-            f16::to_f32,
-            f16::from_f32,
-        )),
+        DataType::Float16 => match vector_fn(op) {
+            // numpy's half loops: the float32 function, rounded to half.
+            Some(f) => {
+                let input = input.as_primitive::<Float16Type>();
+                let wide: Vec<f32> = input.values().iter().map(|v| v.to_f32()).collect();
+                let values = super::vmath::map_f32(f, &wide);
+                let values: Vec<f16> = values.into_iter().map(f16::from_f32).collect();
+                Arc::new(PrimitiveArray::<Float16Type>::new(
+                    values.into(),
+                    input.nulls().cloned(),
+                ))
+            }
+            None => Arc::new(map_float::<Float16Type, f32>(
+                op,
+                input.as_primitive(),
+                f16::to_f32,
+                f16::from_f32,
+            )),
+        },
         DataType::Float32 => match vector_fn(op) {
             Some(f) => {
                 let input = input.as_primitive::<Float32Type>();
@@ -486,7 +499,7 @@ fn float_test(op: UnaryOp, values: &ArrayRef) -> Option<ArrayRef> {
     })
 }
 
-/// The float32 vector kernel of `op` ([`super::vmath`]), if it has one.
+/// The float32 vector kernel of `op` ([`super::vmath`]), if it has one (float16 runs it too).
 fn vector_fn(op: UnaryOp) -> Option<super::vmath::Unary> {
     use super::vmath::Unary;
     Some(match op {

@@ -1,5 +1,5 @@
 //! The float32 binary functions with a vector kernel ([`crate::kernels::vmath`]): `arctan2`,
-//! `hypot`, `logaddexp`, `logaddexp2` and `power`, through the same broadcast [`Runs`] as
+//! `hypot`, `logaddexp`, `logaddexp2`, `power` and `nextafter`, through the same broadcast [`Runs`] as
 //! every other function, the loops compiled for the best instruction set the CPU has
 //! ([`crate::kernels::simd`]).
 
@@ -22,6 +22,7 @@ fn vector_fn(op: BinaryOp) -> Option<Binary> {
         BinaryOp::Logaddexp => Binary::Logaddexp,
         BinaryOp::Logaddexp2 => Binary::Logaddexp2,
         BinaryOp::Power => Binary::Pow,
+        BinaryOp::Nextafter => Binary::Nextafter,
         _ => return None,
     })
 }

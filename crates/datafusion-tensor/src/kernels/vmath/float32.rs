@@ -101,16 +101,17 @@ const fn atanh_series<const N: usize>() -> [f64; N] {
     out
 }
 
-/// e^r on |r| <= ln2 / 2: the series to r^11 (the next term under 7e-15).
-const EXP_SERIES: [f64; 12] = inverse_factorials(0);
-/// (e^x - 1) / x on |x| < 0.5: the series to x^12 (the next term under 2e-15).
-const EXPM1_SERIES: [f64; 13] = inverse_factorials(1);
-/// 2 atanh(s) / s on |s| <= 0.1716 (s^2 <= 0.0295): to s^16 (the next term under 1e-15).
-const LN_SERIES: [f64; 9] = atanh_series();
-/// atan(v) / v on |v| <= tan(pi / 8): to v^28 (the next term under 2e-13).
-const ATAN_SERIES: [f64; 15] = atan_series();
-/// tan(pi / 8).
+/// e^r on |r| <= ln2 / 2: the series to r^10 (the next term under 3e-13).
+const EXP_SERIES: [f64; 11] = inverse_factorials(0);
+/// (e^x - 1) / x on |x| < 0.5: the series to x^10 (the next term under 2e-12).
+const EXPM1_SERIES: [f64; 11] = inverse_factorials(1);
+/// 2 atanh(s) / s on |s| <= 0.1716 (s^2 <= 0.0295): to s^12 (the next term under 2e-12).
+const LN_SERIES: [f64; 7] = atanh_series();
+/// atan(v) / v on |v| <= tan(pi / 8): to v^26 (the next term under 7e-13).
+const ATAN_SERIES: [f64; 14] = atan_series();
+/// tan(pi / 8) and tan(3 pi / 8).
 const TAN_PI_8: f64 = 0.414_213_562_373_095_03;
+const TAN_3PI_8: f64 = 2.414_213_562_373_095;
 
 /// `e^x` in float64 (0 below -708, about 8.2e307 above 709: past float32's range both ways).
 #[inline(always)]
@@ -172,17 +173,20 @@ fn ln1p64(x: f64) -> f64 {
     if u == 1.0 || x == f64::INFINITY { x } else { r }
 }
 
-/// `atan(a)` for `a >= 0` (or NaN): 1/a past 1, then `pi/4 + atan((u - 1) / (u + 1))` past
+/// `atan(a)` for `a >= 0` (or NaN), with Cephes' reduction to |v| <= tan(pi/8) in one
+/// division: `pi/2 + atan(-1/a)` past tan(3pi/8), `pi/4 + atan((a - 1) / (a + 1))` past
 /// tan(pi/8).
 #[inline(always)]
 fn atan_positive(a: f64) -> f64 {
-    let invert = a > 1.0;
-    let u = if invert { 1.0 / a } else { a };
-    let shift = u > TAN_PI_8;
-    let v = if shift { (u - 1.0) / (u + 1.0) } else { u };
-    let p = v * horner(v * v, ATAN_SERIES);
-    let r = if shift { FRAC_PI_4 + p } else { p };
-    if invert { FRAC_PI_2 - r } else { r }
+    let (numerator, denominator, base) = if a > TAN_3PI_8 {
+        (-1.0, a, FRAC_PI_2)
+    } else if a > TAN_PI_8 {
+        (a - 1.0, a + 1.0, FRAC_PI_4)
+    } else {
+        (a, 1.0, 0.0)
+    };
+    let v = numerator / denominator;
+    base + v * horner(v * v, ATAN_SERIES)
 }
 
 /// `atan(x)` in float64, any sign.
@@ -471,4 +475,23 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
     } else {
         r
     }) as f32
+}
+
+/// C's `nextafter(x, y)` on float32's bits: the next value after `x` towards `y` (`y` where
+/// equal, NaN where either is; from a zero, the smallest subnormal on `y`'s side).
+#[inline(always)]
+pub(crate) fn nextafter(x: f32, y: f32) -> f32 {
+    let bits = x.to_bits();
+    // Away from zero when y lies further out on x's side, else towards it.
+    let away = (y > x) == (x > 0.0);
+    let stepped = if away { bits.wrapping_add(1) } else { bits.wrapping_sub(1) };
+    let from_zero = if y > x { 1 } else { 0x8000_0001 };
+    let r = f32::from_bits(if x == 0.0 { from_zero } else { stepped });
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else if x == y {
+        y
+    } else {
+        r
+    }
 }

@@ -40,6 +40,7 @@ pub(crate) enum Binary {
     Logaddexp,
     Logaddexp2,
     Pow,
+    Nextafter,
 }
 
 /// `f` of every value, at the best level this CPU runs.
@@ -131,6 +132,9 @@ macro_rules! with_binary {
                 $func($($arg,)* #[inline(always)] |x, y| float32::logaddexp2(x, y))
             }
             Binary::Pow => $func($($arg,)* #[inline(always)] |x, y| float32::pow(x, y)),
+            Binary::Nextafter => {
+                $func($($arg,)* #[inline(always)] |x, y| float32::nextafter(x, y))
+            }
         }
     }};
 }

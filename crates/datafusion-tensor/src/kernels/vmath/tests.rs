@@ -146,6 +146,12 @@ fn binary_reference(f: Binary) -> fn(f64, f64) -> f64 {
         Binary::Atan2 => f64::atan2,
         Binary::Hypot => f64::hypot,
         Binary::Pow => f64::powf,
+        // The float32 step, in float64 for the signature (exact both ways).
+        Binary::Nextafter => |x, y| {
+            use crate::kernels::elementwise::more_ops::MoreOps;
+            let f = f32::more_op(crate::kernels::elementwise::BinaryOp::Nextafter).unwrap();
+            f64::from(f(x as f32, y as f32))
+        },
         Binary::Logaddexp => |x, y| {
             if x == y {
                 x + std::f64::consts::LN_2
@@ -169,6 +175,15 @@ fn binary_reference(f: Binary) -> fn(f64, f64) -> f64 {
     }
 }
 
+const BINARY: [Binary; 6] = [
+    Binary::Atan2,
+    Binary::Hypot,
+    Binary::Logaddexp,
+    Binary::Logaddexp2,
+    Binary::Pow,
+    Binary::Nextafter,
+];
+
 /// The binary functions against the float64 libm's values rounded (C's special values
 /// included: every pair of the special values is among the pairs), at every level.
 #[test]
@@ -184,7 +199,7 @@ fn binary_functions_round_the_float64_values() {
     pairs.extend(xs[29..].iter().zip(&xs[4100..]).map(|(&x, &y)| (x.abs() % 40.0, y)));
     pairs.extend(xs[4100..].iter().map(|&x| (-3.0, x.round())));
     let (a, b): (Vec<f32>, Vec<f32>) = pairs.into_iter().unzip();
-    for f in [Binary::Atan2, Binary::Hypot, Binary::Logaddexp, Binary::Logaddexp2, Binary::Pow] {
+    for f in BINARY {
         let reference = binary_reference(f);
         let portable = map2_at(Level::Portable, f, &a, &b);
         for ((&x, &y), &got) in a.iter().zip(&b).zip(&portable) {
@@ -230,7 +245,7 @@ fn timing() {
         }
     }
     let ys: Vec<f32> = xs.iter().rev().copied().collect();
-    for f in [Binary::Atan2, Binary::Hypot, Binary::Logaddexp, Binary::Logaddexp2, Binary::Pow] {
+    for f in BINARY {
         for level in Level::available() {
             let mut best = std::time::Duration::MAX;
             for _ in 0..3 {
