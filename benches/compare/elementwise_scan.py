@@ -31,7 +31,7 @@ UNARY_F32 = ["arccos", "arcsin", "arctan", "arccosh", "arcsinh", "arctanh", "cos
              "log2", "log10", "positive", "reciprocal", "signbit", "trunc", "rint", "exp",
              "log", "sqrt", "sin", "cos", "tanh", "abs", "negative", "floor", "isnan"]
 BINARY_F32 = ["arctan2", "copysign", "hypot", "logaddexp", "nextafter", "fmod", "float_power",
-              "divmod", "add", "multiply", "maximum", "power"]
+              "divmod", "floor_divide", "remainder", "add", "multiply", "maximum", "power"]
 BITWISE_U8 = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
               "bitwise_right_shift"]
 NUMPY_NAMES = {"arccosh": "arccosh", "bitwise_left_shift": "left_shift",

@@ -1,5 +1,6 @@
 //! The float32 binary functions with a vector kernel ([`crate::kernels::vmath`]): `arctan2`,
-//! `hypot`, `logaddexp`, `logaddexp2`, `power` and `nextafter`, through the same broadcast [`Runs`] as
+//! `hypot`, `logaddexp`, `logaddexp2`, `power`, `nextafter`, `fmod`, `floor_divide` and
+//! `remainder`, through the same broadcast [`Runs`] as
 //! every other function, the loops compiled for the best instruction set the CPU has
 //! ([`crate::kernels::simd`]).
 
@@ -12,7 +13,8 @@ use super::{BinaryOp, broken};
 use crate::error::TensorError;
 use super::runs::{Operand, Runs, map2};
 use crate::kernels::simd::{Level, at_level};
-use crate::kernels::vmath::{Binary, with_binary};
+use super::ops::NumpyElement;
+use crate::kernels::vmath::{Binary, float32, with_binary};
 
 /// The vector kernel of `op`, if it has one.
 fn vector_fn(op: BinaryOp) -> Option<Binary> {
@@ -23,6 +25,9 @@ fn vector_fn(op: BinaryOp) -> Option<Binary> {
         BinaryOp::Logaddexp2 => Binary::Logaddexp2,
         BinaryOp::Power => Binary::Pow,
         BinaryOp::Nextafter => Binary::Nextafter,
+        BinaryOp::Fmod => Binary::Fmod,
+        BinaryOp::FloorDivide => Binary::FloorDivide,
+        BinaryOp::Mod => Binary::Remainder,
         _ => return None,
     })
 }
@@ -49,8 +54,25 @@ pub(super) fn float32(
     ) -> Option<Vec<f32>> {
         with_binary!(f, map2 { runs, rows, a, b })
     });
-    Some(
-        out.map(|values| Arc::new(PrimitiveArray::<Float32Type>::from(values)) as ArrayRef)
-            .ok_or_else(|| broken("an operand")),
-    )
+    let Some(mut values) = out else {
+        return Some(Err(broken("an operand")));
+    };
+    if f.needs_range() {
+        // Where the kernel is not exact (a zero or non-finite operand, a quotient past 2^29),
+        // the scalar C-exact function's value; computed only when such an element exists.
+        let far = map2(runs, rows, a, b, |x, y| !float32::fmod_in_range(x, y))?;
+        if far.iter().any(|&far| far) {
+            let exact = match f {
+                Binary::Fmod => map2(runs, rows, a, b, |x, y| x % y),
+                Binary::FloorDivide => map2(runs, rows, a, b, NumpyElement::np_floor_div),
+                _ => map2(runs, rows, a, b, NumpyElement::np_rem),
+            }?;
+            for ((v, e), far) in values.iter_mut().zip(exact).zip(far) {
+                if far {
+                    *v = e;
+                }
+            }
+        }
+    }
+    Some(Ok(Arc::new(PrimitiveArray::<Float32Type>::from(values))))
 }

@@ -495,3 +495,65 @@ pub(crate) fn nextafter(x: f32, y: f32) -> f32 {
         r
     }
 }
+
+/// Whether [`fmod`] (and so [`floor_divide`] and [`remainder`]) is exact for these operands:
+/// both finite, `y` not zero, and |x / y| under 2^29 (the quotient times `y` then fits
+/// float64's 53 bits). Elsewhere the caller takes the scalar C function's value.
+#[inline(always)]
+pub(crate) fn fmod_in_range(x: f32, y: f32) -> bool {
+    let (a, b) = (f64::from(x).abs(), f64::from(y).abs());
+    b < f64::INFINITY && a < 536_870_912.0 * b
+}
+
+/// C's `fmod(x, y)`, exact where [`fmod_in_range`]: the truncated quotient `q` of |x| / |y|
+/// (corrected by one where the float64 division rounded across an integer), then
+/// `|x| - q |y|`, exact in float64, with `x`'s sign.
+#[inline(always)]
+pub(crate) fn fmod(x: f32, y: f32) -> f32 {
+    let (a, b) = (f64::from(x).abs(), f64::from(y).abs());
+    let quotient = a / b;
+    let rounded = round_int(quotient);
+    let q = if rounded > quotient { rounded - 1.0 } else { rounded };
+    let r = a - q * b;
+    let r = if r < 0.0 {
+        r + b
+    } else if r >= b {
+        r - b
+    } else {
+        r
+    };
+    (r as f32).copysign(x)
+}
+
+/// numpy's `npy_divmod` of float32 (its floored quotient and the remainder with the divisor's
+/// sign), on [`fmod`]: the same float32 operations as the C code, where [`fmod_in_range`].
+#[inline(always)]
+fn divmod(x: f32, y: f32) -> (f32, f32) {
+    let m = fmod(x, y);
+    let div = (x - m) / y;
+    let fix = m != 0.0 && ((y < 0.0) != (m < 0.0));
+    let modulus = if m == 0.0 {
+        0.0f32.copysign(y)
+    } else if fix {
+        m + y
+    } else {
+        m
+    };
+    let div = if fix { div - 1.0 } else { div };
+    let floor = super::super::rounding::floor(div);
+    let floor = if div - floor > 0.5 { floor + 1.0 } else { floor };
+    let quotient = if div == 0.0 { 0.0f32.copysign(x / y) } else { floor };
+    (quotient, modulus)
+}
+
+/// numpy's `floor_divide` of float32, where [`fmod_in_range`].
+#[inline(always)]
+pub(crate) fn floor_divide(x: f32, y: f32) -> f32 {
+    divmod(x, y).0
+}
+
+/// numpy's `remainder` of float32, where [`fmod_in_range`].
+#[inline(always)]
+pub(crate) fn remainder(x: f32, y: f32) -> f32 {
+    divmod(x, y).1
+}

@@ -41,6 +41,17 @@ pub(crate) enum Binary {
     Logaddexp2,
     Pow,
     Nextafter,
+    /// C's `fmod`; this and the next two only where [`float32::fmod_in_range`].
+    Fmod,
+    FloorDivide,
+    Remainder,
+}
+
+impl Binary {
+    /// Whether the kernel is exact only where [`float32::fmod_in_range`] says so.
+    pub(crate) fn needs_range(self) -> bool {
+        matches!(self, Self::Fmod | Self::FloorDivide | Self::Remainder)
+    }
 }
 
 /// `f` of every value, at the best level this CPU runs.
@@ -134,6 +145,13 @@ macro_rules! with_binary {
             Binary::Pow => $func($($arg,)* #[inline(always)] |x, y| float32::pow(x, y)),
             Binary::Nextafter => {
                 $func($($arg,)* #[inline(always)] |x, y| float32::nextafter(x, y))
+            }
+            Binary::Fmod => $func($($arg,)* #[inline(always)] |x, y| float32::fmod(x, y)),
+            Binary::FloorDivide => {
+                $func($($arg,)* #[inline(always)] |x, y| float32::floor_divide(x, y))
+            }
+            Binary::Remainder => {
+                $func($($arg,)* #[inline(always)] |x, y| float32::remainder(x, y))
             }
         }
     }};
