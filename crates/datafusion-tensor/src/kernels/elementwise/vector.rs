@@ -1,19 +1,18 @@
 //! The float32 binary functions with a vector kernel ([`crate::kernels::vmath`]): `arctan2`,
 //! `hypot`, `logaddexp`, `logaddexp2`, `power`, `nextafter`, `fmod`, `floor_divide` and
-//! `remainder`, through the same broadcast [`Runs`] as
-//! every other function, the loops compiled for the best instruction set the CPU has
-//! ([`crate::kernels::simd`]).
+//! `remainder`, through the same broadcast [`Runs`] as every other function, the loops
+//! compiled for the best instruction set the CPU has ([`crate::kernels::simd`]).
 
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, AsArray, PrimitiveArray};
 use arrow::datatypes::Float32Type;
 
+use super::ops::NumpyElement;
+use super::runs::{Operand, Runs, map2};
 use super::{BinaryOp, broken};
 use crate::error::TensorError;
-use super::runs::{Operand, Runs, map2};
 use crate::kernels::simd::{Level, at_level};
-use super::ops::NumpyElement;
 use crate::kernels::vmath::{Binary, float32, with_binary};
 
 /// The vector kernel of `op`, if it has one.

@@ -461,7 +461,10 @@ fn is_integer(v: f64) -> bool {
 
 /// C's `pow(x, y)`: `e^(y ln|x|)`, negative for a negative `x` and an odd integer `y`, with
 /// C's special values (1 for `y = 0` or `x = 1`, even with NaN; NaN for a finite negative `x`
-/// and a non-integer `y`; 1 for `x = -1` and an infinite `y`).
+/// and a non-integer `y`; 1 for `x = -1` and an infinite `y`). `y` = 1, 2 and -1 give `x`,
+/// `x * x` and `1 / x` correctly rounded (exact, or one float64 operation rounded to float32),
+/// as the correctly rounded libm and numpy's scalar-exponent fast paths do: the series could
+/// round an exact halfway square the other way.
 #[inline(always)]
 pub(crate) fn pow(x: f32, y: f32) -> f32 {
     let (x, y) = (f64::from(x), f64::from(y));
@@ -470,6 +473,15 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
     let odd = is_integer(y) && !is_integer(y * 0.5);
     let r = if x.is_sign_negative() && odd { -r } else { r };
     let r = if x < 0.0 && x > f64::NEG_INFINITY && !is_integer(y) { f64::NAN } else { r };
+    let r = if y == 2.0 {
+        x * x
+    } else if y == 1.0 {
+        x
+    } else if y == -1.0 {
+        1.0 / x
+    } else {
+        r
+    };
     (if y == 0.0 || x == 1.0 || (a == 1.0 && y.abs() == f64::INFINITY) {
         1.0
     } else {
