@@ -231,8 +231,9 @@ pub(crate) fn log10(x: f32) -> f32 {
     log_with(f64::from(x), |e, ln_m| e * LOG10_2 + ln_m * LOG10_E) as f32
 }
 
-/// Past this magnitude (2^28 pi/2, musl's bound of its medium-size reduction) and for
-/// infinities and NaN, the sine, cosine and tangent are the scalar libm's.
+/// Past this magnitude (2^28 pi/2, musl's bound of its medium-size reduction), infinities
+/// included, the sine, cosine and tangent are the scalar libm's (NaN stays NaN in the
+/// kernels).
 pub(crate) const TRIG_LIMIT: f32 = f32::from_bits(0x4dc9_0fdb);
 
 /// `x - n pi/2` in [-pi/4, pi/4] (about) and n's low two bits (musl's `__rem_pio2f` for
@@ -297,7 +298,7 @@ fn tan_kernel(x: f64) -> f64 {
 /// Below this magnitude sin(x) and tan(x) round to x (musl returns x there, keeping -0).
 const TINY: f32 = 1.0 / 4096.0;
 
-/// The sine, for |x| < [`TRIG_LIMIT`] (and NaN).
+/// The sine, for |x| < [`TRIG_LIMIT`] and NaN.
 #[inline(always)]
 pub(crate) fn sin(x: f32) -> f32 {
     let (y, n) = reduce(x);
@@ -308,7 +309,7 @@ pub(crate) fn sin(x: f32) -> f32 {
     if x.abs() < TINY { x } else { r as f32 }
 }
 
-/// The cosine, for |x| < [`TRIG_LIMIT`] (and NaN).
+/// The cosine, for |x| < [`TRIG_LIMIT`] and NaN.
 #[inline(always)]
 pub(crate) fn cos(x: f32) -> f32 {
     let (y, n) = reduce(x);
@@ -319,7 +320,7 @@ pub(crate) fn cos(x: f32) -> f32 {
     r as f32
 }
 
-/// The tangent, for |x| < [`TRIG_LIMIT`] (and NaN).
+/// The tangent, for |x| < [`TRIG_LIMIT`] and NaN.
 #[inline(always)]
 pub(crate) fn tan(x: f32) -> f32 {
     let (y, n) = reduce(x);
