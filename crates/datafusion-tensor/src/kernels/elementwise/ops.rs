@@ -132,33 +132,28 @@ macro_rules! integer_element {
 
 integer_element!(i8, i16, i32, i64, u8, u16, u32, u64);
 
-/// numpy's `npy_divmod` for a float type: the floored quotient and the remainder with the
-/// divisor's sign, both exact where the C code is (`fmod`, then fixed up).
+/// numpy's `npy_divmod` for a float type, given `modulus = fmod(a, b)`: the floored quotient
+/// and the remainder with the divisor's sign, both exact where the C code is (`fmod`, then
+/// fixed up). Written with selects, not branches, so that the vector kernels
+/// (`kernels::vmath`, on their own `fmod`) share it and still vectorise.
 macro_rules! float_divmod {
     ($name:ident, $t:ty) => {
         #[inline(always)]
-        fn $name(a: $t, b: $t) -> ($t, $t) {
-            let mut modulus = a % b;
-            if b == 0.0 {
-                return (a / b, modulus);
-            }
-            let mut div = (a - modulus) / b;
-            if modulus == 0.0 {
-                modulus = (0.0 as $t).copysign(b);
-            } else if (b < 0.0) != (modulus < 0.0) {
-                modulus += b;
-                div -= 1.0;
-            }
-            let floordiv = if div == 0.0 {
-                (0.0 as $t).copysign(a / b)
+        pub(crate) fn $name(a: $t, b: $t, modulus: $t) -> ($t, $t) {
+            let div = (a - modulus) / b;
+            let fix = modulus != 0.0 && ((b < 0.0) != (modulus < 0.0));
+            let fixed = if modulus == 0.0 {
+                (0.0 as $t).copysign(b)
+            } else if fix {
+                modulus + b
             } else {
-                let mut floordiv = div.floor();
-                if div - floordiv > 0.5 {
-                    floordiv += 1.0;
-                }
-                floordiv
+                modulus
             };
-            (floordiv, modulus)
+            let div = if fix { div - 1.0 } else { div };
+            let floor = crate::kernels::rounding::floor(div);
+            let floor = if div - floor > 0.5 { floor + 1.0 } else { floor };
+            let floordiv = if div == 0.0 { (0.0 as $t).copysign(a / b) } else { floor };
+            if b == 0.0 { (a / b, modulus) } else { (floordiv, fixed) }
         }
     };
 }
@@ -192,7 +187,7 @@ macro_rules! float_element {
                 if other == 0.0 {
                     self / other
                 } else {
-                    $divmod(self, other).0
+                    $divmod(self, other, self % other).0
                 }
             }
             #[inline(always)]
@@ -201,7 +196,7 @@ macro_rules! float_element {
                 if other == 0.0 {
                     self % other
                 } else {
-                    $divmod(self, other).1
+                    $divmod(self, other, self % other).1
                 }
             }
             #[inline(always)]

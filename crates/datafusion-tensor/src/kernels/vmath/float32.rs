@@ -23,6 +23,8 @@
     clippy::neg_cmp_op_on_partial_ord
 )]
 
+use crate::kernels::elementwise::ops::divmod_f32;
+use crate::kernels::rounding::{rint, trunc};
 use std::f64::consts::{FRAC_2_PI, FRAC_PI_2, FRAC_PI_4, LN_2, LOG2_E, LOG10_2, LOG10_E, PI, SQRT_2};
 
 /// 1.5 * 2^52: `x + MAGIC - MAGIC` rounds `x` to an integer (|x| < 2^51), and the integer is
@@ -32,12 +34,6 @@ const MAGIC_BITS: u64 = 0x4338_0000_0000_0000;
 /// ln 2 in two parts (fdlibm's `ln2_hi`, `ln2_lo`): `k * LN2_HI` is exact for |k| < 2^20.
 const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
 const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
-
-/// `x` rounded to the nearest integer, ties to even (|x| < 2^51).
-#[inline(always)]
-fn round_int(x: f64) -> f64 {
-    (x + MAGIC) - MAGIC
-}
 
 /// `2^k` for an integer-valued `k` in [-1022, 1023], from its bits.
 #[inline(always)]
@@ -117,7 +113,7 @@ const TAN_3PI_8: f64 = 2.414_213_562_373_095;
 #[inline(always)]
 pub(super) fn exp64(x: f64) -> f64 {
     let x = x.clamp(-708.0, 709.0); // NaN stays NaN
-    let k = round_int(x * LOG2_E);
+    let k = rint(x * LOG2_E);
     let r = (x - k * LN2_HI) - k * LN2_LO;
     horner(r, EXP_SERIES) * pow2(k)
 }
@@ -456,8 +452,7 @@ pub(crate) fn logaddexp2(x: f32, y: f32) -> f32 {
 /// Whether a float64 holds an integer (infinities count: their powers are even).
 #[inline(always)]
 fn is_integer(v: f64) -> bool {
-    let a = v.abs();
-    a >= 4_503_599_627_370_496.0 || (a + 4_503_599_627_370_496.0) - 4_503_599_627_370_496.0 == a
+    rint(v) == v
 }
 
 /// C's `pow(x, y)`: `e^(y ln|x|)`, negative for a negative `x` and an odd integer `y`, with
@@ -524,9 +519,7 @@ pub(crate) fn fmod_in_range(x: f32, y: f32) -> bool {
 #[inline(always)]
 pub(crate) fn fmod(x: f32, y: f32) -> f32 {
     let (a, b) = (f64::from(x).abs(), f64::from(y).abs());
-    let quotient = a / b;
-    let rounded = round_int(quotient);
-    let q = if rounded > quotient { rounded - 1.0 } else { rounded };
+    let q = trunc(a / b);
     let r = a - q * b;
     let r = if r < 0.0 {
         r + b
@@ -538,35 +531,14 @@ pub(crate) fn fmod(x: f32, y: f32) -> f32 {
     (r as f32).copysign(x)
 }
 
-/// numpy's `npy_divmod` of float32 (its floored quotient and the remainder with the divisor's
-/// sign), on [`fmod`]: the same float32 operations as the C code, where [`fmod_in_range`].
-#[inline(always)]
-fn divmod(x: f32, y: f32) -> (f32, f32) {
-    let m = fmod(x, y);
-    let div = (x - m) / y;
-    let fix = m != 0.0 && ((y < 0.0) != (m < 0.0));
-    let modulus = if m == 0.0 {
-        0.0f32.copysign(y)
-    } else if fix {
-        m + y
-    } else {
-        m
-    };
-    let div = if fix { div - 1.0 } else { div };
-    let floor = super::super::rounding::floor(div);
-    let floor = if div - floor > 0.5 { floor + 1.0 } else { floor };
-    let quotient = if div == 0.0 { 0.0f32.copysign(x / y) } else { floor };
-    (quotient, modulus)
-}
-
-/// numpy's `floor_divide` of float32, where [`fmod_in_range`].
+/// numpy's `floor_divide` of float32 (`npy_divmod` on [`fmod`]), where [`fmod_in_range`].
 #[inline(always)]
 pub(crate) fn floor_divide(x: f32, y: f32) -> f32 {
-    divmod(x, y).0
+    divmod_f32(x, y, fmod(x, y)).0
 }
 
-/// numpy's `remainder` of float32, where [`fmod_in_range`].
+/// numpy's `remainder` of float32 (`npy_divmod` on [`fmod`]), where [`fmod_in_range`].
 #[inline(always)]
 pub(crate) fn remainder(x: f32, y: f32) -> f32 {
-    divmod(x, y).1
+    divmod_f32(x, y, fmod(x, y)).1
 }
