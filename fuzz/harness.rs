@@ -594,7 +594,7 @@ fn axis_arg(b: &mut Bytes) -> String {
     }
 }
 
-/// A call of the tensor math (SPEC §9): operators, binary and unary functions, reductions,
+/// A call of the tensor math (spec.md §9): operators, binary and unary functions, reductions,
 /// casts, lambdas and shape functions, with random operands and options.
 fn math_call(b: &mut Bytes) -> String {
     match b.below(13) {
@@ -761,7 +761,7 @@ fn math_call(b: &mut Bytes) -> String {
     }
 }
 
-/// A query of the aggregates over rows (SPEC §10): every `tensor_agg_*` on a random
+/// A query of the aggregates over rows (spec.md §10): every `tensor_agg_*` on a random
 /// argument, with `ddof`, `FILTER`, `ORDER BY` in the call, `DISTINCT`, `GROUP BY` and window
 /// frames (running and sliding).
 fn aggregate_query(b: &mut Bytes) -> String {
@@ -790,7 +790,7 @@ fn aggregate_query(b: &mut Bytes) -> String {
     }
 }
 
-/// A call of the linear algebra (SPEC §10): products, diagonals, einsum, norms, the vector
+/// A call of the linear algebra (spec.md §10): products, diagonals, einsum, norms, the vector
 /// measures and numpy.linalg's per-matrix functions, with random operands (numbers too) and
 /// options.
 fn linalg_call(b: &mut Bytes) -> String {

@@ -692,18 +692,21 @@ async fn repl_command(
     true
 }
 
-/// The documentation of the registered function `name` (scalar or higher-order) as `\\h`
+/// The documentation of the registered function `name` (scalar, higher-order or aggregate) as `\\h`
 /// prints it; `None` when there is no such function or it has no documentation.
 pub fn function_help(ctx: &SessionContext, name: &str) -> Option<String> {
     let state = ctx.state();
     let name = name.trim().trim_end_matches(';').to_ascii_lowercase();
-    let doc = match state.scalar_functions().get(&name) {
-        Some(udf) => udf.documentation()?.clone(),
-        None => state
-            .higher_order_functions()
+    let doc = if let Some(udf) = state.scalar_functions().get(&name) {
+        udf.documentation()?.clone()
+    } else if let Some(udf) = state.higher_order_functions().get(&name) {
+        udf.documentation()?.clone()
+    } else {
+        state
+            .aggregate_functions()
             .get(&name)?
             .documentation()?
-            .clone(),
+            .clone()
     };
     let mut text = format!(
         "{name}\n\n{}\n\nSyntax: {}\n",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tensor aggregates over Parquet (issue 30): `SELECT g, tensor_agg_mean(e) FROM t GROUP BY g`
+"""Tensor aggregates over Parquet: `SELECT g, tensor_agg_mean(e) FROM t GROUP BY g`
 side by side with this CLI's plain scan, pyarrow + numpy and DuckDB, in one run.
 
     python3 benches/compare/aggregate.py [--rows 1000000] [--dim 768] [--groups 1000]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Every elementwise function against the plain scan of the same columns (issue 45, item 6:
-each within 1.3x of the scan), with pyarrow + numpy beside it, in one run.
+"""Every elementwise function against the plain scan of the same columns (the
+target: each within 1.3x of the scan), with pyarrow + numpy beside it, in one run.
 
     python3 benches/compare/elementwise_scan.py [--rows 1000000] [--repeat 3] [--bin PATH]
                                                [--only SUBSTRING] [--no-numpy]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Linear algebra per row over Parquet (issue 30): `tensor_matmul` and
+"""Linear algebra per row over Parquet: `tensor_matmul` and
 `tensor_cosine_similarity` side by side with this CLI's plain scan, pyarrow + numpy and DuckDB,
 in one run.
 

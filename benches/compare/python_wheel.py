@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python package built two ways, side by side (issue 31): the release wheel against a
+"""The Python package built two ways, side by side: the release wheel against a
 `dev`-profile build (`MATURIN_PEP517_ARGS="--profile dev"`: DataFusion at opt-level 1),
 on a tensor query and on plain DataFusion work (GROUP BY, join, sort) over 10M rows.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scaling with partitions (issue F, item 6): issue F's six queries at 1, 2, 4, ... partitions
+"""Scaling with partitions: the six scaling queries at 1, 2, 4, ... partitions
 (`SET datafusion.execution.target_partitions = N`), DuckDB's threads side by side, in one run.
 
     python3 benches/compare/scale.py [--rows 1000000] [--row-groups 16] [--embeddings 100000]
@@ -19,7 +19,7 @@ DuckDB's in-process wall time (`SET threads = N`; the Parquet column read as a f
 The speed-up column is the 1-partition time over the largest partition count's. The files
 are read from the page cache (each query runs once before it is timed).
 
-Before the table, the rates one partition is held to (issue F: one partition reads a
+Before the table, the rates one partition is held to (the target: one partition reads a
 page-cached float32 file at the memory-copy rate measured beside it): the CLI's
 `sum(tensor_sum(x))` at 1 partition as GB/s of the f32 file's float32 values (the snappy file,
 and an uncompressed copy written beside it, `scale_f32_<rows>_<row-groups>_plain.parquet`), beside numpy
@@ -29,7 +29,7 @@ cache into a fresh buffer (`readinto`), best of --repeat.
 `--set KEY=VALUE` (repeatable) runs `SET KEY = VALUE` before each query of this CLI, e.g.
 `--set tensor.map_files=false` for the object store's reads instead of the memory map.
 
-Partitions default to 1, 2, 4, ... up to `nproc`, and 16 beside them (issue F: 16 partitions
+Partitions default to 1, 2, 4, ... up to `nproc`, and 16 beside them (the target: 16 partitions
 on a 2-core machine must be no slower than 2). The 16-core figures in the docs come from the
 project's own runs on such a machine when one is available; on this machine's 2 cores the
 table shows the mechanism, not the scaling.

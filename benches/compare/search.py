@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Sorting, top-k, sets, searching and counting per row side by side with numpy on the same
-rows, read included, in one run (issue 45's item 6 for these functions).
+rows, read included, in one run.
 
     python3 benches/compare/search.py [--rows 100000] [--dim 64] [--repeat 3] [--bin PATH]
 

@@ -6,7 +6,7 @@ numpy's `np.linalg.norm(x, ord, axis=(-2, -1))` on the same rows, read included,
 
 Writes with pyarrow under target/compare/ (float64 FixedShapeTensor columns `x`, uniform in
 [-1, 1), fixed seeds):
-- svd_1000.parquet: one 1000 x 1000 matrix (issue L's slow case: 34 s before `faer`);
+- svd_1000.parquet: one 1000 x 1000 matrix (the slow case: 34 s before `faer`);
 - svd_8x8.parquet: 100,000 rows of 8 x 8 matrices.
 
 The CLI runs `SELECT sum(tensor_norm(x, ord)) FROM file` repeated in one process, the best of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tensor math over Parquet (issue 29): this project's CLI side by side with its own plain scan,
+"""Tensor math over Parquet: this project's CLI side by side with its own plain scan,
 pyarrow + numpy, DuckDB and Polars, in one run.
 
     python3 benches/compare/tensor_math.py [--rows 1000000] [--u8-rows 500000] [--repeat 3]

@@ -9,7 +9,7 @@ Writes target/compare/topk_<rows>x<dim>.parquet with pyarrow (a float32 [dim] Fi
 column `e`, an int64 `id`; row groups of 25,000 rows). Each CLI figure is the best of the CLI's
 own "Elapsed" lines over --repeat runs of the query in one process; numpy's (pyarrow read, then
 `e @ q`, the norms and `argpartition`, q float64 as the SQL list literal is) the best
-in-process wall time. Issue F's targets: the
+in-process wall time. The targets: the
 top-k within 1.15x of `max` and within 1.3x of the scan.
 """
 

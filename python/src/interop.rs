@@ -4,7 +4,7 @@
 //!
 //! What datafusion-ffi 55.2 carries of a scalar function: its name, aliases, volatility,
 //! argument coercion, return field (from argument fields and literal arguments) and invoke.
-//! What it does not carry, and what follows (see the README's Python section):
+//! What it does not carry, and what follows (see docs/src/python.md):
 //! - `simplify`: calls are not replaced by planned instances; each batch plans its call again
 //!   (the plan is cheap next to a batch);
 //! - parameter names and documentation: no keyword arguments (`mode => 'clip'`), nothing in

@@ -7,7 +7,7 @@
 
 Every case builds x (and a tensor y) as SQL tensor literals, runs the same update with
 `jax_enable_x64` (so int64/uint64/float64 keep their numpy dtypes), and writes JAX's result
-(nested, as the CLI prints it) with `arrow_typeof`. Where SPEC §5 goes beyond JAX the expected
+(nested, as the CLI prints it) with `arrow_typeof`. Where spec.md §5 goes beyond JAX the expected
 value follows the spec and the case says so:
 
 - `set` with duplicate indices: the last occurrence in row-major order of the broadcast index
@@ -23,7 +23,7 @@ apply with exp/log/sin/cos uses inputs with exact results, or compares one eleme
 cast back to x's type, as JAX does (those cases say so).
 
 Cases follow the seed document (jax.Array.at), JAX's tests/lax_numpy_indexing_test.py
-(testIndexOutOfBounds, testSegmentSumBehavior, testWrapNegativeIndices1D) and SPEC §5. No value
+(testIndexOutOfBounds, testSegmentSumBehavior, testWrapNegativeIndices1D) and spec.md §5. No value
 case overflows an integer type, and every literal y is exact in x's type (both are errors in
 this project where JAX wraps). Float results are checked to print the same through Arrow's
 display (ryu; float16 through f32's Display) as fixture_format writes them.
@@ -274,7 +274,7 @@ def same(a, b):
 
 
 def expected(fn, x, index, y, opts, fun=None):
-    """(result, notes): JAX's result, with SPEC §5's departures applied."""
+    """(result, notes): JAX's result, with spec.md §5's departures applied."""
     notes = []
     x = np.asarray(x)
     if fn == "divide" and np.issubdtype(x.dtype, np.integer):
@@ -283,7 +283,7 @@ def expected(fn, x, index, y, opts, fun=None):
         assert r.dtype == np.float64
         if r32.dtype != np.float64:
             assert np.allclose(r32, r, equal_nan=True)
-            notes.append(f"JAX gives {r32.dtype} for {x.dtype}; SPEC §5: Float64")
+            notes.append(f"JAX gives {r32.dtype} for {x.dtype}; spec.md §5: Float64")
     else:
         r, warns = run_jax(fn, x, index, y, opts, fun)
     if warns:
@@ -292,7 +292,7 @@ def expected(fn, x, index, y, opts, fun=None):
         return r, notes
     ref = loop_reference(fn, x, index, y, opts, fun)
     if fn == "set" and not same(r, ref):
-        notes.append("JAX's order differs; SPEC §5: the last occurrence wins")
+        notes.append("JAX's order differs; spec.md §5: the last occurrence wins")
         r = ref.astype(r.dtype)
     else:
         assert same(r, ref), (fn, x, index, y, opts, r, ref)
@@ -424,7 +424,7 @@ class Writer:
             ys = tsql(y) if isinstance(y, np.ndarray) else literal_sql(y)
             call = f"tensor_at_{fn}({', '.join([tsql(x), idx.sql, ys] + options_sql(UPDATE_OPTIONS, opts, named))})"
         self.error(f"x: {x.dtype} {list(x.shape)}; x.at[{idx.text}] with mode 'raise' (not a JAX mode; "
-                   f"SPEC §5: the query fails)", call, message)
+                   f"spec.md §5: the query fails)", call, message)
 
     def rows(self, fn, x, kind, idxs, y=None, ys=None, xs=None, fun=None, named=True, note="",
              error=None, **opts):
@@ -475,7 +475,7 @@ class Writer:
             jax_text = f"x.at[i].{fn}({ytext}{kwargs_text(opts)})"
         if error is not None:
             self.count += 1
-            self.lines += ["", f"# {head}; {jax_text} with mode 'raise' (SPEC §5: the query fails at the row)",
+            self.lines += ["", f"# {head}; {jax_text} with mode 'raise' (spec.md §5: the query fails at the row)",
                            f"query error {regex_escape(error)}", f"SELECT {call} FROM ({inner});"]
             return
         out, all_notes = [], []

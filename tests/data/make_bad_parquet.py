@@ -20,7 +20,7 @@ bytes cut or overwritten. Outputs (committed; the suites need no Python):
 - bad_metadata.parquet: `x` with extension metadata that is not JSON.
 - bad_permutation.parquet: `x` [2, 2] with permutation [0, 0].
 - lost_extension.parquet: `x` a plain FixedSizeList of 4 float32 (the extension dropped by
-  whatever wrote it): a 1-d tensor of 4 elements (SPEC §1).
+  whatever wrote it): a 1-d tensor of 4 elements (spec.md §1).
 - mixed_shape/{a,b}.parquet: one table, `x` [2, 2] in a and [4, 1] in b (same storage).
 - mixed_size/{a,b}.parquet: `x` [2, 2] in a and [3] in b (different storage sizes).
 - mixed_lost/{a,b}.parquet: `x` [2, 2] in a, a plain FixedSizeList of 4 in b.

@@ -8,7 +8,7 @@ Every case builds its inputs as SQL tensor literals, runs np.choose on the same 
 writes numpy's result (nested, as the CLI prints it) and its dtype. Where numpy raises
 "invalid entry in choice array" the case expects that error. Where numpy silently wraps a
 Python integer into a narrower dtype, the case expects this project's plan error instead
-(SPEC §3: literals are weak but checked).
+(spec.md §3: literals are weak but checked).
 """
 
 from pathlib import Path
@@ -83,7 +83,7 @@ class Writer:
         self.count += 1
         n = len(choices)
         if np.asarray(a).dtype == np.uint64 and mode in ("wrap", "clip"):
-            # numpy refuses uint64 indices (no safe cast to intp); SPEC §3 takes any integer
+            # numpy refuses uint64 indices (no safe cast to intp); spec.md §3 takes any integer
             # type. Reduce exactly with Python integers, then let numpy choose.
             reduce = (lambda v: v % n) if mode == "wrap" else (lambda v: min(v, n - 1))
             a = np.array([reduce(int(v)) for v in np.asarray(a).reshape(-1)]).reshape(np.shape(a))
@@ -91,7 +91,7 @@ class Writer:
         try:
             with np.errstate(all="ignore"):
                 if n > 64:
-                    # numpy caps choose at 64 choices; SPEC §3 has no cap. The same function
+                    # numpy caps choose at 64 choices; spec.md §3 has no cap. The same function
                     # through take_along_axis on the stacked choices.
                     result = choose_many(np.asarray(a), choices, mode or "raise")
                     note = (note + " (more than 64 choices: numpy take_along_axis)").strip()
@@ -107,7 +107,7 @@ class Writer:
                 if not info.min <= c <= info.max:
                     self.lines += [
                         "",
-                        f"# numpy wraps {c} into {result.dtype} silently; SPEC §3 makes it a plan error",
+                        f"# numpy wraps {c} into {result.dtype} silently; spec.md §3 makes it a plan error",
                         f"query error literal choice {c} is not representable in the choices' type {ARROW[result.dtype]}",
                         f"SELECT {call};",
                     ]
@@ -276,7 +276,7 @@ def main():
     w.case(np.array([5, -7, 9], np.int32), [np.zeros((0, 3), np.int16), np.zeros((0, 3), np.int16)])
     w.case(np.zeros((2, 0), np.int32), [np.arange(2).reshape(2, 1), 3])
 
-    w.comment("Many choices (beyond numpy's 32/64 limit, SPEC §3).")
+    w.comment("Many choices (beyond numpy's 32/64 limit, spec.md §3).")
     many = [np.array([i, -i], np.int32) for i in range(100)]
     w.case(np.array([99, 57], np.int32), many)
     w.case(np.array([150, -3], np.int32), many, "wrap")

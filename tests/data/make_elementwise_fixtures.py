@@ -8,7 +8,7 @@ Every case builds its operands as SQL (tensor literals, permuted tensors, list l
 literals, numeric columns, tables with NULL rows), runs numpy's ufunc on the same arrays and
 Python scalars (NEP 50: Python numbers are weak, numpy scalars and arrays strong), and writes
 numpy's result (as the CLI prints it) and its dtype, or numpy's error message. Where numpy's
-`where` wraps a literal that does not fit silently, the case expects SPEC §9's error instead.
+`where` wraps a literal that does not fit silently, the case expects spec.md §9's error instead.
 """
 
 import re
@@ -408,7 +408,7 @@ def main():
     cond = sample(np.bool_, (2, 3))
     xv = sample(np.uint8, (2, 3), "x")
     w.count += 1
-    w.lines += ["", "# numpy wraps 300 into uint8 silently (np.where(c, x, 300)); SPEC §9 makes it an error",
+    w.lines += ["", "# numpy wraps 300 into uint8 silently (np.where(c, x, 300)); spec.md §9 makes it an error",
                 "query error Python integer 300 out of bounds for uint8",
                 f"SELECT tensor_where({tensor_sql(cond)}, {tensor_sql(xv)}, 300);"]
     result, error = w.numpy(np.where, [cond, cond[0], np.zeros((4, 3))])

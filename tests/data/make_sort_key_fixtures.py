@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/sort_keys.parquet and sql/tensor_sort_keys_generated.slt: top-k and
-window queries whose sort keys a tensor function computes (issue F: such keys are computed
+window queries whose sort keys a tensor function computes (such keys are computed
 once, in a projection below the sort), with the rows numpy ranks.
 
     python3 tests/data/make_sort_key_fixtures.py      # numpy, pyarrow>=15

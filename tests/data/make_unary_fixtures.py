@@ -36,7 +36,7 @@ DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
 EXACT = ["negative", "abs", "sign", "square", "sqrt", "floor", "ceil", "isnan", "isinf",
          "isfinite", "logical_not"]
 TRANSCENDENTAL = ["exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "arctan"]
-# The array API standard's functions added after the first set (issue 45), with the standard's
+# The array API standard's functions added after the first set, with the standard's
 # names of numpy's inverse functions (numpy 2 has both).
 MORE_EXACT = ["trunc", "rint", "positive", "reciprocal", "signbit", "invert", "bitwise_invert"]
 MORE_TRANSCENDENTAL = ["arcsin", "arccos", "arcsinh", "arccosh", "arctanh", "sinh", "cosh",

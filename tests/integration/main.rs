@@ -9,6 +9,7 @@
 #[cfg(feature = "ballista")]
 mod ballista;
 mod cli;
+mod docs;
 mod fast_scan;
 mod fuzz_replay;
 mod interop;

@@ -1,4 +1,4 @@
-//! SQL operators on tensors (SPEC §9) on the paths `sql/tensor_elementwise*.slt` cannot reach:
+//! SQL operators on tensors (spec.md §9) on the paths `sql/tensor_elementwise*.slt` cannot reach:
 //! plans built without SQL (the DataFrame API, a plan whose schema arrives with it, as from a
 //! codec) give what the SQL operators give, and a query without a tensor operand plans exactly
 //! as it does in DataFusion without this crate.

@@ -995,7 +995,7 @@ proptest! {
         let got = run(&[("x", x.arrow("x"))], &sql);
         let masks = items.iter().any(|i| matches!(i, Item::Bools(_)));
         // Masks over a dimension that differs between rows are planned only when one length
-        // fits them all (SPEC: tensor_get on variable shapes); the crate says so.
+        // fits them all (spec.md: tensor_get on variable shapes); the crate says so.
         if masks && got.as_ref().is_err_and(|e| e.contains("cannot be planned")) {
             return Ok(());
         }

@@ -1,4 +1,4 @@
-//! Property tests of the tensor aggregates (SPEC §10): random shapes (0-size dims, 0-d),
+//! Property tests of the tensor aggregates (spec.md §10): random shapes (0-size dims, 0-d),
 //! element types, permuted layouts, NULL rows and NULL elements through
 //! `tensor_agg_sum/prod/min/max/mean` without GROUP BY, against numpy's
 //! `np.<op>(np.stack(rows), axis=0)` written out element by element here: the non-NULL rows in

@@ -1,4 +1,4 @@
-//! Property tests of the linear algebra (SPEC §10): random matrix products of every size from
+//! Property tests of the linear algebra (spec.md §10): random matrix products of every size from
 //! 1 to 20 per side (below and past the gemm threshold), permuted operands and NULL rows,
 //! against the product written out here on the same small integers (exact in every type),
 //! `tensor_einsum`'s and `tensor_norm`'s agreement with it, products with a number (a 0-d

@@ -1,4 +1,4 @@
-//! Property tests of the tensor math (SPEC §9): random shapes (broadcastable pairs and some
+//! Property tests of the tensor math (spec.md §9): random shapes (broadcastable pairs and some
 //! that are not), element types, permuted layouts and NULL rows through the elementwise
 //! functions and the reductions, against numpy's rules written out element by element here
 //! (wrapping integer arithmetic, floor division and modulo with the divisor's sign and 0 for an

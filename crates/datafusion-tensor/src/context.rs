@@ -10,9 +10,10 @@ use datafusion::dataframe::DataFrame;
 use datafusion::error::Result;
 use datafusion::execution::FunctionRegistry;
 use datafusion::execution::SessionStateBuilder;
+use datafusion::functions::core::expr_fn::{get_field, named_struct};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::planner::ExprPlanner;
-use datafusion::logical_expr::{Expr, ScalarUDF, cast};
+use datafusion::logical_expr::{Expr, ScalarUDF, cast, lit, when};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
 use crate::config::TensorOptions;
@@ -244,7 +245,7 @@ fn analyzer_missing(state: &datafusion::execution::SessionState, name: &str) -> 
 
 /// The configuration every context of this crate uses: DataFusion's defaults, plus
 /// - `datafusion.execution.parquet.skip_metadata = false`, without which the Parquet reader
-///   drops the field metadata that makes a column a tensor (SPEC §1);
+///   drops the field metadata that makes a column a tensor (spec.md §1);
 /// - the information schema, so `SHOW FUNCTIONS` lists the tensor functions with their docs;
 /// - this crate's settings ([`TensorOptions`], `tensor.*`).
 pub fn session_config() -> SessionConfig {
@@ -335,11 +336,16 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
             _ => None,
         }
     };
-    if !schema
-        .fields()
-        .iter()
-        .any(|field| conversion(field).is_some())
-    {
+    // A struct of tensors (`tensor_divmod`, `tensor_topk`, `tensor_unique_all`, the parts of
+    // `tensor_split`): its tensor fields are shown the same way.
+    let converts = |field: &Field| {
+        conversion(field).is_some()
+            // Text (CSV, TSV) has no nested values: structs stay as DataFusion writes them.
+            || display != TensorDisplay::Text
+                && matches!(field.data_type(), DataType::Struct(children)
+                    if children.iter().any(|child| conversion(child).is_some()))
+    };
+    if !schema.fields().iter().any(|field| converts(field)) {
         return Ok(df);
     }
     let to_list = Arc::new(ScalarUDF::from(TensorUdf::new(TensorToList::new())));
@@ -351,21 +357,35 @@ pub fn display_tensor_columns(df: DataFrame, display: TensorDisplay) -> Result<D
         .iter()
         .map(|(qualifier, field)| {
             let column = Expr::Column(Column::from((qualifier, field)));
-            let converted = match conversion(field) {
-                None => return column,
-                Some(Conversion::ToList) => Expr::ScalarFunction(ScalarFunction::new_udf(
-                    Arc::clone(&to_list),
-                    vec![column],
-                )),
-                Some(Conversion::ToText) => Expr::ScalarFunction(ScalarFunction::new_udf(
-                    Arc::clone(&to_text),
-                    vec![column],
-                )),
-                Some(Conversion::CastToText) => cast(column, DataType::Utf8),
+            let apply = |expr: Expr, conversion: Conversion| match conversion {
+                Conversion::ToList => {
+                    Expr::ScalarFunction(ScalarFunction::new_udf(Arc::clone(&to_list), vec![expr]))
+                }
+                Conversion::ToText => {
+                    Expr::ScalarFunction(ScalarFunction::new_udf(Arc::clone(&to_text), vec![expr]))
+                }
+                Conversion::CastToText => cast(expr, DataType::Utf8),
             };
-            converted.alias_qualified(qualifier.cloned(), field.name())
+            let converted = match (conversion(field), field.data_type()) {
+                (Some(conversion), _) => apply(column, conversion),
+                (None, DataType::Struct(children)) if converts(field) => {
+                    let mut parts = Vec::with_capacity(2 * children.len());
+                    for child in children {
+                        let value = get_field(column.clone(), child.name().as_str());
+                        parts.push(lit(child.name().as_str()));
+                        parts.push(match conversion(child) {
+                            Some(conversion) => apply(value, conversion),
+                            None => value,
+                        });
+                    }
+                    // NULL where the struct is (CASE without ELSE: a NULL of its type).
+                    when(column.clone().is_not_null(), named_struct(parts)).end()?
+                }
+                (None, _) => return Ok(column),
+            };
+            Ok(converted.alias_qualified(qualifier.cloned(), field.name()))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     df.select(exprs)
 }
 

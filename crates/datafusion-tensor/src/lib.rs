@@ -6,6 +6,10 @@
 //! (elementwise functions and SQL operators with numpy broadcasting, reductions along axes),
 //! as vectorised scalar UDFs.
 //!
+//! The behaviour promised is the repository's specification, `docs/src/spec.md`; comments cite
+//! its sections as `spec.md §n`. The user documentation is the book in `docs/`, its function
+//! reference generated from this crate's registry ([`mod@reference`]).
+//!
 //! The layout follows the architecture:
 //! - [`tensor_type`]: the extension metadata, logical shapes and strides (one source of truth);
 //! - [`shape`]: shape arithmetic and numpy broadcasting;
@@ -69,10 +73,12 @@ macro_rules! internal_modules {
 }
 // The index machinery and the element kernels.
 internal_modules!(index, kernels);
+// The function reference's pages and examples (the CLI's `datafusion-tensor-docs` and tests).
 pub mod limits;
 pub mod nearest;
 pub mod parquet;
 mod quiet;
+pub mod reference;
 pub mod rewrite;
 pub mod rules;
 pub mod shape;

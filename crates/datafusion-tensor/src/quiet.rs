@@ -1,7 +1,7 @@
 //! Panics inside a library this crate calls, caught without a word on stderr: the Parquet
 //! reader's, and `faer`'s (the decompositions, [`crate::udf`]).
 //!
-//! arrow-rs panics on some malformed files (README, Known issues). The scan catches such a
+//! arrow-rs panics on some malformed files (docs/src/testing.md, "Known issues"). The scan catches such a
 //! panic and fails the query with "the Parquet reader failed on a malformed file: <the panic's
 //! message>" ([`super::scan::reader_panic`]), naming the file. Rust's panic hook would still
 //! print the panic to stderr first, as if the process had crashed. While the reader's code runs

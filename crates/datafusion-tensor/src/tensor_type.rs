@@ -81,7 +81,7 @@ impl TensorType {
     /// Reads the tensor type of a field: `Ok(None)` when the field is not a `FixedSizeList`
     /// (so not a tensor at all); an error when it claims to be a tensor and is not a valid one.
     ///
-    /// A plain `FixedSizeList` without the extension metadata is a 1-d tensor (SPEC §1): some
+    /// A plain `FixedSizeList` without the extension metadata is a 1-d tensor (spec.md §1): some
     /// DataFusion expressions (`CASE`, `COALESCE`, `arrow_cast`) drop field metadata.
     pub fn from_field(field: &Field) -> Result<Option<Self>, TensorError> {
         if has_tensor_extension(field) {
@@ -207,7 +207,7 @@ impl TensorType {
     }
 
     /// The row-major type of the logical tensor: what this type's values become once written
-    /// out in logical order (outputs are never permuted, SPEC §1). Dim names follow their dims.
+    /// out in logical order (outputs are never permuted, spec.md §1). Dim names follow their dims.
     #[must_use]
     pub fn to_row_major(&self) -> Self {
         Self {
@@ -330,7 +330,7 @@ pub fn has_tensor_extension(field: &Field) -> bool {
         == Some(EXTENSION_NAME)
 }
 
-/// Whether `element` may be a tensor's element type (SPEC §1).
+/// Whether `element` may be a tensor's element type (spec.md §1).
 pub fn is_element_type(element: &DataType) -> bool {
     element.is_integer() || element.is_floating() || *element == DataType::Boolean
 }

@@ -237,7 +237,7 @@ impl VariableShapeType {
     }
 
     /// The row-major type of the logical tensors: what this type's values become once
-    /// written out in logical order (outputs are never permuted, SPEC §1).
+    /// written out in logical order (outputs are never permuted, spec.md §1).
     #[must_use]
     pub fn to_row_major(&self) -> Self {
         Self {

@@ -6,6 +6,20 @@
 
 use datafusion::logical_expr::Expr;
 
+with_options! {
+    /// The array API standard's linalg.vector_norm (numpy 2's) over axes (NULL: every axis, the
+    /// tensor flattened; a list: those axes together): ord 2 (the default) sqrt(sum(x * x)), 1
+    /// sum(|x|), 'inf' max(|x|), '-inf' min(|x|), 0 how many are not zero, any other p sum(|x| **
+    /// p) ** (1 / p).
+    ///
+    /// SQL: `tensor_vector_norm(x [, axis [, keepdims [, ord]]])`.
+    tensor_vector_norm(x) -> TensorVectorNormCall {
+        axis = "axis",
+        keepdims = "keepdims",
+        ord = "ord",
+    }
+}
+
 plain! {
     /// numpy's matmul: the matrix product of the last two dimensions, the others broadcast as batch
     /// dimensions; a 1-d first operand is a row vector and a 1-d second one a column vector, their

@@ -316,57 +316,6 @@ with_options! {
 }
 
 with_options! {
-    /// numpy's count_nonzero along axes: how many elements are not zero (NaN counts; booleans: how
-    /// many are true), as int64.
-    ///
-    /// SQL: `tensor_count_nonzero(x [, axis [, keepdims]])`.
-    tensor_count_nonzero(x) -> TensorCountNonzeroCall {
-        axis = "axis",
-        keepdims = "keepdims",
-    }
-}
-
-with_options! {
-    /// The array API standard's linalg.vector_norm (numpy 2's) over axes (NULL: every axis, the
-    /// tensor flattened; a list: those axes together): ord 2 (the default) sqrt(sum(x * x)), 1
-    /// sum(|x|), 'inf' max(|x|), '-inf' min(|x|), 0 how many are not zero, any other p sum(|x| **
-    /// p) ** (1 / p).
-    ///
-    /// SQL: `tensor_vector_norm(x [, axis [, keepdims [, ord]]])`.
-    tensor_vector_norm(x) -> TensorVectorNormCall {
-        axis = "axis",
-        keepdims = "keepdims",
-        ord = "ord",
-    }
-}
-
-with_options! {
-    /// The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in
-    /// order, NaN last (first when descending), equal elements in their original order (the sort is
-    /// always stable).
-    ///
-    /// SQL: `tensor_sort(x [, axis [, descending [, stable]]])`.
-    tensor_sort(x) -> TensorSortCall {
-        axis = "axis",
-        descending = "descending",
-        stable = "stable",
-    }
-}
-
-with_options! {
-    /// The array API standard's argsort (numpy's argsort, kind='stable'): the int64 indices along
-    /// one axis that sort it, NaN last (first when descending), equal elements in their original
-    /// order.
-    ///
-    /// SQL: `tensor_argsort(x [, axis [, descending [, stable]]])`.
-    tensor_argsort(x) -> TensorArgsortCall {
-        axis = "axis",
-        descending = "descending",
-        stable = "stable",
-    }
-}
-
-with_options! {
     /// numpy's diff: the n-th differences along axis (a\[i + 1\] - a\[i\], n times; integers wrap,
     /// booleans give not_equal).
     ///

@@ -7,6 +7,43 @@
 use datafusion::logical_expr::Expr;
 
 with_options! {
+    /// numpy's count_nonzero along axes: how many elements are not zero (NaN counts; booleans: how
+    /// many are true), as int64.
+    ///
+    /// SQL: `tensor_count_nonzero(x [, axis [, keepdims]])`.
+    tensor_count_nonzero(x) -> TensorCountNonzeroCall {
+        axis = "axis",
+        keepdims = "keepdims",
+    }
+}
+
+with_options! {
+    /// The array API standard's sort (numpy's sort, kind='stable'): the values along one axis in
+    /// order, NaN last (first when descending), equal elements in their original order (the sort is
+    /// always stable).
+    ///
+    /// SQL: `tensor_sort(x [, axis [, descending [, stable]]])`.
+    tensor_sort(x) -> TensorSortCall {
+        axis = "axis",
+        descending = "descending",
+        stable = "stable",
+    }
+}
+
+with_options! {
+    /// The array API standard's argsort (numpy's argsort, kind='stable'): the int64 indices along
+    /// one axis that sort it, NaN last (first when descending), equal elements in their original
+    /// order.
+    ///
+    /// SQL: `tensor_argsort(x [, axis [, descending [, stable]]])`.
+    tensor_argsort(x) -> TensorArgsortCall {
+        axis = "axis",
+        descending = "descending",
+        stable = "stable",
+    }
+}
+
+with_options! {
     /// The k largest elements along an axis (largest =\> false: the k smallest) and their indices,
     /// in order, as torch.topk(x, k, dim=axis, largest, sorted=True) returns them: a struct
     /// {values, indices} of two tensors of x's shape with the axis k long (indices int64).

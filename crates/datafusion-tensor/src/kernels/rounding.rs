@@ -1,7 +1,7 @@
 //! numpy's `rint`, `trunc`, `floor` and `ceil` of float32 and float64 in float arithmetic
 //! alone. The standard library's are calls into libm in a baseline x86-64 (SSE2) build, since
 //! the rounding instructions (`roundps`) are SSE4.1's; these are a few adds and compares, which
-//! the loops vectorise (measured in the README's elementwise table: rint 11x the scan before).
+//! the loops vectorise (measured in docs/src/benchmarks/elementwise.md: rint 11x the scan before).
 //!
 //! Adding and subtracting 2^(mantissa bits) rounds a smaller magnitude to an integer in the
 //! current rounding mode (to nearest, ties to even, as numpy's `rint`); larger magnitudes,

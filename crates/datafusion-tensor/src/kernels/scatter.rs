@@ -2,7 +2,7 @@
 //!
 //! The output starts as a copy of `x`'s row-major values; every occurrence of the index then
 //! combines one element of `y` into one element of the output, in row-major order of the
-//! broadcast index, so duplicates accumulate and the last `set` wins (SPEC §5). Where the
+//! broadcast index, so duplicates accumulate and the last `set` wins (spec.md §5). Where the
 //! occurrences come from is a [`Targets`]: the same compiled list for every row (a static
 //! index), or per-row window starts (a dynamic index) with a static window.
 //!

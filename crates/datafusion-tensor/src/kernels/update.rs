@@ -1,5 +1,5 @@
 //! The `tensor_at_*` family over a whole batch: JAX's `x.at[idx].get()` as a filled gather,
-//! and `x.at[idx].op(y)` as a scatter of `y` into a copy of `x` (SPEC §5).
+//! and `x.at[idx].op(y)` as a scatter of `y` into a copy of `x` (spec.md §5).
 //!
 //! Everything here works on a batch's row-major values and a compiled [`ScatterPlan`]; the
 //! element loops themselves are [`super::scatter`]'s. What JAX does beyond one loop lives

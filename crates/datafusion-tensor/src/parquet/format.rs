@@ -10,7 +10,7 @@
 //!   before any function sees it;
 //! - the files of one table must agree on each tensor column: the same element type, shape,
 //!   `dim_names` and permutation, and all of them tensors or none (a file whose column lost its
-//!   extension metadata holds a 1-d tensor, SPEC §1, which is another shape). Otherwise the
+//!   extension metadata holds a 1-d tensor, spec.md §1, which is another shape). Otherwise the
 //!   error names the column and the two files. Metadata that says the same in different JSON
 //!   text (key order, spacing) is one tensor type, where Arrow's schema merge would refuse it.
 //!
@@ -341,7 +341,7 @@ fn in_file(err: DataFusionError, store: &dyn ObjectStore, path: &Path) -> DataFu
 enum ColumnKind {
     /// An `arrow.fixed_shape_tensor` column of this type.
     Tensor(TensorType),
-    /// A `FixedSizeList` without the extension: a 1-d tensor (SPEC §1).
+    /// A `FixedSizeList` without the extension: a 1-d tensor (spec.md §1).
     Plain(DataType),
     /// An `arrow.variable_shape_tensor` column of this type.
     Variable(VariableShapeType),

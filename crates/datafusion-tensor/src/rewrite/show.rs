@@ -5,8 +5,9 @@
 //! with user-defined signatures (every tensor function: their types depend on the tensor
 //! metadata) get none, and higher-order functions (`tensor_choose`, `tensor_at_apply`) are not
 //! in the information schema at all. On the paths this crate owns, `SHOW FUNCTIONS [LIKE ...]`
-//! is DataFusion's listing followed by one row per tensor function, from its documentation:
-//! its description, syntax example and parameter names.
+//! is DataFusion's listing followed by one row per tensor function (the aggregates included;
+//! the SQL rewrite's `tensor_typed` left out), from its documentation: its description,
+//! syntax example and parameter names.
 //!
 //! `information_schema.routines` lists the scalar tensor functions (DataFusion derives their
 //! rows from the registry) but not the higher-order ones. On the same paths, a reference to
@@ -63,25 +64,35 @@ pub async fn show_functions(ctx: &SessionContext, pattern: Option<&str>) -> Resu
     let schema = Arc::clone(listed.schema().inner());
 
     let state = ctx.state();
-    let mut functions: Vec<(&String, &Documentation)> = state
+    let tensor = |name: &str, doc: &Documentation| {
+        name.starts_with("tensor")
+            && doc.doc_section.label == "Tensor Functions"
+            // `tensor_typed` is the SQL rewrite's, not written by hand.
+            && crate::udf::registry::keyword_parameters(name).is_some()
+    };
+    let mut functions: Vec<(&String, &Documentation, &str)> = state
         .scalar_functions()
         .iter()
-        .filter_map(|(name, udf)| Some((name, udf.documentation()?)))
+        .filter_map(|(name, udf)| Some((name, udf.documentation()?, "SCALAR")))
         .chain(
             state
                 .higher_order_functions()
                 .iter()
-                .filter_map(|(name, udf)| Some((name, udf.documentation()?))),
+                .filter_map(|(name, udf)| Some((name, udf.documentation()?, "SCALAR"))),
         )
-        .filter(|(name, doc)| {
-            name.starts_with("tensor") && doc.doc_section.label == "Tensor Functions"
-        })
+        .chain(
+            state
+                .aggregate_functions()
+                .iter()
+                .filter_map(|(name, udaf)| Some((name, udaf.documentation()?, "AGGREGATE"))),
+        )
+        .filter(|(name, doc, _)| tensor(name, doc))
         .collect();
-    functions.sort_by_key(|(name, _)| *name);
+    functions.sort_by_key(|(name, _, _)| *name);
 
-    let names = StringArray::from_iter_values(functions.iter().map(|(name, _)| name.as_str()));
+    let names = StringArray::from_iter_values(functions.iter().map(|(name, _, _)| name.as_str()));
     let mut parameters = ListBuilder::new(StringBuilder::new());
-    for (_, doc) in &functions {
+    for (_, doc, _) in &functions {
         for (arg, _) in doc.arguments.iter().flatten() {
             parameters.values().append_value(arg);
         }
@@ -89,7 +100,7 @@ pub async fn show_functions(ctx: &SessionContext, pattern: Option<&str>) -> Resu
     }
     let text = |f: fn(&Documentation) -> &str| -> ArrayRef {
         Arc::new(StringArray::from_iter_values(
-            functions.iter().map(|(_, doc)| f(doc)),
+            functions.iter().map(|(_, doc, _)| f(doc)),
         ))
     };
     let rows = functions.len();
@@ -100,7 +111,9 @@ pub async fn show_functions(ctx: &SessionContext, pattern: Option<&str>) -> Resu
             let array: ArrayRef = match field.name().as_str() {
                 "function_name" => Arc::new(names.clone()),
                 "parameters" => Arc::new(parameters.finish_cloned()),
-                "function_type" => Arc::new(StringArray::from(vec!["SCALAR"; rows])),
+                "function_type" => Arc::new(StringArray::from_iter_values(
+                    functions.iter().map(|(_, _, kind)| *kind),
+                )),
                 "description" => text(|doc| &doc.description),
                 "syntax_example" => text(|doc| &doc.syntax_example),
                 // The types depend on the tensor arguments' metadata.

@@ -1,4 +1,4 @@
-//! SQL operators on tensors (SPEC §9): `+ - * / %` and `= <> < <= > >=` with a tensor operand
+//! SQL operators on tensors (spec.md §9): `+ - * / %` and `= <> < <= > >=` with a tensor operand
 //! are the elementwise functions (`x * 2.0` is `tensor_multiply(x, 2.0)`, `x > 0.5` a Boolean
 //! tensor), by numpy's rules.
 //!

@@ -515,11 +515,11 @@ impl AlongCall {
     syntax_example = "tensor_take_along_axis(t, idx, axis)",
     sql_example = r"```sql
 > SELECT tensor_take_along_axis(tensor([10, 30, 20, 60, 40, 50], [2, 3]), tensor([0, 2, 1, 0], [2, 2]), 1) AS r;
-+--------------------+
-| r                  |
-+--------------------+
++----------------------+
+| r                    |
++----------------------+
 | [[10, 20], [40, 60]] |
-+--------------------+
++----------------------+
 ```",
     argument(name = "t", description = "A tensor."),
     argument(

@@ -258,11 +258,11 @@ impl TensorFunction for TensorToFixed {
     syntax_example = "tensor_ascontiguousarray(t)",
     sql_example = r"```sql
 > SELECT tensor_type(tensor_ascontiguousarray(tensor_transpose(tensor([1, 2, 3, 4, 5, 6], [2, 3])))) AS t;
-+---------------------------------------------+
-| t                                           |
-+---------------------------------------------+
-| arrow.fixed_shape_tensor<Int64, shape [3, 2]> |
-+---------------------------------------------+
++-----------------------------------------+
+| t                                       |
++-----------------------------------------+
+| arrow.fixed_shape_tensor<Int64, [3, 2]> |
++-----------------------------------------+
 ```",
     argument(
         name = "t",

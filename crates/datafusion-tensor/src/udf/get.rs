@@ -1,4 +1,4 @@
-//! `tensor_get(t, 'index')` and `tensor_get(t, i, j, ...)`: numpy indexing (SPEC §4).
+//! `tensor_get(t, 'index')` and `tensor_get(t, i, j, ...)`: numpy indexing (spec.md §4).
 //!
 //! Static form: the index string is parsed and normalised against the tensor's logical shape
 //! when the query is planned, and compiled into a [`GatherPlan`] applied to every row.
@@ -36,11 +36,11 @@ use crate::variable_shape::{AnyTensorType, VariableShapeArray, VariableShapeType
     syntax_example = "tensor_get(t, index) | tensor_get(t, i [, j, ...])",
     sql_example = r"```sql
 > SELECT tensor_get(tensor(range(16), [4, 4]), '1:3, ::2') AS r;
-+------------------+
-| r                |
-+------------------+
++-------------------+
+| r                 |
++-------------------+
 | [[4, 6], [8, 10]] |
-+------------------+
++-------------------+
 ```",
     argument(
         name = "t",

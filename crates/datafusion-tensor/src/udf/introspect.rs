@@ -226,11 +226,11 @@ introspection_function!(TensorSize, "tensor_size", Property::Size);
     syntax_example = "tensor_type(t)",
     sql_example = r"```sql
 > SELECT tensor_type(tensor([1, 2, 3, 4, 5, 6], [2, 3])) AS t;
-+------------------------------------------+
-| t                                        |
-+------------------------------------------+
-| arrow.fixed_shape_tensor<Int64, [2, 3]>  |
-+------------------------------------------+
++-----------------------------------------+
+| t                                       |
++-----------------------------------------+
+| arrow.fixed_shape_tensor<Int64, [2, 3]> |
++-----------------------------------------+
 ```",
     argument(name = "t", description = "Any expression.")
 )]

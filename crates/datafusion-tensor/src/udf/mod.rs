@@ -3,7 +3,7 @@
 //! Every function is a [`TensorFunction`]: it turns the argument fields and literal arguments
 //! into a `Plan` once, at planning time, and runs that plan over whole batches. [`TensorUdf`]
 //! adapts it to DataFusion's [`ScalarUDFImpl`] and, when the optimizer simplifies the call,
-//! replaces the registered (plan-less) instance with one that carries its plan (SPEC §6): what a
+//! replaces the registered (plan-less) instance with one that carries its plan (spec.md §6): what a
 //! call needs at run time then lives in the UDF instance, not in argument metadata that plan
 //! serialisation drops.
 
@@ -141,10 +141,18 @@ pub use crate::kernels::update::{Combine, UnaryFn};
 /// The documentation every tensor function starts from: its section, `description`, `syntax`
 /// and an example (`call` and what it shows, `out`); arguments are added by the caller.
 pub(crate) fn tensor_documentation(
-    description: &str,
-    syntax: String,
+    description: impl Into<String>,
+    syntax: impl Into<String>,
     call: &str,
     out: &str,
+) -> datafusion::logical_expr::DocumentationBuilder {
+    documented(description, syntax).with_sql_example(sql_example(call, out))
+}
+
+/// The documentation of a tensor function, in the section `SHOW FUNCTIONS` lists them under.
+pub(crate) fn documented(
+    description: impl Into<String>,
+    syntax: impl Into<String>,
 ) -> datafusion::logical_expr::DocumentationBuilder {
     Documentation::builder(
         datafusion::logical_expr::DocSection {
@@ -155,7 +163,47 @@ pub(crate) fn tensor_documentation(
         description,
         syntax,
     )
-    .with_sql_example(format!("```sql\n> SELECT {call};\n{out}\n```"))
+}
+
+/// A documented example as the CLI shows it: `> SELECT {call} AS r;` (`call` may go on with
+/// `FROM ...`) and the table of its one column `r`, one row per line of `out`. The CLI's tests
+/// run it and compare (`crate::reference`).
+pub(crate) fn sql_example(call: &str, out: &str) -> String {
+    use std::fmt::Write as _;
+    let statement = match top_level_from(call) {
+        Some(at) => format!("SELECT {} AS r{}", &call[..at], &call[at..]),
+        None => format!("SELECT {call} AS r"),
+    };
+    let rows: Vec<&str> = out.lines().collect();
+    let width = rows
+        .iter()
+        .map(|row| row.chars().count())
+        .chain([1])
+        .max()
+        .unwrap_or(1);
+    let rule = format!("+{}+", "-".repeat(width + 2));
+    let mut table = format!("{rule}\n| {:width$} |\n{rule}\n", "r");
+    for row in rows {
+        let _ = writeln!(table, "| {row:width$} |");
+    }
+    table.push_str(&rule);
+    format!("```sql\n> {statement};\n{table}\n```")
+}
+
+/// Where ` FROM ` starts outside parentheses and quotes in `call`.
+fn top_level_from(call: &str) -> Option<usize> {
+    let mut depth = 0_i32;
+    let mut quoted = false;
+    for (at, c) in call.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            '(' | '[' if !quoted => depth += 1,
+            ')' | ']' if !quoted => depth -= 1,
+            ' ' if !quoted && depth == 0 && call[at..].starts_with(" FROM ") => return Some(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Every scalar function this crate defines, ready to register (from [`registry()`]).
@@ -323,7 +371,7 @@ pub(crate) fn name_plan_error(name: &str, err: DataFusionError) -> DataFusionErr
 }
 
 /// A shape or dimension error about a call with a plain `FixedSizeList` argument (no tensor
-/// metadata: a 1-d tensor, SPEC §1), with a note saying so: the metadata may have been lost on
+/// metadata: a 1-d tensor, spec.md §1), with a note saying so: the metadata may have been lost on
 /// the way (a file written without it, a `CASE` or cast that dropped it), and the 1-d shape is
 /// then a surprise.
 pub(crate) fn explain_plain_lists(err: DataFusionError, fields: &[FieldRef]) -> DataFusionError {

@@ -169,7 +169,8 @@ pub enum Family {
     Shapes,
     /// Linear algebra per row: products, contractions, norms and vector measures.
     LinearAlgebra,
-    /// Searching, top-k and sets per row (`tensor_nonzero`, `tensor_topk`, `tensor_unique_*`).
+    /// Sorting, searching, top-k and sets per row (`tensor_sort`, `tensor_nonzero`, `tensor_topk`,
+    /// `tensor_unique_*`).
     Searching,
     /// Aggregates over rows (`tensor_agg_*`).
     Aggregates,
@@ -363,10 +364,22 @@ fn declare() -> Registry {
     r.scalar(super::math::TensorDivmod::new());
     r.scalar(TensorWhere::new());
     r.scalar(super::math::TensorAstype::new());
-    r.family(Family::Reductions);
     for function in ReduceFunction::ALL {
+        // The reduction machinery serves sorting and counting, and the standard's vector norm.
+        r.family(match function {
+            ReduceFunction::Sort
+            | ReduceFunction::ArgSort
+            | ReduceFunction::Reduce(crate::kernels::reduce::Reduction::CountNonzero) => {
+                Family::Searching
+            }
+            ReduceFunction::Reduce(crate::kernels::reduce::Reduction::VectorNorm { .. }) => {
+                Family::LinearAlgebra
+            }
+            _ => Family::Reductions,
+        });
         r.scalar(TensorReduce::new(function));
     }
+    r.family(Family::Reductions);
     r.scalar(super::diff::TensorDiff::new());
     r.family(Family::Searching);
     for function in super::SearchFunction::ALL {

@@ -1,4 +1,4 @@
-//! numpy's elementwise unary functions (SPEC §9): `tensor_negative`, `tensor_abs`,
+//! numpy's elementwise unary functions (spec.md §9): `tensor_negative`, `tensor_abs`,
 //! `tensor_sign`, `tensor_square`, `tensor_sqrt`, `tensor_exp`, `tensor_log`, `tensor_log1p`,
 //! `tensor_expm1`, `tensor_sin`, `tensor_cos`, `tensor_tan`, `tensor_tanh`, `tensor_arctan`,
 //! `tensor_floor`, `tensor_ceil`, `tensor_round(x, decimals)`, `tensor_clip(x, min, max)`,
@@ -18,7 +18,7 @@ use arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::{Parameters, PlanArgs, TensorFunction, map_arrays, tensor_array};
 use crate::dtype::{LiteralKind, literal_kind, result_type};
@@ -172,6 +172,50 @@ pub fn parameter_names(name: &str) -> &'static [&'static str] {
     }
 }
 
+/// What each function's documented example shows (the CLI's tests run it).
+fn example_output(name: &str) -> &'static str {
+    match name {
+        "tensor_round" => "[0.5, 1.5, 2.7]",
+        "tensor_clip" => "[2, 5, 6]",
+        "tensor_abs" | "tensor_positive" | "tensor_trunc" | "tensor_ceil" | "tensor_floor" => {
+            "[1, 4, 9]"
+        }
+        "tensor_negative" => "[-1, -4, -9]",
+        "tensor_sign" => "[1, 1, 1]",
+        "tensor_sqrt" => "[1.0, 2.0, 3.0]",
+        "tensor_exp" => "[2.718281828459045, 54.598150033144236, 8103.083927575384]",
+        "tensor_log" => "[0.0, 1.3862943611198906, 2.1972245773362196]",
+        "tensor_square" => "[1, 16, 81]",
+        "tensor_cos" => "[0.5403023058681398, -0.6536436208636119, -0.9111302618846769]",
+        "tensor_log1p" => "[0.6931471805599453, 1.6094379124341003, 2.302585092994046]",
+        "tensor_sin" => "[0.8414709848078965, -0.7568024953079282, 0.4121184852417566]",
+        "tensor_expm1" => "[1.718281828459045, 53.598150033144236, 8102.083927575384]",
+        "tensor_tan" => "[1.5574077246549023, 1.1578212823495775, -0.45231565944180985]",
+        "tensor_tanh" => "[0.7615941559557649, 0.999329299739067, 0.999999969540041]",
+        "tensor_arcsin" | "tensor_asin" => "[0.0, 0.5235987755982989, 1.5707963267948966]",
+        "tensor_arctan" | "tensor_atan" => {
+            "[0.7853981633974483, 1.3258176636680326, 1.460139105621001]"
+        }
+        "tensor_arcsinh" | "tensor_asinh" => {
+            "[0.881373587019543, 2.0947125472611012, 2.8934439858858716]"
+        }
+        "tensor_arccosh" | "tensor_acosh" => "[0.0, 2.0634370688955608, 2.8872709503576206]",
+        "tensor_arccos" | "tensor_acos" => "[1.5707963267948966, 1.0471975511965979, 0.0]",
+        "tensor_arctanh" | "tensor_atanh" => "[0.0, 0.5493061443340548, inf]",
+        "tensor_sinh" => "[1.1752011936438014, 27.28991719712775, 4051.54190208279]",
+        "tensor_log2" => "[0.0, 2.0, 3.169925001442312]",
+        "tensor_log10" => "[0.0, 0.6020599913279624, 0.9542425094393249]",
+        "tensor_cosh" => "[1.5430806348152437, 27.308232836016487, 4051.5420254925943]",
+        "tensor_rint" => "[1.0, 4.0, 9.0]",
+        "tensor_reciprocal" => "[1, 0, 0]",
+        "tensor_signbit" | "tensor_logical_not" => "[true, false]",
+        "tensor_invert" | "tensor_bitwise_invert" => "[-1, -2, 1]",
+        "tensor_isfinite" => "[true, true]",
+        "tensor_isinf" | "tensor_isnan" => "[false, false]",
+        _ => "",
+    }
+}
+
 fn documentation(index: usize) -> Documentation {
     let (name, what) = FUNCTIONS[index];
     let syntax = match name {
@@ -179,36 +223,23 @@ fn documentation(index: usize) -> Documentation {
         "tensor_clip" => format!("{name}(x, min, max)"),
         _ => format!("{name}(x)"),
     };
-    let example = match name {
-        "tensor_round" => {
-            "> SELECT tensor_round(tensor([0.5, 1.5, 2.675], [3]), 1);\n[0.5, 1.5, 2.7]".to_string()
-        }
-        "tensor_clip" => {
-            "> SELECT tensor_clip(tensor([1, 5, 9], [3]), 2, 6);\n[2, 5, 6]".to_string()
-        }
+    let call = match name {
+        "tensor_round" => "tensor_round(tensor([0.5, 1.5, 2.675], [3]), 1)".to_string(),
+        "tensor_clip" => "tensor_clip(tensor([1, 5, 9], [3]), 2, 6)".to_string(),
         "tensor_isnan" | "tensor_isinf" | "tensor_isfinite" | "tensor_logical_not"
-        | "tensor_signbit" => {
-            format!("> SELECT {name}(tensor([-0.0, 1.0], [2]));")
-        }
+        | "tensor_signbit" => format!("{name}(tensor([-0.0, 1.0], [2]))"),
         "tensor_arcsin" | "tensor_arccos" | "tensor_arctanh" | "tensor_asin" | "tensor_acos"
-        | "tensor_atanh" => format!("> SELECT {name}(tensor([0.0, 0.5, 1.0], [3]));"),
-        "tensor_invert" | "tensor_bitwise_invert" => {
-            format!("> SELECT {name}(tensor([0, 1, -2], [3]));")
-        }
-        _ => format!("> SELECT {name}(tensor([1, 4, 9], [3]));"),
+        | "tensor_atanh" => format!("{name}(tensor([0.0, 0.5, 1.0], [3]))"),
+        "tensor_invert" | "tensor_bitwise_invert" => format!("{name}(tensor([0, 1, -2], [3]))"),
+        _ => format!("{name}(tensor([1, 4, 9], [3]))"),
     };
-    let mut builder = Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
+    let mut builder = crate::udf::documented(
         format!(
             "numpy's {what}, element by element, in numpy 2's result type (the float functions of int8, uint8 and booleans in float16, of 16-bit integers in float32, of wider integers in float64). The result keeps x's shape, dim names and permutation."
         ),
         syntax,
     )
-    .with_sql_example(format!("```sql\n{example}\n```"))
+    .with_sql_example(super::sql_example(&call, example_output(name)))
     .with_argument(
         "x",
         "A tensor (arrow.fixed_shape_tensor, arrow.variable_shape_tensor or FixedSizeList).",

@@ -11,19 +11,8 @@
 //! element type, is worked by a tight triple loop in the element's own arithmetic
 //! ([`Gemm::run_loop`]: integers wrap, booleans are logic, float16 sums in float32), except
 //! float products of at least [`GEMM_MIN_WORK`] multiply-adds per call, which go to
-//! `matrixmultiply`. Measured with `benches/linalg.rs` (`contraction/{loop,tight,gemm}/N`: one
-//! row's N x N @ N x N float32 product; `loop` is the contraction's general loop, which
-//! products took before) on the 2-core build machine, `cargo bench --profile dev` (this crate
-//! at opt-level 3, `matrixmultiply` at the profile's opt-level 1):
-//!
-//! | N | 2 | 4 | 8 | 12 | 16 | 32 | 64 | 128 |
-//! |---|---|---|---|---|---|---|---|---|
-//! | loop | 59 ns | 221 ns | 977 ns | 2.50 µs | 4.92 µs | 28.8 µs | 220 µs | 2.08 ms |
-//! | tight | 33 ns | 77 ns | 347 ns | 975 ns | 2.11 µs | 15.8 µs | 127 µs | 1.10 ms |
-//! | gemm | 351 ns | 444 ns | 843 ns | 1.34 µs | 918 ns | 3.76 µs | 20.0 µs | 126 µs |
-//!
-//! The triple loop wins up to 12 per side (1,728 multiply-adds), gemm from 16 (4,096): the
-//! threshold is 2,048.
+//! `matrixmultiply`: the triple loop wins up to 12 per side, gemm from 16, measured with
+//! `benches/linalg.rs` (docs/src/benchmarks/aggregates-linalg.md has the table).
 //!
 //! Integers and booleans never go to `matrixmultiply` (numpy's wrapping sums are exact in the
 //! triple loop). A product whose summed indices do not fuse into one keeps the general loop
@@ -237,7 +226,7 @@ impl Gemm {
     /// `bases[k] + r * steps[k]` (a step of 0: one operand serving every row). The bounds are
     /// checked once for the batch and the result grown once: a 4x4 product is 64
     /// multiply-adds, which the checks and calls of one row at a time outweighed (measured
-    /// in the README's linear-algebra table).
+    /// in docs/src/benchmarks/aggregates-linalg.md).
     ///
     /// # Errors
     /// An internal error when an operand's values end before the last row does, or when
@@ -347,7 +336,7 @@ impl Gemm {
         {
             // Rows of every matrix contiguous (the common row-major operands): the bounds
             // checked once per matrix, then the same sums in the same order without a check
-            // per element (a 4x4 product: measured in the README's linear-algebra table).
+            // per element (a 4x4 product: measured in docs/src/benchmarks/aggregates-linalg.md).
             let a = a.get(pa..pa + (rows - 1) * rsa + depth).ok_or_else(past)?;
             let b = b.get(pb..pb + (depth - 1) * rsb + cols).ok_or_else(past)?;
             let c = c
@@ -474,8 +463,8 @@ impl Gemm {
 /// One result matrix of `N` columns (rows contiguous), each result row handed to `emit` with
 /// its index: the same sums in the same order as [`Gemm::block`]'s loop, with the columns a
 /// fixed-size array that the compiler keeps in vector registers. Measured on 1,000,000
-/// float32 4x4 products (`benches/compare/linalg.py --only matmul4`): see the README's
-/// linear-algebra table. `None` when an operand is shorter than the strides say (never, once
+/// float32 4x4 products (`benches/compare/linalg.py --only matmul4`): see
+/// docs/src/benchmarks/aggregates-linalg.md. `None` when an operand is shorter than the strides say (never, once
 /// the caller has checked them).
 #[inline(always)]
 fn narrow_rows<T: Element, const N: usize>(

@@ -1,4 +1,4 @@
-//! numpy's linear algebra per row (SPEC §10): products and diagonals as planned contractions
+//! numpy's linear algebra per row (spec.md §10): products and diagonals as planned contractions
 //! ([`contraction`], labelled ([`labelling`]) by [`products`] and [`einsum`], worked per element type as
 //! [`element`] says), the vector kernels along an axis ([`similarity`], [`norm`], [`cross`]); the
 //! decompositions are [`crate::kernels::decompose`].

@@ -1,8 +1,8 @@
 //! Vectorised math: the transcendental functions of float32 buffers as branch-free loops
 //! ([`float32`]), compiled once per instruction set and run with the best the CPU has
 //! ([`crate::kernels::simd`]): one buffer in, one buffer out, two, four or eight float64
-//! lanes at a time, where a scalar libm call per element took 3-13x the scan (the README's
-//! elementwise table). float16's unary functions run through the float32 kernels (numpy's
+//! lanes at a time, where a scalar libm call per element took 3-13x the scan (docs/src/benchmarks/
+//! elementwise.md). float16's unary functions run through the float32 kernels (numpy's
 //! half loops compute in float32 too); float64, and float16's binary functions, keep the
 //! scalar loops of `kernels::unary` and `kernels::elementwise`.
 

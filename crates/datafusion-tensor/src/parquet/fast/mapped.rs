@@ -74,7 +74,7 @@ impl MappedFile {
         // process writing the file while it is mapped changes what is read (as it changes
         // what a `pread` returns), and one truncating it ends this process with SIGBUS where
         // a page past the new end is read: `tensor.map_files = false` for files rewritten in
-        // place while they are queried (the README's "Session settings").
+        // place while they are queried (docs/src/library.md, "Session settings").
         let map = unsafe { Mmap::map(&file) }.ok()?;
         (map.len() as u64 == size).then(|| Self { map: Arc::new(map) })
     }

@@ -4,21 +4,15 @@
 //! definition level per element besides the value. arrow-rs reads such a column as a general
 //! nested list: it decodes both levels, builds a validity bitmap of the elements from the
 //! definition levels, walks the levels once more to find the lists and check their lengths, and
-//! builds a second bitmap for the lists. Profiled over a 1,000,000-row 4x4 float32 column
-//! (`benches/compare/`), those bitmaps and walks were a third of the whole scan
-//! (`build_filtered_validity_bitmap` 17%, `FixedSizeListArrayReader::consume_batch` 15%), and
-//! they find nothing in the common case: no NULL tensor and no NULL element.
+//! builds a second bitmap for the lists: a third of the whole scan, which finds nothing in the
+//! common case (no NULL tensor, no NULL element). docs/src/architecture.md has the measurements.
 //!
 //! This reader checks the levels where they lie, page by page, in their RLE/bit-packed
 //! encoding (module `levels`: a run of the maximum definition level is one comparison; the
 //! repetition levels are compared with the mask of list starts 64 at a time), and hands
 //! arrow-rs's column reader each page's values alone, as pages of a required column: arrow-rs
 //! decodes the values (plain, dictionary, every encoding it knows) straight into one buffer,
-//! which becomes the `FixedSizeListArray`'s values as it is. Measured on the file of
-//! `benches/compare/` (CLI, 2 cores): the 4x4 float32 column in 0.031 s instead of 0.088 s,
-//! four such columns in 0.087 s instead of 0.337 s. (A first version asked arrow-rs's column
-//! reader for the levels as `i16`s and checked those: 0.066 s and 0.258 s, the level decoding
-//! 40% of its profile.)
+//! which becomes the `FixedSizeListArray`'s values as it is.
 //!
 //! A row group whose levels say anything but full tensors (a NULL tensor or element, a list of
 //! another length), or that fails to read at all, is read again by DataFusion's own reader
@@ -215,7 +209,7 @@ pub fn maybe_fast(
 /// its size: small enough, they stay in the CPU caches between one function and the next
 /// (`x * 2.0 + y`: the product is read back by the sum), and the allocator keeps reusing them
 /// instead of mapping fresh pages from the OS for each batch. See `benches/compare/math.py`
-/// and the README's "Tensor math over Parquet" for what it changed.
+/// and docs/src/benchmarks/tensor-math.md for what it changed.
 pub(crate) const TARGET_BATCH_BYTES: u64 = 1 << 20;
 
 /// The fewest rows a batch is cut to by [`TARGET_BATCH_BYTES`].

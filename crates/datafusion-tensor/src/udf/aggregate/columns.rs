@@ -53,7 +53,7 @@ impl Columns {
         });
         let from_list = list_element.is_some();
         let input = match (list_element, fields.first().and_then(|f| bare_variable(f))) {
-            // A SQL list is numpy's 1-d array of its numbers (SPEC §1).
+            // A SQL list is numpy's 1-d array of its numbers (spec.md §1).
             (Some(element), _) => AnyTensorType::Variable(
                 VariableShapeType::new(element, 1).map_err(|e| e.in_function(name))?,
             ),

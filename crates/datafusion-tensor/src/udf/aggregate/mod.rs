@@ -1,4 +1,4 @@
-//! Aggregates over a tensor column (SPEC §10): `tensor_agg_sum`, `_mean`, `_min`, `_max`,
+//! Aggregates over a tensor column (spec.md §10): `tensor_agg_sum`, `_mean`, `_min`, `_max`,
 //! `_prod`, `_var`, `_std` (numpy's `np.<op>(np.stack(rows), axis=0)` over a group's non-NULL
 //! rows), `tensor_agg_stack` (`np.stack` in the call's ORDER BY order) and `tensor_agg_cov`,
 //! `tensor_agg_corrcoef` (numpy's `cov`/`corrcoef` of the stacked rows, `rowvar=False`).

@@ -1,5 +1,5 @@
 //! `tensor_at_set`, `_add`, `_subtract`, `_multiply`, `_divide`, `_power`, `_min`, `_max`,
-//! `_apply` and `_get`: JAX's `x.at[idx].op(y)` (SPEC §5).
+//! `_apply` and `_get`: JAX's `x.at[idx].op(y)` (spec.md §5).
 //!
 //! The family's rooms: [`options`] (operations, modes, option parsing), [`plan`] (the index
 //! compiled into an [`crate::index::ScatterPlan`], `y` and the types, once per query),

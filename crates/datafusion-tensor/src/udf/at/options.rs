@@ -235,7 +235,7 @@ pub(super) fn read_options(args: &PlanArgs<'_>, op: AtOp) -> Result<Options> {
                 }
                 // indices_are_sorted / unique_indices: promises that may only make a call
                 // faster. The kernels apply occurrences in order whatever they promise, so a
-                // false promise cannot change a result (SPEC §5).
+                // false promise cannot change a result (spec.md §5).
             }
         }
     }

@@ -1,4 +1,4 @@
-//! `tensor_choose(a, choices..., mode => 'raise')`: numpy's `choose` (SPEC §3).
+//! `tensor_choose(a, choices..., mode => 'raise')`: numpy's `choose` (spec.md §3).
 //!
 //! Three forms of choices, as numpy accepts them:
 //! - several arguments, each a tensor, a numeric column or a literal (freely mixed);
@@ -46,12 +46,17 @@ use crate::variable_shape::has_variable_shape_extension;
     syntax_example = "tensor_choose(a, choice0, choice1 [, ...] [, mode])",
     sql_example = r"```sql
 > SELECT tensor_choose(tensor([2, 3, 1, 0], [4]), tensor([0, 1, 2, 3], [4]), tensor([10, 11, 12, 13], [4]), tensor([20, 21, 22, 23], [4]), tensor([30, 31, 32, 33], [4])) AS r;
-+------------------+
-| r                |
-+------------------+
-| [20, 31, 12, 3]  |
-+------------------+
-> SELECT tensor_choose(tensor([2, 4, 1, 0], [4]), tensor(range(40), [4, 10]), mode => 'wrap') AS r;
++-----------------+
+| r               |
++-----------------+
+| [20, 31, 12, 3] |
++-----------------+
+> SELECT tensor_choose(tensor([2, 4, 1, 0], [4]), tensor(range(16), [4, 4]), mode => 'wrap') AS r;
++--------------+
+| r            |
++--------------+
+| [8, 1, 6, 3] |
++--------------+
 ```",
     argument(
         name = "a",

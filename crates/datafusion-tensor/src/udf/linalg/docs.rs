@@ -1,6 +1,6 @@
 //! The documentation of the linear-algebra functions (`SHOW FUNCTIONS`, `\\h`).
 
-use datafusion::logical_expr::{DocSection, Documentation};
+use datafusion::logical_expr::Documentation;
 
 use super::ContractFunction;
 
@@ -34,16 +34,8 @@ const DIAGONAL: &[(&str, &str)] = &[
 pub fn documentation(function: ContractFunction) -> Documentation {
     const TYPES: &str = " The result type is numpy 2's result type of the operands (int32 @ int32 is int32, integers wrap around; int @ float per promotion; float16 is summed in float32; booleans give any(a and b)); a number operand counts with its own type, not as a weak scalar (int32 with 3 is int64, float32 with 2.5 float64, as np.dot gives). A NULL operand row (or NULL number) gives a NULL row; a shape mismatch is a plan error for fixed shapes, else an error naming the row.";
     let (description, syntax, example, shown, arguments) = text(function);
-    let mut builder = Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        format!("{description}{TYPES}"),
-        syntax,
-    )
-    .with_sql_example(format!("```sql\n> SELECT {example};\n{shown}\n```"));
+    let mut builder = crate::udf::documented(format!("{description}{TYPES}"), syntax)
+        .with_sql_example(crate::udf::sql_example(example, shown));
     for (name, text) in arguments {
         builder = builder.with_argument(*name, *text);
     }

@@ -1,4 +1,4 @@
-//! Linear algebra per row (SPEC §10): [`contract`] (`tensor_matmul`, `tensor_dot`,
+//! Linear algebra per row (spec.md §10): [`contract`] (`tensor_matmul`, `tensor_dot`,
 //! `tensor_inner`, `tensor_outer`, `tensor_tensordot`, `tensor_trace`, `tensor_diagonal`,
 //! `tensor_einsum`, `tensor_vecdot`, `tensor_kron`), [`cross`] (`tensor_cross`), [`similarity`] (`tensor_inner_product`, `tensor_l2_distance`,
 //! `tensor_cosine_similarity`), with their literal options in [`args`] and their documentation in

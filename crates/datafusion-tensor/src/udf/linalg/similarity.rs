@@ -15,7 +15,7 @@ use arrow::compute::cast;
 use arrow::datatypes::{DataType, Field, FieldRef, Float16Type, Float32Type, Float64Type};
 use datafusion::common::{ScalarValue, exec_err, plan_err};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 use half::{f16, slice::HalfFloatSliceExt};
 
 use super::args::integer_option;
@@ -643,18 +643,13 @@ fn documentation(measure: Measure, distance: bool) -> Documentation {
             "0.7071067811865475",
         ),
     };
-    Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
+    crate::udf::documented(
         format!(
             "{what} along the last axis (or `axis`) of a and b, broadcast by numpy's rules. float16 and float32 operands keep their type, summed in float32; float64 stays float64; integers and booleans give float64. Sums run in eight partial sums. A NULL row gives a NULL row. Either operand may be variable-shape: each row's shapes broadcast (numpy's error naming the row where they do not), the result fixed-shape when the dimensions every row has fix its shape, else variable-shape."
         ),
         format!("{name}(a, b [, axis])"),
     )
-    .with_sql_example(format!("```sql\n> SELECT {example};\n{shown}\n```"))
+    .with_sql_example(crate::udf::sql_example(example, shown))
     .with_argument("a", "A tensor (fixed- or variable-shape, FixedSizeList) or list literal, read in logical order.")
     .with_argument("b", "A tensor (fixed- or variable-shape, FixedSizeList) or list literal (a query vector broadcasts to every row).")
     .with_argument("axis", "A literal integer (negative from the end); default -1.")

@@ -1,4 +1,4 @@
-//! `tensor_add`, `tensor_subtract`, ... `tensor_logical_xor`: numpy's binary ufuncs (SPEC §9),
+//! `tensor_add`, `tensor_subtract`, ... `tensor_logical_xor`: numpy's binary ufuncs (spec.md §9),
 //! one [`TensorFunction`] parameterised by the operation. Operands are tensors (fixed-shape,
 //! any permutation), list literals (arrays), numeric columns (strong 0-d arrays) or number
 //! literals (weak, NEP 50); shapes broadcast by numpy's rules when the query is planned, and
@@ -11,7 +11,7 @@ use arrow::array::{ArrayRef, AsArray, FixedSizeListArray, new_null_array};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::operands::{Operand, all_scalar, batch_input, broadcast, finish, result_dim_names};
 use super::promote::binary_types;
@@ -581,20 +581,12 @@ fn documentation(op: BinaryOp, name: &str) -> Documentation {
     let description = format!(
         "{what}{alias}, elementwise. Operands are tensors, list literals (arrays), numeric columns or number literals, broadcast by numpy's rules; the result type is numpy 2's (number literals are weak: a UInt8 tensor times 2 stays UInt8, and a literal that does not fit is an error). A NULL operand row gives a NULL row."
     );
-    Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        description,
-        format!("{name}(x1, x2)"),
-    )
-    .with_sql_example(format!(
-        "```sql\n> SELECT {};\n{shown}\n```",
-        example.replacen(function_name(op), name, 1)
-    ))
-    .with_argument("x1", "A tensor, list, numeric column or number.")
-    .with_argument("x2", "A tensor, list, numeric column or number.")
-    .build()
+    crate::udf::documented(description, format!("{name}(x1, x2)"))
+        .with_sql_example(crate::udf::sql_example(
+            &example.replacen(function_name(op), name, 1),
+            shown,
+        ))
+        .with_argument("x1", "A tensor, list, numeric column or number.")
+        .with_argument("x2", "A tensor, list, numeric column or number.")
+        .build()
 }

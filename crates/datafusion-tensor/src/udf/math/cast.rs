@@ -78,10 +78,18 @@ pub(crate) fn dtype_arg(function: &str, literal: Option<&ScalarValue>) -> Result
     description = "numpy's astype with its default (unsafe) casting: each element converted to dtype. Integers wrap around, booleans are x != 0 (NaN is true), floats become integers by truncation towards zero, and a float out of the integer type's range, NaN or an infinity gives what numpy gives on x86-64 (int32: -2147483648; int64: -9223372036854775808; int8, int16, uint8, uint16: 0). The result keeps x's shape, dim names and permutation; a NULL row or element stays NULL. CAST(x AS DOUBLE), x::REAL, CAST(x AS BOOLEAN) and the other numeric types mean the same on a tensor.",
     syntax_example = "tensor_astype(x, dtype)",
     sql_example = r"```sql
-> SELECT tensor_astype(tensor([-1.5, 2.7, 300.0], [3]), 'uint8');
-[255, 2, 44]
-> SELECT CAST(tensor([1, 0, 2], [3]) AS BOOLEAN);
-[true, false, true]
+> SELECT tensor_astype(tensor([-1.5, 2.7, 300.0], [3]), 'uint8') AS r;
++--------------+
+| r            |
++--------------+
+| [255, 2, 44] |
++--------------+
+> SELECT CAST(tensor([1, 0, 2], [3]) AS BOOLEAN) AS r;
++---------------------+
+| r                   |
++---------------------+
+| [true, false, true] |
++---------------------+
 ```",
     argument(
         name = "x",

@@ -26,7 +26,7 @@ use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{exec_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
-    ColumnarValue, DocSection, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
+    ColumnarValue, Documentation, HigherOrderFunctionArgs, HigherOrderReturnFieldArgs,
     HigherOrderSignature, HigherOrderUDFImpl, LambdaParametersProgress, ValueOrLambda, Volatility,
 };
 
@@ -357,18 +357,14 @@ fn map_variable(
 }
 
 fn documentation() -> Documentation {
-    Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
+    crate::udf::documented(
         "A SQL lambda applied to every element of a tensor, numpy's `np.vectorize(f)(x)`: the result has x's shape, dim names and NULL rows, and the lambda's element type (`v -> v > 0` gives a Boolean tensor). The lambda's number literals take the tensor's type as in `tensor_at_apply` (`v * 2` on UInt8 stays UInt8, with checked integer arithmetic; `v * 0.5` on integers is Float64), and it may read other columns of the row.",
         "tensor_map(x, v -> v * 2 + 1)",
     )
-    .with_sql_example(
-        "```sql\n> SELECT tensor_map(tensor([1, 2, 3, 4], [2, 2]), v -> v * 10 + 1);\n[[11, 21], [31, 41]]\n```",
-    )
+    .with_sql_example(crate::udf::sql_example(
+        "tensor_map(tensor([1, 2, 3, 4], [2, 2]), v -> v * 10 + 1)",
+        "[[11, 21], [31, 41]]",
+    ))
     .with_argument("x", "A fixed- or variable-shape tensor.")
     .with_argument(
         "fn",

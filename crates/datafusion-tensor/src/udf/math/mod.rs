@@ -1,4 +1,4 @@
-//! Tensor math (SPEC §9): numpy's elementwise functions.
+//! Tensor math (spec.md §9): numpy's elementwise functions.
 //!
 //! [`binary`]: `tensor_add` and the other binary ufuncs, one function parameterised by the
 //! operation; [`divmod`]: `tensor_divmod`, two of them in a struct; [`select`]: `tensor_where`; [`clip`]: `tensor_clip` with column or typed bounds; [`operands`]: what an argument is to numpy (array,

@@ -1,4 +1,4 @@
-//! Elementwise calls with a variable-shape operand (SPEC §7, §9): numpy's broadcasting row by
+//! Elementwise calls with a variable-shape operand (spec.md §7, §9): numpy's broadcasting row by
 //! row. Each row's operand shapes broadcast by numpy's rules (the rows of one combination of
 //! shapes share one compiled plan, a [`RowPlans`] entry: the broadcast shape and each
 //! operand's offsets into it); every operand's values are then gathered once, for the whole

@@ -1,7 +1,7 @@
 //! `tensor_where(condition, x, y)`: numpy's `where`, the element of `x` where the condition is
 //! true (non-zero) and of `y` elsewhere; the three broadcast together (numpy's rules), the
 //! result has `x` and `y`'s common type (number literals weak and checked: numpy 2 wraps a
-//! literal that does not fit silently, SPEC §9 makes it an error).
+//! literal that does not fit silently, spec.md §9 makes it an error).
 
 use std::sync::Arc;
 
@@ -29,8 +29,12 @@ use datafusion::common::exec_err;
     description = "numpy's where: the element of x where condition is true (non-zero), of y elsewhere. condition, x and y are tensors, list literals, numeric columns or literals, broadcast by numpy's rules; the result has x and y's common type (number literals are weak, and must fit it). A NULL row of any argument gives a NULL row.",
     syntax_example = "tensor_where(condition, x, y)",
     sql_example = r"```sql
-> SELECT tensor_where(tensor([true, false, true], [3]), tensor([1, 2, 3], [3]), 0);
-[1, 0, 3]
+> SELECT tensor_where(tensor([true, false, true], [3]), tensor([1, 2, 3], [3]), 0) AS r;
++-----------+
+| r         |
++-----------+
+| [1, 0, 3] |
++-----------+
 ```",
     argument(
         name = "condition",

@@ -1,4 +1,4 @@
-//! Reductions along axes (SPEC §9): `tensor_sum`, `tensor_prod`, `tensor_mean`, `tensor_min`,
+//! Reductions along axes (spec.md §9): `tensor_sum`, `tensor_prod`, `tensor_mean`, `tensor_min`,
 //! `tensor_max`, `tensor_argmin`, `tensor_argmax`, `tensor_any`, `tensor_all`, `tensor_var`,
 //! `tensor_std` (`x [, axis [, keepdims [, ddof]]]`), numpy's NaN-aware `tensor_nansum` ...
 //! `tensor_nanstd` and `tensor_ptp`, and `tensor_cumsum`, `tensor_cumprod` (`x [, axis]`),

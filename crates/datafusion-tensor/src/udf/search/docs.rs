@@ -23,7 +23,7 @@ pub(super) fn documentation(function: SearchFunction) -> Documentation {
             "numpy's argpartition along axis (default -1): int64 indices of x's shape that put each kth element (an integer or a list, negative from the end) where a sort would put it, every element before it not greater and every one after it not smaller, in numpy's order (NaN last, an element NULL after NaN). numpy promises only the partition: the order within each part is this function's, not numpy's introselect's. A kth out of the axis is numpy's error (naming the row for variable-shape rows).",
             "tensor_argpartition(x, kth [, axis])",
             "tensor_argpartition([3, 1, 2], 0)",
-            "[1, 2, 0]",
+            "[1, 0, 2]",
         ),
         SearchFunction::Nonzero => (
             "numpy's nonzero: the indices of the elements that are not zero (NaN is not zero), as one int64 variable-shape tensor of shape [ndim, count] per row: numpy's tuple of ndim index arrays stacked in order (tensor_get(tensor_nonzero(x), 0) is numpy's nonzero(x)[0]; tensor_transpose of it is numpy's argwhere). A 0-d x is numpy's error. A row holding an element NULL is NULL.",

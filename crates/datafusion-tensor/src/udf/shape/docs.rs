@@ -1,6 +1,6 @@
 //! The documentation of the one-tensor shape functions (`SHOW FUNCTIONS`, `\\h`).
 
-use datafusion::logical_expr::{DocSection, Documentation};
+use datafusion::logical_expr::Documentation;
 
 use super::ShapeFunction;
 
@@ -111,19 +111,9 @@ pub fn documentation(function: ShapeFunction) -> Documentation {
         F::Pad => format!("{name}(x, pad_width [, mode [, constant_values]])"),
         F::Tril | F::Triu => format!("{name}(x [, k])"),
     };
-    let builder = Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        description,
-        syntax,
-    )
-    .with_sql_example(format!(
-        "```sql\n> SELECT {example_call};\n{example_out}\n```"
-    ))
-    .with_argument("x", TENSOR);
+    let builder = crate::udf::documented(description, syntax)
+        .with_sql_example(crate::udf::sql_example(example_call, example_out))
+        .with_argument("x", TENSOR);
     let builder = match function {
         F::Transpose | F::PermuteDims => builder.with_argument(
             "axes",

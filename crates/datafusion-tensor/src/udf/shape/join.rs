@@ -14,7 +14,7 @@ use arrow::compute::cast;
 use arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::plan_err;
 use datafusion::error::Result;
-use datafusion::logical_expr::{ColumnarValue, DocSection, Documentation};
+use datafusion::logical_expr::{ColumnarValue, Documentation};
 
 use super::args::{AxisArg, axis_arg, normalize_axis};
 use super::result_type;
@@ -598,16 +598,11 @@ fn documentation(function: JoinFunction) -> Documentation {
             None,
         ),
     };
-    let builder = Documentation::builder(
-        DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
+    let builder = crate::udf::documented(
         description,
         syntax,
     )
-    .with_sql_example(format!("```sql\n> SELECT {example};\n{out}\n```"))
+    .with_sql_example(crate::udf::sql_example(example, out))
     .with_argument(
         "x, y, ...",
         "Tensors (fixed- or variable-shape, or list literals), each read in its logical layout; each variable-shape row in its own shape.",

@@ -1,4 +1,4 @@
-//! The shape functions (SPEC §9), numpy 2's: `tensor_transpose` / `tensor_permute_dims`,
+//! The shape functions (spec.md §9), numpy 2's: `tensor_transpose` / `tensor_permute_dims`,
 //! `tensor_moveaxis`, `tensor_swapaxes`, `tensor_matrix_transpose` (transposes too),
 //! `tensor_squeeze`, `tensor_expand_dims`, `tensor_broadcast_to`, `tensor_flatten` (`ravel`),
 //! `tensor_flip`, and the manipulations `tensor_roll`, `_repeat`, `_tile`, `_take`, `_pad`,
@@ -9,7 +9,7 @@
 //! into a struct of parts ([`TensorParts`], `broadcast.rs`).
 //!
 //! A transpose moves no values: the result is the input's values with a canonical
-//! `permutation` composed into its type (SPEC §1: logical dimension `i` is physical dimension
+//! `permutation` composed into its type (spec.md §1: logical dimension `i` is physical dimension
 //! `permutation[i]`), on fixed- and variable-shape tensors alike. The other functions compile
 //! a [`ShapeOp`] into one gather per query (fixed shapes) or per row shape (variable shapes,
 //! `variable.rs`) and write row-major results. `args.rs` reads the arguments; `docs.rs` holds
