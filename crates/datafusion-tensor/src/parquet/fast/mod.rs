@@ -66,10 +66,8 @@
 //! runs); its values are decoded as a fixed-shape tensor's are, into one buffer per row group
 //! that the batches' lists slice, and the `shape` chunk is read as a fixed-shape tensor of
 //! `ndim` Int32s. The struct is assembled with the table's types (field metadata, the
-//! extension's, is the schema's). Measured on `benches/compare/varshape.py`'s file (100,000
-//! uint8 images 3 x (16..64) x (16..64), one 480 MB row group written by pyarrow; CLI, the
-//! 2-core machine under other builds' load): `count(img)` in 1.45 s instead of 11.52 s with
-//! DataFusion's reader (pyarrow's read 7.60 s). A row group where any tensor is NULL, its
+//! extension's, is the schema's): 8x DataFusion's reader on variable-shape images (measured:
+//! docs/src/benchmarks/choices.md). A row group where any tensor is NULL, its
 //! `data` or `shape` list NULL, an element NULL or a tensor of no elements (an empty list) is
 //! DataFusion's, as above. What differs from fixed-shape columns:
 //!
@@ -163,9 +161,7 @@ pub struct ReadOptions {
     /// Whether (with `map_files`) a mapped row group's pages are mapped into the page tables
     /// on a thread of their own while the row group before it is decoded (`MADV_POPULATE_READ`), so that
     /// the decoding takes no page faults. Worth it when the scan leaves cores idle (fewer
-    /// partitions than cores): measured over 512 MB of float32 [16, 16] on 2 cores, one
-    /// partition took 0.079 s with it and 0.096 s without; two partitions 0.067 s with it and
-    /// 0.057 s without (the faults then compete with the other partition's decoding).
+    /// partitions than cores), not otherwise (measured: docs/src/benchmarks/choices.md).
     pub prefault: bool,
     /// The scan partition, for its metrics.
     pub partition: usize,

@@ -274,10 +274,8 @@ impl FilePlan {
 /// DataFusion's reader (`prune_by_range`) assigns a row group by its first page instead. Its
 /// byte ranges are the file cut in equal parts, and a row group starts a few bytes after the
 /// row groups before it end: the cut falls just after the start, and the row group goes to
-/// the partition before. Measured on `benches/compare/scale.py`'s file (16 row groups of
-/// 32 MB): 9 and 7 row groups at 2 partitions, at 16 partitions one partition with two and one
-/// with none (so 16 partitions could be at most 8x one); by the middle byte, 8 and 8 and one
-/// each. Every partition of a scan that this reader serves uses this rule, and one whose file
+/// the partition before, so partitions get uneven shares (measured:
+/// docs/src/benchmarks/choices.md). Every partition of a scan that this reader serves uses this rule, and one whose file
 /// it does not serve is DataFusion's for every partition (the reasons are the file's, not the
 /// partition's; an I/O error reading the footer is the scan's error, not a fallback:
 /// [`super::fetch::OpenFile`]), so each row group is read once.
