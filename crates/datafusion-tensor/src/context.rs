@@ -295,6 +295,8 @@ pub enum TensorDisplay {
 /// `df` with every tensor column replaced by its nested list (`tensor_to_list`) or text
 /// (`tensor_to_string`), names kept: for printers that format storage values directly rather
 /// than through DataFusion's extension type registry (the CLI's table, CSV and JSON writers).
+/// Outside CSV and TSV, the tensor fields of a struct column (`tensor_topk`, `tensor_divmod`)
+/// are replaced the same way, inside the struct.
 ///
 /// # Errors
 /// When projecting fails (it does not for a valid `DataFrame`).
