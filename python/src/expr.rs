@@ -385,9 +385,7 @@ pub(crate) fn call(
 #[pyfunction]
 pub(crate) fn function_signatures() -> Vec<(String, String, Vec<String>, usize, String)> {
     registry()
-        .functions()
-        .iter()
-        .filter(|d| d.parameters != Parameters::Internal)
+        .user_functions()
         .map(|declared| {
             let (kind, names, required) = match declared.parameters {
                 Parameters::Fixed { names, required } => ("fixed", names, required),
@@ -395,11 +393,7 @@ pub(crate) fn function_signatures() -> Vec<(String, String, Vec<String>, usize, 
                 Parameters::Variadic { options } => ("variadic", options, 0),
                 Parameters::Internal => ("internal", &[][..], 0),
             };
-            let documentation = match &declared.function {
-                Registered::Scalar(udf) => udf.documentation(),
-                Registered::HigherOrder(udf) => udf.documentation(),
-                Registered::Aggregate(udf) => udf.documentation(),
-            };
+            let documentation = declared.function.documentation();
             let kind = match &declared.function {
                 Registered::Scalar(_) | Registered::HigherOrder(_) => kind,
                 Registered::Aggregate(_) => "aggregate",

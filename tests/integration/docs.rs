@@ -1,29 +1,29 @@
 //! The documentation: the generated reference pages are current, and every example in the
-//! functions' documentation (and so on those pages) prints, through the CLI, what it shows.
+//! functions' documentation (and so on those pages) and every CLI session on the hand-written
+//! pages prints, through the CLI, what it shows.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use datafusion_tensor::reference::{Example, examples, pages};
+use datafusion_tensor::reference::{Example, examples, pages, parse_example};
 
-/// `docs/src/functions/*.md` are what the registry writes; with `DATAFUSION_TENSOR_WRITE_DOCS`
-/// set, the test writes them (as `cargo run --bin datafusion-tensor-docs` does).
+/// `docs/src/functions/*.md` are what the registry writes (`cargo run --bin
+/// datafusion-tensor-docs` writes them).
 #[test]
 fn reference_pages_are_the_registry_s() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src");
-    let mut stale = Vec::new();
-    for page in pages() {
-        let path = root.join(&page.path);
-        if std::env::var_os("DATAFUSION_TENSOR_WRITE_DOCS").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &page.text).unwrap();
-        }
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(page.text.as_str()) {
-            stale.push(page.path);
-        }
-    }
+    let stale: Vec<String> = pages()
+        .into_iter()
+        .filter(|page| {
+            std::fs::read_to_string(root.join(&page.path))
+                .ok()
+                .as_deref()
+                != Some(page.text.as_str())
+        })
+        .map(|page| page.path)
+        .collect();
     assert!(
         stale.is_empty(),
         "docs/src/{} not the registry's: run `cargo run --bin datafusion-tensor-docs`",
@@ -46,29 +46,10 @@ fn run(sql: &str) -> String {
     text.trim().to_string()
 }
 
-/// Every function has an example, and each statement of it prints what the docs show.
-#[test]
-fn every_documented_example_prints_what_it_shows() {
-    let examples = examples();
-    let mut documented: Vec<&str> = examples.iter().map(|e| e.function.as_str()).collect();
-    documented.dedup();
-    let missing: Vec<&str> = datafusion_tensor::reference::user_functions()
-        .map(|d| d.function.name())
-        .filter(|name| !documented.contains(name))
-        .collect();
-    assert!(missing.is_empty(), "no example: {missing:?}");
-
-    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// What the CLI prints for each example, in order: one CLI process each, four at a time.
+fn run_all(examples: &[Example]) -> Vec<String> {
+    let printed: Vec<Mutex<String>> = examples.iter().map(|_| Mutex::default()).collect();
     let next = Mutex::new(0_usize);
-    let check = |example: &Example| {
-        let printed = run(&example.sql);
-        if printed != example.output {
-            failures.lock().unwrap().push(format!(
-                "{}: `{}` printed\n{printed}\nbut its docs show\n{}\n",
-                example.function, example.sql, example.output
-            ));
-        }
-    };
     std::thread::scope(|scope| {
         for _ in 0..4 {
             scope.spawn(|| {
@@ -81,12 +62,54 @@ fn every_documented_example_prints_what_it_shows() {
                     let Some(example) = examples.get(i) else {
                         break;
                     };
-                    check(example);
+                    *printed[i].lock().unwrap() = run(&example.sql);
                 }
             });
         }
     });
-    let failures = failures.into_inner().unwrap();
+    printed
+        .into_iter()
+        .map(|text| text.into_inner().unwrap())
+        .collect()
+}
+
+/// The examples whose printed text is not what they show, each said with `place`'s name.
+fn differences(
+    examples: &[Example],
+    printed: &[String],
+    place: impl Fn(usize) -> String,
+) -> Vec<String> {
+    examples
+        .iter()
+        .zip(printed)
+        .enumerate()
+        .filter(|(_, (example, printed))| **printed != example.output)
+        .map(|(i, (example, printed))| {
+            format!(
+                "{}: `{}` printed\n{printed}\nbut it shows\n{}\n",
+                place(i),
+                example.sql,
+                example.output
+            )
+        })
+        .collect()
+}
+
+/// Every function has an example, and each statement of it prints what the docs show.
+#[test]
+fn every_documented_example_prints_what_it_shows() {
+    let examples = examples();
+    let mut documented: Vec<&str> = examples.iter().map(|e| e.function.as_str()).collect();
+    documented.dedup();
+    let missing: Vec<&str> = datafusion_tensor::udf::registry()
+        .user_functions()
+        .map(|d| d.function.name())
+        .filter(|name| !documented.contains(name))
+        .collect();
+    assert!(missing.is_empty(), "no example: {missing:?}");
+
+    let printed = run_all(&examples);
+    let failures = differences(&examples, &printed, |i| examples[i].function.clone());
     assert!(
         failures.is_empty(),
         "{} of {} examples differ:\n{}",
@@ -96,13 +119,8 @@ fn every_documented_example_prints_what_it_shows() {
     );
 }
 
-/// The hand-written pages (`README.md`, `docs/src/**/*.md` but the generated reference): the
-/// `sql` blocks written as CLI sessions (`> ` prompts), each statement followed by what it
-/// prints. With `DATAFUSION_TENSOR_WRITE_DOCS` set, the test writes what they print instead
-/// (then read the change).
-#[test]
-fn every_session_on_the_pages_prints_what_it_shows() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+/// The hand-written pages: `README.md` and `docs/src/**/*.md` but the generated reference.
+fn hand_written_pages(root: &Path) -> Vec<PathBuf> {
     let mut files = vec![root.join("README.md")];
     let mut dirs = vec![root.join("docs/src")];
     while let Some(dir) = dirs.pop() {
@@ -118,45 +136,59 @@ fn every_session_on_the_pages_prints_what_it_shows() {
         }
     }
     files.sort();
+    files
+}
+
+/// The `sql` blocks of `text` (their byte ranges) written as CLI sessions (`> ` prompts),
+/// with their statements.
+fn sessions(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Example>)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(start) = text[from..].find("```sql\n").map(|at| from + at) {
+        let end = text[start..]
+            .find("\n```")
+            .map_or(text.len(), |end| start + end + 4);
+        let statements = parse_example("page", &text[start..end]);
+        if !statements.is_empty() {
+            found.push((start..end, statements));
+        }
+        from = end;
+    }
+    found
+}
+
+/// The hand-written pages' `sql` blocks written as CLI sessions: each statement followed by
+/// what it prints. With `DATAFUSION_TENSOR_WRITE_DOCS` set, the test writes what they print
+/// instead (then read the change).
+#[test]
+fn every_session_on_the_pages_prints_what_it_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let write = std::env::var_os("DATAFUSION_TENSOR_WRITE_DOCS").is_some();
     let mut failures = Vec::new();
     let mut count = 0;
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        let mut written = String::new();
-        let mut rest = text.as_str();
-        while let Some(start) = rest.find("```sql\n") {
-            let end = rest[start..]
-                .find("\n```")
-                .map_or(rest.len(), |end| start + end + 4);
-            let block = &rest[start..end];
-            written.push_str(&rest[..start]);
-            let sessions = datafusion_tensor::reference::parse_example("page", block);
-            if sessions.is_empty() {
-                written.push_str(block);
-            } else {
-                let mut rewritten = String::from("```sql\n");
-                for example in sessions {
-                    count += 1;
-                    let printed = run(&example.sql);
-                    if printed != example.output {
-                        failures.push(format!(
-                            "{}: `{}` printed\n{printed}\nbut the page shows\n{}\n",
-                            file.strip_prefix(root).unwrap().display(),
-                            example.sql,
-                            example.output
-                        ));
-                    }
-                    let _ = writeln!(rewritten, "> {}\n{printed}", example.sql);
+    for file in hand_written_pages(root) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let blocks = sessions(&text);
+        let statements: Vec<Example> = blocks.iter().flat_map(|(_, s)| s.clone()).collect();
+        let printed = run_all(&statements);
+        let name = file.strip_prefix(root).unwrap().display().to_string();
+        failures.extend(differences(&statements, &printed, |_| name.clone()));
+        count += statements.len();
+        if write && !blocks.is_empty() {
+            let mut written = String::new();
+            let mut printed = printed.iter();
+            let mut last = 0;
+            for (range, statements) in &blocks {
+                written.push_str(&text[last..range.start]);
+                written.push_str("```sql\n");
+                for (statement, printed) in statements.iter().zip(printed.by_ref()) {
+                    let _ = writeln!(written, "> {}\n{printed}", statement.sql);
                 }
-                rewritten.push_str("```");
-                written.push_str(&rewritten);
+                written.push_str("```");
+                last = range.end;
             }
-            rest = &rest[end..];
-        }
-        written.push_str(rest);
-        if write && written != text {
-            std::fs::write(file, written).unwrap();
+            written.push_str(&text[last..]);
+            std::fs::write(&file, written).unwrap();
         }
     }
     assert!(count > 0, "no CLI sessions found on the pages");

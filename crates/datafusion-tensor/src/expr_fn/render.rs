@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::udf::Parameters;
-use crate::udf::registry::{Family, Registered, registry};
+use crate::udf::registry::{Family, registry};
 
 /// Rust's keywords, which a parameter name is written as a raw identifier if it is one.
 const KEYWORDS: &[&str] = &[
@@ -81,11 +81,7 @@ pub fn render(family: Family) -> String {
             continue;
         }
         let name = declared.function.name();
-        let documentation = match &declared.function {
-            Registered::Scalar(udf) => udf.documentation(),
-            Registered::HigherOrder(udf) => udf.documentation(),
-            Registered::Aggregate(udaf) => udaf.documentation(),
-        };
+        let documentation = declared.function.documentation();
         let (macro_name, signature) = match declared.parameters {
             Parameters::Internal => continue,
             Parameters::Fixed { names, required } => {

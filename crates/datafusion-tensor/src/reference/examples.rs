@@ -1,7 +1,7 @@
 //! The SQL examples of the functions' documentation, as statements and the output the docs
 //! show for each: the CLI's tests run them and compare.
 
-use super::{documentation, user_functions};
+use crate::udf::registry::registry;
 
 /// One statement of a function's documented example and what the docs show it printing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,10 +16,11 @@ pub struct Example {
 
 /// Every example statement of every function a user writes, in registration order.
 pub fn examples() -> Vec<Example> {
-    user_functions()
+    registry()
+        .user_functions()
         .filter_map(|declared| {
             let name = declared.function.name();
-            let example = documentation(declared)?.sql_example.as_deref()?;
+            let example = declared.function.documentation()?.sql_example.as_deref()?;
             Some(parse_example(name, example))
         })
         .flatten()

@@ -1,5 +1,5 @@
 //! The function reference, written from the registry: one Markdown page per family
-//! (`docs/src/functions/<family>.md`), each function's section from its one [`Documentation`]
+//! (`docs/src/functions/<family>.md`), each function's section from its one `Documentation`
 //! (the same that `SHOW FUNCTIONS`, `\h` and `information_schema` read) and its numpy or JAX
 //! equivalent ([`equivalents`]). The CLI's `datafusion-tensor-docs` writes the pages; its
 //! tests check that the checked-in pages are these, and run every example ([`examples`]).
@@ -9,12 +9,10 @@ mod examples;
 
 use std::fmt::Write as _;
 
-use datafusion::logical_expr::Documentation;
-
 pub use equivalents::equivalent;
 pub use examples::{Example, examples, parse_example};
 
-use crate::udf::registry::{Declared, Family, Parameters, Registered, registry};
+use crate::udf::registry::{Declared, Family, Parameters, registry};
 
 /// A page of the reference: its path under `docs/src/` and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,23 +74,6 @@ fn family_heading(family: Family) -> (&'static str, &'static str) {
     }
 }
 
-/// The functions a user writes (not the rewrite's `tensor_typed`), in registration order.
-pub fn user_functions() -> impl Iterator<Item = &'static Declared> {
-    registry()
-        .functions()
-        .iter()
-        .filter(|declared| declared.parameters != Parameters::Internal)
-}
-
-/// A registered function's documentation.
-pub fn documentation(declared: &Declared) -> Option<&Documentation> {
-    match &declared.function {
-        Registered::Scalar(udf) => udf.documentation(),
-        Registered::HigherOrder(udf) => udf.documentation(),
-        Registered::Aggregate(udaf) => udaf.documentation(),
-    }
-}
-
 /// Every page of the reference: one per family, then the index (`functions/index.md`).
 pub fn pages() -> Vec<Page> {
     let mut pages = Vec::new();
@@ -104,7 +85,8 @@ pub fn pages() -> Vec<Page> {
          | family | functions |\n| --- | --- |\n",
     );
     for family in Family::ALL {
-        let mut functions: Vec<&Declared> = user_functions()
+        let mut functions: Vec<&Declared> = registry()
+            .user_functions()
             .filter(|declared| declared.family == family)
             .collect();
         functions.sort_by(|a, b| a.function.name().cmp(b.function.name()));
@@ -141,7 +123,7 @@ pub fn pages() -> Vec<Page> {
 fn section(declared: &Declared) -> String {
     let name = declared.function.name();
     let mut text = format!("## {name}\n\n");
-    let Some(doc) = documentation(declared) else {
+    let Some(doc) = declared.function.documentation() else {
         return text;
     };
     let _ = write!(text, "{}\n\n", doc.description.trim());
@@ -203,7 +185,7 @@ mod tests {
     #[test]
     fn every_user_function_is_on_a_page_once() {
         let pages = pages();
-        for declared in user_functions() {
+        for declared in registry().user_functions() {
             let heading = format!("\n## {}\n", declared.function.name());
             let found = pages.iter().filter(|p| p.text.contains(&heading)).count();
             assert_eq!(found, 1, "{}", declared.function.name());
@@ -213,7 +195,10 @@ mod tests {
 
     #[test]
     fn every_user_function_has_its_equivalent_and_only_those() {
-        let names: Vec<&str> = user_functions().map(|d| d.function.name()).collect();
+        let names: Vec<&str> = registry()
+            .user_functions()
+            .map(|d| d.function.name())
+            .collect();
         let missing: Vec<&&str> = names.iter().filter(|n| equivalent(n).is_none()).collect();
         assert!(
             missing.is_empty(),

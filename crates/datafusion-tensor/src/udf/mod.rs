@@ -63,6 +63,7 @@ mod convert;
 mod create;
 mod decompose;
 mod diff;
+mod documentation;
 mod get;
 mod introspect;
 mod lambda;
@@ -137,74 +138,7 @@ pub use crate::kernels::elementwise::BinaryOp;
 pub use crate::kernels::linalg::similarity::Measure;
 pub use crate::kernels::reduce::Reduction;
 pub use crate::kernels::update::{Combine, UnaryFn};
-
-/// The documentation every tensor function starts from: its section, `description`, `syntax`
-/// and an example (`call` and what it shows, `out`); arguments are added by the caller.
-pub(crate) fn tensor_documentation(
-    description: impl Into<String>,
-    syntax: impl Into<String>,
-    call: &str,
-    out: &str,
-) -> datafusion::logical_expr::DocumentationBuilder {
-    documented(description, syntax).with_sql_example(sql_example(call, out))
-}
-
-/// The documentation of a tensor function, in the section `SHOW FUNCTIONS` lists them under.
-pub(crate) fn documented(
-    description: impl Into<String>,
-    syntax: impl Into<String>,
-) -> datafusion::logical_expr::DocumentationBuilder {
-    Documentation::builder(
-        datafusion::logical_expr::DocSection {
-            include: true,
-            label: "Tensor Functions",
-            description: None,
-        },
-        description,
-        syntax,
-    )
-}
-
-/// A documented example as the CLI shows it: `> SELECT {call} AS r;` (`call` may go on with
-/// `FROM ...`) and the table of its one column `r`, one row per line of `out`. The CLI's tests
-/// run it and compare (`crate::reference`).
-pub(crate) fn sql_example(call: &str, out: &str) -> String {
-    use std::fmt::Write as _;
-    let statement = match top_level_from(call) {
-        Some(at) => format!("SELECT {} AS r{}", &call[..at], &call[at..]),
-        None => format!("SELECT {call} AS r"),
-    };
-    let rows: Vec<&str> = out.lines().collect();
-    let width = rows
-        .iter()
-        .map(|row| row.chars().count())
-        .chain([1])
-        .max()
-        .unwrap_or(1);
-    let rule = format!("+{}+", "-".repeat(width + 2));
-    let mut table = format!("{rule}\n| {:width$} |\n{rule}\n", "r");
-    for row in rows {
-        let _ = writeln!(table, "| {row:width$} |");
-    }
-    table.push_str(&rule);
-    format!("```sql\n> {statement};\n{table}\n```")
-}
-
-/// Where ` FROM ` starts outside parentheses and quotes in `call`.
-fn top_level_from(call: &str) -> Option<usize> {
-    let mut depth = 0_i32;
-    let mut quoted = false;
-    for (at, c) in call.char_indices() {
-        match c {
-            '\'' => quoted = !quoted,
-            '(' | '[' if !quoted => depth += 1,
-            ')' | ']' if !quoted => depth -= 1,
-            ' ' if !quoted && depth == 0 && call[at..].starts_with(" FROM ") => return Some(at),
-            _ => {}
-        }
-    }
-    None
-}
+pub(crate) use documentation::{documented, sql_example, tensor_documentation};
 
 /// Every scalar function this crate defines, ready to register (from [`registry()`]).
 pub fn all_functions() -> Vec<ScalarUDF> {

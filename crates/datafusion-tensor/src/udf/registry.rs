@@ -17,8 +17,8 @@ use arrow::datatypes::FieldRef;
 use datafusion::common::{ScalarValue, plan_datafusion_err, plan_err};
 use datafusion::error::Result;
 use datafusion::logical_expr::{
-    AggregateUDF, HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl, Signature,
-    ValueOrLambda, Volatility,
+    AggregateUDF, Documentation, HigherOrderUDF, HigherOrderUDFImpl, ScalarUDF, ScalarUDFImpl,
+    Signature, ValueOrLambda, Volatility,
 };
 
 use super::call_state::{CallState, HigherOrderTensorCall, ScalarTensorCall};
@@ -136,6 +136,15 @@ impl Registered {
             Self::Scalar(udf) => udf.name(),
             Self::HigherOrder(udf) => udf.name(),
             Self::Aggregate(udaf) => udaf.name(),
+        }
+    }
+
+    /// Its documentation (`SHOW FUNCTIONS`, the reference, the builders' docs).
+    pub fn documentation(&self) -> Option<&Documentation> {
+        match self {
+            Self::Scalar(udf) => udf.documentation(),
+            Self::HigherOrder(udf) => udf.documentation(),
+            Self::Aggregate(udaf) => udaf.documentation(),
         }
     }
 }
@@ -304,6 +313,14 @@ impl Registry {
     /// Every declared function, in registration order.
     pub fn functions(&self) -> &[Declared] {
         &self.functions
+    }
+
+    /// The functions a user writes (not the SQL rewrite's `tensor_typed`), in registration
+    /// order.
+    pub fn user_functions(&self) -> impl Iterator<Item = &Declared> {
+        self.functions
+            .iter()
+            .filter(|declared| declared.parameters != Parameters::Internal)
     }
 
     /// The declared function `name`.
