@@ -1172,3 +1172,46 @@ pub fn run_sql(data: &[u8], family: Family) -> Vec<(String, Result<usize, String
         })
     })
 }
+
+/// The tensor file readers (`read_npy`, `read_npz`, `read_safetensors`) on the file whose
+/// bytes follow the first (which picks the format): every row and column read. A bad file
+/// must be an error, never a panic or an allocation the file's bytes do not bound.
+pub fn tensor_files(data: &[u8]) -> Vec<(String, Result<usize, String>)> {
+    let Some((&pick, bytes)) = data.split_first() else {
+        return Vec::new();
+    };
+    let (function, extension) = [
+        ("read_npy", "npy"),
+        ("read_npz", "npz"),
+        ("read_safetensors", "safetensors"),
+    ][usize::from(pick) % 3];
+    let path = std::env::temp_dir().join(format!(
+        "datafusion-tensor-fuzz-{}-{:?}.{extension}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::write(&path, bytes).expect("write the input file");
+    let location = path.display().to_string();
+    let queries = [
+        format!("SELECT * FROM {function}('{location}')"),
+        format!("SELECT count(*) FROM {function}('{location}')"),
+    ];
+    let results = CONTEXT.with(|ctx| {
+        RUNTIME.with(|rt| {
+            queries
+                .into_iter()
+                .map(|sql| {
+                    let outcome = rt.block_on(async {
+                        let batches = ctx.sql(&sql).await?.collect().await?;
+                        Ok::<_, datafusion::error::DataFusionError>(
+                            batches.iter().map(RecordBatch::num_rows).sum(),
+                        )
+                    });
+                    (sql, outcome.map_err(|e| e.to_string()))
+                })
+                .collect()
+        })
+    });
+    let _ = std::fs::remove_file(&path);
+    results
+}

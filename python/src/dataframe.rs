@@ -49,6 +49,18 @@ impl PyDataFrame {
         schema_capsule(py, self.df.schema().inner())
     }
 
+    /// The metadata of result column `name` as DataFusion holds it (pyarrow turns extension
+    /// metadata it has no Python class for, `arrow.variable_shape_tensor`'s, into a type
+    /// without it); empty for no such column.
+    fn field_metadata(&self, name: &str) -> std::collections::HashMap<String, String> {
+        self.df
+            .schema()
+            .inner()
+            .field_with_name(name)
+            .map(|field| field.metadata().clone())
+            .unwrap_or_default()
+    }
+
     /// The number of rows the query returns.
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
         wait_for(py, self.df.clone().count())

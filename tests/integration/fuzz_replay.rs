@@ -75,6 +75,90 @@ fn sql_aggregate_corpus() {
     });
 }
 
+#[test]
+fn tensor_files_corpus() {
+    replay("tensor_files", |d| {
+        harness::tensor_files(d);
+    });
+}
+
+/// The committed tensor files (`tests/data/tensor_files/`, written by numpy and safetensors),
+/// each broken 150 ways by seeded pseudo-random edits: bytes overwritten (most in the
+/// header), the file cut short, header digits changed. Every read is an error or rows, never a
+/// panic; `FUZZ_RANDOM_INPUTS=N` makes N edits of each file.
+#[test]
+fn tensor_file_mutations() {
+    let edits = std::env::var("FUZZ_RANDOM_INPUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150usize);
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tensor_files");
+    let seeds = [
+        (0u8, "c_float32.npy"),
+        (0, "f_4d.npy"),
+        (0, "be_int32.npy"),
+        (1, "arrays.npz"),
+        (1, "compressed.npz"),
+        (2, "model.safetensors"),
+        (2, "bf16.safetensors"),
+    ];
+    let (mut reads, mut ok) = (0usize, 0usize);
+    for (format, file) in seeds {
+        let good = std::fs::read(dir.join(file)).unwrap();
+        for _ in 0..edits {
+            let mut bytes = good.clone();
+            match next() % 4 {
+                0 => bytes.truncate((next() as usize) % bytes.len()),
+                1 => {
+                    // Digits in the header: shapes and lengths that lie.
+                    let header = bytes.len().min(160);
+                    for _ in 0..=(next() % 3) {
+                        let at = (next() as usize) % header;
+                        bytes[at] = b"0123456789"[(next() % 10) as usize];
+                    }
+                }
+                2 => {
+                    let header = bytes.len().min(128);
+                    for _ in 0..=(next() % 4) {
+                        let at = (next() as usize) % header;
+                        bytes[at] = next() as u8;
+                    }
+                }
+                _ => {
+                    for _ in 0..=(next() % 8) {
+                        let at = (next() as usize) % bytes.len();
+                        bytes[at] = next() as u8;
+                    }
+                }
+            }
+            let mut input = vec![format];
+            input.extend_from_slice(&bytes);
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                harness::tensor_files(&input)
+            }));
+            let Ok(results) = outcome else {
+                let path = std::env::temp_dir().join(format!("tensor-file-panic-{file}"));
+                std::fs::write(&path, &input).unwrap();
+                panic!(
+                    "an edit of {file} panics: the input is at {}",
+                    path.display()
+                );
+            };
+            reads += results.len();
+            ok += results.iter().filter(|(_, r)| r.is_ok()).count();
+        }
+    }
+    // Both outcomes occur: the edits are not all fatal, nor all harmless.
+    assert!(ok > 0 && ok < reads, "{ok} of {reads} reads succeeded");
+}
+
 /// Seeded pseudo-random inputs through every SQL target (no coverage guidance: what this
 /// machine runs without a nightly `cargo fuzz`): none may panic. 200 inputs per target;
 /// `FUZZ_RANDOM_INPUTS=N` runs N (and `FUZZ_RANDOM_SEED` another seed).

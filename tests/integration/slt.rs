@@ -194,6 +194,10 @@ macro_rules! each_suite {
             // Across functions: Parquet files, resource limits, cases found by fuzzing.
             files,
             parquet,
+            // Tensor files as tables (read_npy, read_npz, read_safetensors, COPY TO): numpy's
+            // and safetensors' values of the files they wrote, and the errors of broken ones.
+            tensor_files,
+            tensor_files_generated,
             limits,
             fuzz_regressions,
         );

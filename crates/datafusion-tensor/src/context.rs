@@ -80,6 +80,8 @@ pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
 /// ```
 pub fn register_all(ctx: &SessionContext) -> Result<()> {
     register_session_functions(ctx);
+    // read_npy, read_npz, read_safetensors; STORED AS NPY...; COPY TO .npy/.safetensors.
+    crate::files::register_tensor_files(ctx)?;
     ctx.state()
         .extension_type_registry()
         .add_extension_type_registration(tensor_extension_type())?;

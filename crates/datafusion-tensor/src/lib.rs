@@ -54,6 +54,7 @@ pub mod display;
 pub mod dtype;
 pub mod error;
 pub mod expr_fn;
+pub mod files;
 /// Declares the crate's internal modules: public only with the `internals` feature (its
 /// benches, fuzz targets and the CLI's tests; hidden from the docs, no semver promise), else
 /// crate-private.

@@ -10,8 +10,9 @@ Two ways in:
       import datafusion_tensor as dt
       ctx = dt.SessionContext()
       ctx.register_parquet("t", "tensors.parquet")
-      table = ctx.sql("SELECT tensor_get(x, '1:3, ::2') AS y FROM t").to_arrow_table()
-      y = table.column("y").combine_chunks().to_numpy_ndarray()
+      y = ctx.sql("SELECT tensor_get(x, '1:3, ::2') AS y FROM t").to_numpy("y")
+      w = ctx.sql("SELECT tensor FROM read_safetensors('model.safetensors') "
+                  "WHERE name = 'lm_head.weight'").to_torch("tensor")
 
 - :func:`register` on a ``datafusion.SessionContext`` (datafusion-python 55): the scalar
   functions through datafusion-ffi, positional arguments only; see its docstring for what the
@@ -19,7 +20,10 @@ Two ways in:
 
 Tensor columns come in from anything with ``__arrow_c_stream__`` (pyarrow tables with
 ``pa.fixed_shape_tensor`` columns, polars, pandas through pyarrow) and come back as
-``pyarrow.FixedShapeTensorType``. Failing queries raise :class:`DataFusionError` (its
+``pyarrow.FixedShapeTensorType``, or as numpy, torch and JAX arrays (``DataFrame.to_numpy``,
+``to_torch``, ``to_jax``; ``SessionContext.from_numpy``, ``from_torch`` the other way), without
+a copy where Arrow's buffers can be theirs. ``read_npy``, ``read_npz`` and
+``read_safetensors`` read tensor files in SQL. Failing queries raise :class:`DataFusionError` (its
 subclasses :class:`PlanError` and :class:`ExecutionError`) with the CLI's message. Queries
 run without the GIL, and Ctrl-C interrupts them (``KeyboardInterrupt``).
 """
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import pyarrow as pa
 
-from . import _internal
+from . import _internal, _numpy
 from ._internal import DataFusionError, ExecutionError, Expr, PlanError, SortExpr
 
 if TYPE_CHECKING:
@@ -125,6 +129,38 @@ class DataFrame:
 
         return polars.from_arrow(self.to_arrow_table())
 
+    def to_numpy(self, column: str) -> Any:
+        """Runs the query; column ``column`` as a numpy ``ndarray`` of shape
+        ``[rows, *shape]``. No copy where the column's buffer can be numpy's (one batch, no
+        NULLs, a numeric dtype; a permuted tensor is a transposed view); booleans, several
+        batches and variable-shape rows of one shape are copied. NULL rows, NULL elements and
+        rows of different shapes raise ``ValueError``."""
+        return _numpy.column_to_numpy(
+            self.to_arrow_table(), column, self._df.field_metadata(column)
+        )
+
+    def to_torch(self, column: str) -> Any:
+        """Runs the query; column ``column`` as a CPU ``torch.Tensor`` sharing
+        :meth:`to_numpy`'s buffer (no copy where it makes none). The tensor views Arrow's
+        immutable buffer: do not write into it (``.clone()`` first)."""
+        import warnings
+
+        import torch
+
+        array = self.to_numpy(column)
+        with warnings.catch_warnings():
+            # Arrow's buffers are read-only; torch warns that its tensor is not.
+            warnings.simplefilter("ignore", UserWarning)
+            return torch.from_numpy(array)
+
+    def to_jax(self, column: str) -> Any:
+        """Runs the query; column ``column`` as a ``jax.Array`` on JAX's default device
+        (from :meth:`to_numpy`'s array: JAX arrays are immutable and own their buffer, so JAX
+        copies it unless it can alias the CPU buffer)."""
+        import jax.numpy as jnp
+
+        return jnp.asarray(self.to_numpy(column))
+
     def count(self) -> int:
         """Runs the query; the number of rows."""
         return self._df.count()
@@ -200,6 +236,18 @@ class SessionContext:
         """A DataFrame over ``data`` (anything with ``__arrow_c_stream__``, or a pandas
         DataFrame), registered as table ``name`` (a generated name when ``None``)."""
         return DataFrame(self.ctx.from_arrow(_arrow_stream(data), name))
+
+    def from_numpy(self, arrays: dict[str, Any], name: str | None = None) -> DataFrame:
+        """A DataFrame over ``arrays`` (name -> ndarray, or anything with ``__dlpack__``: torch
+        or JAX arrays on the CPU), registered as table ``name``: axis 0 is the rows, 1-d
+        arrays are plain columns and n-d arrays tensor columns of the remaining shape. No copy
+        for C-contiguous numeric arrays; others are made C-contiguous first."""
+        return self.from_arrow(_numpy.arrays_to_table(arrays), name)
+
+    def from_torch(self, tensors: dict[str, Any], name: str | None = None) -> DataFrame:
+        """:meth:`from_numpy` for torch tensors (through DLPack; CPU tensors, no copy where
+        they are contiguous)."""
+        return self.from_numpy(tensors, name)
 
     def from_pandas(self, data: pandas.DataFrame, name: str | None = None) -> DataFrame:
         """A DataFrame over a pandas DataFrame (through pyarrow)."""

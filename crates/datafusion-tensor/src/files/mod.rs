@@ -1,0 +1,181 @@
+//! Tensors where they live: numpy's `.npy`/`.npz` files and safetensors files as tables.
+//!
+//! - `read_npy('path or glob')`: each file's rows along axis 0: `row_index` (the row's index
+//!   in its file), `x` (`arrow.fixed_shape_tensor` of the remaining shape; plain numbers for a
+//!   1-d file), and `filename` when the location names several files ([`npy`]);
+//! - `read_npz('file.npz')` and `read_safetensors('path or glob')`: one row per named array
+//!   (`name`, `dtype`, `shape`, `tensor` as `arrow.variable_shape_tensor`);
+//! - `CREATE EXTERNAL TABLE t STORED AS NPY | NPZ | SAFETENSORS LOCATION 'path, glob or dir/'`:
+//!   the same tables ([`factory`]);
+//! - `COPY (...) TO 'out.npy'` and `TO 'out.safetensors'` ([`write`]).
+//!
+//! Files are local and memory-mapped: values that are little-endian and aligned are the
+//! mapped bytes themselves, and a scan reads only the rows a query asks for ([`table`]).
+
+mod factory;
+mod npy;
+mod npz;
+mod paths;
+mod safetensors_file;
+mod source;
+mod table;
+mod values;
+mod write;
+
+use std::sync::Arc;
+
+use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
+use datafusion::common::ScalarValue;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::logical_expr::Expr;
+use datafusion::prelude::SessionContext;
+
+pub use factory::TensorFileTableFactory;
+pub use write::{NpyFormatFactory, SafetensorsFormatFactory};
+
+/// The tensor file formats a table can be read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TensorFileFormat {
+    /// numpy's `.npy`: rows along axis 0.
+    Npy,
+    /// numpy's `.npz`: one row per array.
+    Npz,
+    /// Hugging Face's safetensors: one row per named tensor.
+    Safetensors,
+}
+
+impl TensorFileFormat {
+    /// The table function's name.
+    pub fn function(self) -> &'static str {
+        match self {
+            Self::Npy => "read_npy",
+            Self::Npz => "read_npz",
+            Self::Safetensors => "read_safetensors",
+        }
+    }
+
+    /// The files' extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Npy => "npy",
+            Self::Npz => "npz",
+            Self::Safetensors => "safetensors",
+        }
+    }
+
+    /// The table over the files `location` names (a path, a glob, or a directory).
+    ///
+    /// # Errors
+    /// When no file matches, or a file cannot be read as the format.
+    pub fn table(self, location: &str) -> Result<Arc<dyn TableProvider>> {
+        self.table_of(&[location])
+    }
+
+    /// The table over the files every location of `locations` names.
+    ///
+    /// # Errors
+    /// When a location matches no file, or a file cannot be read as the format.
+    pub fn table_of(self, locations: &[&str]) -> Result<Arc<dyn TableProvider>> {
+        let function = self.function();
+        let mut paths = Vec::new();
+        for location in locations {
+            paths.extend(paths::resolve(function, location, self.extension())?);
+        }
+        paths.sort();
+        paths.dedup();
+        if paths.is_empty() {
+            return Err(DataFusionError::Plan(format!(
+                "{function}: no location given"
+            )));
+        }
+        Ok(match self {
+            Self::Npy => {
+                let (schema, files) = npy::table(function, &paths)?;
+                Arc::new(table::TensorFileTable::new(function, schema, files, &[]).with_row_index())
+            }
+            Self::Npz => {
+                let (schema, files) = npz::table(function, &paths)?;
+                Arc::new(table::TensorFileTable::new(
+                    function,
+                    schema,
+                    files,
+                    named::HEADER,
+                ))
+            }
+            Self::Safetensors => {
+                let (schema, files) = safetensors_file::table(function, &paths)?;
+                Arc::new(table::TensorFileTable::new(
+                    function,
+                    schema,
+                    files,
+                    named::HEADER,
+                ))
+            }
+        })
+    }
+}
+
+mod named;
+
+/// A table function reading one [`TensorFileFormat`].
+#[derive(Debug, Clone, Copy)]
+struct ReadTensorFile(TensorFileFormat);
+
+impl TableFunctionImpl for ReadTensorFile {
+    fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
+        let location = location_argument(self.0.function(), self.0.extension(), args.exprs())?;
+        self.0.table(&location)
+    }
+}
+
+/// A table function's one argument, a path or glob as a string literal.
+fn location_argument(function: &str, extension: &str, args: &[Expr]) -> Result<String> {
+    match args {
+        [
+            Expr::Literal(
+                ScalarValue::Utf8(Some(s))
+                | ScalarValue::LargeUtf8(Some(s))
+                | ScalarValue::Utf8View(Some(s)),
+                _,
+            ),
+        ] => Ok(s.clone()),
+        _ => Err(DataFusionError::Plan(format!(
+            "{function} takes one argument, a path or glob as a string literal: \
+             {function}('data/*.{extension}')"
+        ))),
+    }
+}
+
+/// Registers `read_npy`, `read_npz` and `read_safetensors`, the `STORED AS` formats of
+/// `CREATE EXTERNAL TABLE`, and the `COPY TO` writers of `.npy` and `.safetensors` files.
+///
+/// # Errors
+/// When a registration fails.
+pub fn register_tensor_files(ctx: &SessionContext) -> Result<()> {
+    for format in [
+        TensorFileFormat::Npy,
+        TensorFileFormat::Npz,
+        TensorFileFormat::Safetensors,
+    ] {
+        ctx.register_udtf(format.function(), Arc::new(ReadTensorFile(format)));
+    }
+    ctx.register_udtf(
+        "read_safetensors_metadata",
+        Arc::new(safetensors_file::ReadSafetensorsMetadata),
+    );
+    let state = ctx.state_ref();
+    let mut state = state.write();
+    for format in [
+        TensorFileFormat::Npy,
+        TensorFileFormat::Npz,
+        TensorFileFormat::Safetensors,
+    ] {
+        state.table_factories_mut().insert(
+            format.extension().to_uppercase(),
+            Arc::new(TensorFileTableFactory(format)),
+        );
+    }
+    state.register_file_format(Arc::new(NpyFormatFactory), true)?;
+    state.register_file_format(Arc::new(SafetensorsFormatFactory), true)?;
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! What every tensor file behind a table gives the scan ([`TensorFile`]), and the memory map
+//! its values are read from ([`Mapped`]).
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow::array::RecordBatch;
+use arrow::buffer::Buffer;
+use arrow::datatypes::SchemaRef;
+use datafusion::error::{DataFusionError, Result};
+use memmap2::Mmap;
+
+/// One file of a table: its rows, each row's size, and any range of its rows as a batch of
+/// the table's columns.
+pub(crate) trait TensorFile: fmt::Debug + Send + Sync {
+    /// The file's rows.
+    fn rows(&self) -> usize;
+
+    /// Bytes of `row`'s values (to size batches: a batch holds about 64 MiB at most).
+    fn row_bytes(&self, row: usize) -> usize;
+
+    /// The columns `projection` (of the table's schema) of `rows`, as `schema` (the
+    /// projected schema).
+    fn batch(
+        &self,
+        rows: Range<usize>,
+        projection: &[usize],
+        schema: &SchemaRef,
+    ) -> Result<RecordBatch>;
+
+    /// Whether reading rows copies their values (a byte-order swap, a gather, packed
+    /// booleans, a concatenation): a scan of files that copy nothing is one partition, in
+    /// file order, since it has no work to share.
+    fn copies(&self) -> bool {
+        true
+    }
+
+    /// Every row's columns that need no tensor values (names, dtypes, shapes), as the
+    /// table's schema with NULL tensors, for filters on them to choose the rows before any
+    /// value is read; `None` when the file has no such columns.
+    fn header(&self, _schema: &SchemaRef) -> Option<Result<RecordBatch>> {
+        None
+    }
+}
+
+/// A batch of `rows` rows of `columns`, as `schema` (a count for batches of no columns).
+pub(crate) fn batch_of(
+    schema: &SchemaRef,
+    columns: Vec<arrow::array::ArrayRef>,
+    rows: usize,
+) -> Result<RecordBatch> {
+    let options = arrow::array::RecordBatchOptions::new().with_row_count(Some(rows));
+    Ok(RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        columns,
+        &options,
+    )?)
+}
+
+/// A local file mapped into memory, whole (an empty file is an empty slice: it cannot be
+/// mapped).
+#[derive(Debug, Clone)]
+pub(crate) struct Mapped {
+    map: Option<Arc<Mmap>>,
+}
+
+/// A range of a map, as the owner of a [`bytes::Bytes`] (which keeps the map alive).
+struct MapSlice {
+    map: Arc<Mmap>,
+    range: Range<usize>,
+}
+
+impl AsRef<[u8]> for MapSlice {
+    fn as_ref(&self) -> &[u8] {
+        &self.map[self.range.clone()]
+    }
+}
+
+impl Mapped {
+    /// `path` mapped; errors name `function` and the file.
+    pub(crate) fn open(function: &str, path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|err| {
+            DataFusionError::Plan(format!(
+                "{function}: cannot open '{}': {err}",
+                path.display()
+            ))
+        })?;
+        let len = file
+            .metadata()
+            .map_err(|err| {
+                DataFusionError::Plan(format!(
+                    "{function}: cannot read '{}': {err}",
+                    path.display()
+                ))
+            })?
+            .len();
+        if len == 0 {
+            return Ok(Self { map: None });
+        }
+        // SAFETY: the map is read only. A file changed while it is mapped changes the values
+        // read (as for numpy's `mmap_mode='r'` and the Parquet reader's maps): tables over
+        // files that other processes rewrite in place are not supported.
+        let map = unsafe { Mmap::map(&file) }.map_err(|err| {
+            DataFusionError::Plan(format!(
+                "{function}: cannot map '{}': {err}",
+                path.display()
+            ))
+        })?;
+        Ok(Self {
+            map: Some(Arc::new(map)),
+        })
+    }
+
+    /// The whole file.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.map.as_deref().map_or(&[], |map| &map[..])
+    }
+
+    /// `range` of the file as an Arrow buffer over the map (no copy).
+    pub(crate) fn buffer(&self, range: Range<usize>) -> Buffer {
+        match &self.map {
+            Some(map) if !range.is_empty() => Buffer::from(bytes::Bytes::from_owner(MapSlice {
+                map: Arc::clone(map),
+                range,
+            })),
+            _ => Buffer::from_vec(Vec::<u8>::new()),
+        }
+    }
+}
