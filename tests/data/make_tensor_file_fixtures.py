@@ -229,6 +229,9 @@ def bad_files():
     (BAD / "lying_shape.safetensors").write_bytes(struct.pack("<Q", len(text)) + text + st[8 + n :])
     (BAD / "huge_header.safetensors").write_bytes(struct.pack("<Q", 1 << 62) + b"{}")
     (BAD / "not_zip.npz").write_bytes(b"not a zip archive")
+    # A valid file (no data: one dimension is 0) whose other dimension no Arrow list holds.
+    empty = np.zeros((0, 3_000_000_000), dtype=np.uint8)
+    safetensors.numpy.save_file({"wide": empty}, str(BAD / "wide.safetensors"))
 
 
 def write_suite():

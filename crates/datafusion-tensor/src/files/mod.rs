@@ -13,6 +13,7 @@
 //! mapped bytes themselves, and a scan reads only the rows a query asks for ([`table`]).
 
 mod factory;
+mod named;
 mod npy;
 mod npz;
 mod paths;
@@ -45,6 +46,9 @@ pub enum TensorFileFormat {
 }
 
 impl TensorFileFormat {
+    /// Every format.
+    pub const ALL: [Self; 3] = [Self::Npy, Self::Npz, Self::Safetensors];
+
     /// The table function's name.
     pub fn function(self) -> &'static str {
         match self {
@@ -115,8 +119,6 @@ impl TensorFileFormat {
     }
 }
 
-mod named;
-
 /// A table function reading one [`TensorFileFormat`].
 #[derive(Debug, Clone, Copy)]
 struct ReadTensorFile(TensorFileFormat);
@@ -152,11 +154,7 @@ fn location_argument(function: &str, extension: &str, args: &[Expr]) -> Result<S
 /// # Errors
 /// When a registration fails.
 pub fn register_tensor_files(ctx: &SessionContext) -> Result<()> {
-    for format in [
-        TensorFileFormat::Npy,
-        TensorFileFormat::Npz,
-        TensorFileFormat::Safetensors,
-    ] {
+    for format in TensorFileFormat::ALL {
         ctx.register_udtf(format.function(), Arc::new(ReadTensorFile(format)));
     }
     ctx.register_udtf(
@@ -165,11 +163,7 @@ pub fn register_tensor_files(ctx: &SessionContext) -> Result<()> {
     );
     let state = ctx.state_ref();
     let mut state = state.write();
-    for format in [
-        TensorFileFormat::Npy,
-        TensorFileFormat::Npz,
-        TensorFileFormat::Safetensors,
-    ] {
+    for format in TensorFileFormat::ALL {
         state.table_factories_mut().insert(
             format.extension().to_uppercase(),
             Arc::new(TensorFileTableFactory(format)),

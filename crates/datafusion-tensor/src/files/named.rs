@@ -32,18 +32,16 @@ pub(crate) const HEADER: &[&str] = &["name", "dtype", "shape", "filename"];
 /// Where an array's values are.
 #[derive(Debug, Clone)]
 pub(crate) enum Data {
-    /// These bytes of the mapped file, row-major.
+    /// These bytes of the mapped file.
     Mapped(Range<usize>),
-    /// These bytes of the mapped file, in Fortran order.
-    MappedFortran(Range<usize>),
     /// Decoded when read (a compressed archive member).
     Read(Arc<dyn ReadEntry>),
 }
 
 /// An array whose bytes are decoded when it is read.
 pub(crate) trait ReadEntry: std::fmt::Debug + Send + Sync {
-    /// The array's bytes, and whether they are in Fortran order.
-    fn read(&self) -> Result<(Vec<u8>, bool)>;
+    /// The array's bytes, in the entry's order.
+    fn read(&self) -> Result<Vec<u8>>;
 }
 
 /// One named array of a file.
@@ -53,6 +51,9 @@ pub(crate) struct Entry {
     pub(crate) dtype: String,
     pub(crate) shape: Vec<usize>,
     pub(crate) encoding: Encoding,
+    /// The bytes are in Fortran order (numpy's `fortran_order` of an array of 2 or more
+    /// dimensions).
+    pub(crate) fortran: bool,
     pub(crate) data: Data,
     /// Bytes of values.
     pub(crate) bytes: usize,
@@ -103,6 +104,19 @@ pub(crate) fn table(
                 })?,
             });
             ndim = ndim.max(entry.shape.len());
+            // The tensor column's lists and shapes count in i32 (Arrow's `List`, the
+            // canonical shape field).
+            let elements: usize = entry.shape.iter().product();
+            let largest = entry.shape.iter().copied().max().unwrap_or(0).max(elements);
+            if i32::try_from(largest).is_err() {
+                return Err(DataFusionError::Plan(format!(
+                    "{function}: '{file}': tensor '{}' of shape {:?} has more elements or a \
+                     longer dimension than an Arrow list holds ({})",
+                    entry.name,
+                    entry.shape,
+                    i32::MAX
+                )));
+            }
         }
     }
     let element = element.unwrap_or(DataType::Float32);
@@ -167,27 +181,22 @@ pub(crate) fn from_fortran(bytes: &[u8], shape: &[usize], size: usize) -> Vec<u8
 impl NamedFile {
     /// `entry`'s values, row-major, as the table's element type.
     fn values(&self, entry: &Entry) -> Result<ArrayRef> {
+        let row_major = |bytes: &[u8]| {
+            if entry.fortran {
+                owned_values(
+                    &from_fortran(bytes, &entry.shape, entry.encoding.size),
+                    &entry.encoding,
+                )
+            } else {
+                owned_values(bytes, &entry.encoding)
+            }
+        };
         let values = match &entry.data {
-            Data::Mapped(range) => mapped_values(&self.map, range.clone(), &entry.encoding)?,
-            Data::MappedFortran(range) => {
-                let bytes = from_fortran(
-                    &self.map.bytes()[range.clone()],
-                    &entry.shape,
-                    entry.encoding.size,
-                );
-                owned_values(&bytes, &entry.encoding)?
+            Data::Mapped(range) if !entry.fortran => {
+                mapped_values(&self.map, range.clone(), &entry.encoding)?
             }
-            Data::Read(read) => {
-                let (bytes, fortran) = read.read()?;
-                if fortran {
-                    owned_values(
-                        &from_fortran(&bytes, &entry.shape, entry.encoding.size),
-                        &entry.encoding,
-                    )?
-                } else {
-                    owned_values(&bytes, &entry.encoding)?
-                }
-            }
+            Data::Mapped(range) => row_major(&self.map.bytes()[range.clone()])?,
+            Data::Read(read) => row_major(&read.read()?)?,
         };
         let element = self.tensor.element_type();
         if values.data_type() == element {

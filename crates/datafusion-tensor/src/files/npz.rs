@@ -42,7 +42,7 @@ fn entries(map: &Mapped) -> Result<Vec<Entry>, String> {
             .to_string();
         let size = usize::try_from(member.size()).unwrap_or(usize::MAX);
         let in_member = |err: String| format!("member '{member_name}': {err}");
-        let entry = if member.compression() == CompressionMethod::Stored {
+        let (header, data) = if member.compression() == CompressionMethod::Stored {
             let start =
                 usize::try_from(member.data_start().unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
             let bytes = start
@@ -51,19 +51,7 @@ fn entries(map: &Mapped) -> Result<Vec<Entry>, String> {
                 .ok_or_else(|| in_member("its data runs past the archive's end".into()))?;
             let header = parse_header(bytes).map_err(in_member)?;
             let range = start + header.data_offset..start + header.data_offset + header.data_len;
-            let data = if header.fortran && header.shape.len() > 1 {
-                Data::MappedFortran(range)
-            } else {
-                Data::Mapped(range)
-            };
-            Entry {
-                name,
-                dtype: header.dtype,
-                bytes: header.data_len,
-                shape: header.shape,
-                encoding: header.encoding,
-                data,
-            }
+            (header, Data::Mapped(range))
         } else {
             // The header is in the member's first bytes: inflate those only.
             let mut head = Vec::new();
@@ -72,22 +60,23 @@ fn entries(map: &Mapped) -> Result<Vec<Entry>, String> {
                 .read_to_end(&mut head)
                 .map_err(|err| in_member(err.to_string()))?;
             let header = parse_header_in(&head, size).map_err(in_member)?;
-            let fortran = header.fortran && header.shape.len() > 1;
-            Entry {
-                name,
-                dtype: header.dtype,
-                bytes: header.data_len,
-                shape: header.shape,
-                encoding: header.encoding,
-                data: Data::Read(Arc::new(Compressed {
-                    map: map.clone(),
-                    index,
-                    member: member_name,
-                    data_offset: header.data_offset,
-                    data_len: header.data_len,
-                    fortran,
-                })),
-            }
+            let read = Compressed {
+                map: map.clone(),
+                index,
+                member: member_name,
+                data_offset: header.data_offset,
+                data_len: header.data_len,
+            };
+            (header, Data::Read(Arc::new(read)))
+        };
+        let entry = Entry {
+            name,
+            dtype: header.dtype,
+            bytes: header.data_len,
+            fortran: header.fortran && header.shape.len() > 1,
+            shape: header.shape,
+            encoding: header.encoding,
+            data,
         };
         entries.push(entry);
     }
@@ -102,11 +91,10 @@ struct Compressed {
     member: String,
     data_offset: usize,
     data_len: usize,
-    fortran: bool,
 }
 
 impl ReadEntry for Compressed {
-    fn read(&self) -> Result<(Vec<u8>, bool)> {
+    fn read(&self) -> Result<Vec<u8>> {
         let fail = |err: String| {
             DataFusionError::Execution(format!("read_npz: member '{}': {err}", self.member))
         };
@@ -131,6 +119,6 @@ impl ReadEntry for Compressed {
             )));
         }
         bytes.drain(..self.data_offset);
-        Ok((bytes, self.fortran))
+        Ok(bytes)
     }
 }

@@ -47,6 +47,7 @@ fn entries(bytes: &[u8]) -> Result<Vec<Entry>, String> {
             dtype: dtype.to_string(),
             shape: info.shape.clone(),
             encoding,
+            fortran: false,
             data: Data::Mapped(start + begin..start + end),
             bytes: end - begin,
         });

@@ -12,6 +12,8 @@ use arrow::datatypes::SchemaRef;
 use datafusion::error::{DataFusionError, Result};
 use memmap2::Mmap;
 
+use crate::parquet::fast::map_bytes;
+
 /// One file of a table: its rows, each row's size, and any range of its rows as a batch of
 /// the table's columns.
 pub(crate) trait TensorFile: fmt::Debug + Send + Sync {
@@ -66,18 +68,6 @@ pub(crate) struct Mapped {
     map: Option<Arc<Mmap>>,
 }
 
-/// A range of a map, as the owner of a [`bytes::Bytes`] (which keeps the map alive).
-struct MapSlice {
-    map: Arc<Mmap>,
-    range: Range<usize>,
-}
-
-impl AsRef<[u8]> for MapSlice {
-    fn as_ref(&self) -> &[u8] {
-        &self.map[self.range.clone()]
-    }
-}
-
 impl Mapped {
     /// `path` mapped; errors name `function` and the file.
     pub(crate) fn open(function: &str, path: &Path) -> Result<Self> {
@@ -121,10 +111,7 @@ impl Mapped {
     /// `range` of the file as an Arrow buffer over the map (no copy).
     pub(crate) fn buffer(&self, range: Range<usize>) -> Buffer {
         match &self.map {
-            Some(map) if !range.is_empty() => Buffer::from(bytes::Bytes::from_owner(MapSlice {
-                map: Arc::clone(map),
-                range,
-            })),
+            Some(map) if !range.is_empty() => Buffer::from(map_bytes(map, range)),
             _ => Buffer::from_vec(Vec::<u8>::new()),
         }
     }

@@ -27,7 +27,7 @@ use datafusion::physical_plan::{
 
 use super::source::TensorFile;
 
-/// A batch holds at most this many bytes of values (and at least one row).
+/// A batch holds at most this many bytes of values, or one row that is larger.
 const BATCH_BYTES: usize = 64 << 20;
 
 /// A table of tensor files, as a table function or `CREATE EXTERNAL TABLE` makes it.
@@ -415,9 +415,11 @@ impl ExecutionPlan for TensorFileExec {
                 }
                 let mut end = start;
                 let mut bytes = 0;
+                // A row that would take the batch past BATCH_BYTES starts the next one (a
+                // larger row is a batch of its own).
                 while end < range.end
                     && end - start < batch_rows
-                    && (end == start || bytes < BATCH_BYTES)
+                    && (end == start || bytes + file.row_bytes(end) <= BATCH_BYTES)
                 {
                     bytes += file.row_bytes(end);
                     end += 1;

@@ -185,12 +185,11 @@ impl FileFormat for WriteFormat {
                 "COPY TO .{extension} writes one local file: '{url}' is not a local file path"
             )));
         }
-        let sink = Arc::new(TensorFileSink {
-            kind: self.0,
-            path: PathBuf::from(path),
-            schema: Arc::clone(conf.output_schema()),
-        });
-        sink.check_schema()?;
+        let sink = Arc::new(TensorFileSink::new(
+            self.0,
+            PathBuf::from(path),
+            Arc::clone(conf.output_schema()),
+        )?);
         Ok(Arc::new(DataSinkExec::new(input, sink, order_requirements)))
     }
 
@@ -206,6 +205,11 @@ struct TensorFileSink {
     kind: Kind,
     path: PathBuf,
     schema: SchemaRef,
+    /// The tensor column: its index and its values' shape.
+    tensor: usize,
+    values: Values,
+    /// The names' column (safetensors).
+    names: usize,
 }
 
 impl DisplayAs for TensorFileSink {
@@ -216,6 +220,7 @@ impl DisplayAs for TensorFileSink {
 
 /// The shape of a column's values: a fixed-shape tensor, a variable-shape tensor, or plain
 /// numbers.
+#[derive(Debug)]
 enum Values {
     Fixed(TensorType),
     Variable(VariableShapeType),
@@ -244,10 +249,24 @@ impl Values {
 }
 
 impl TensorFileSink {
+    /// The sink of `kind` writing `schema`'s rows to `path`; errors when the columns are not
+    /// what the format holds.
+    fn new(kind: Kind, path: PathBuf, schema: SchemaRef) -> Result<Self> {
+        let (tensor, values, names) = Self::columns(kind, &schema)?;
+        Ok(Self {
+            kind,
+            path,
+            schema,
+            tensor,
+            values,
+            names: names.unwrap_or_default(),
+        })
+    }
+
     /// The tensor column's index and shape, and the name column's index (safetensors).
-    fn columns(&self) -> Result<(usize, Values, Option<usize>)> {
-        let ext = self.kind.extension();
-        let fields = self.schema.fields();
+    fn columns(kind: Kind, schema: &SchemaRef) -> Result<(usize, Values, Option<usize>)> {
+        let ext = kind.extension();
+        let fields = schema.fields();
         let mut tensor = None;
         let mut name = None;
         for (i, field) in fields.iter().enumerate() {
@@ -263,7 +282,7 @@ impl TensorFileSink {
             } else if matches!(
                 field.data_type(),
                 DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-            ) && self.kind == Kind::Safetensors
+            ) && kind == Kind::Safetensors
                 && name.is_none()
             {
                 name = Some(i);
@@ -272,7 +291,7 @@ impl TensorFileSink {
                     "COPY TO .{ext}: column '{}' ({}) is not {}",
                     field.name(),
                     field.data_type(),
-                    match self.kind {
+                    match kind {
                         Kind::Npy => "a tensor or numeric column: .npy holds one array",
                         Kind::Safetensors => "the names (a string column) or the tensors",
                     }
@@ -284,7 +303,7 @@ impl TensorFileSink {
                 "COPY TO .{ext}: the query has no tensor or numeric column"
             )));
         };
-        match (self.kind, &values, name) {
+        match (kind, &values, name) {
             (Kind::Npy, Values::Variable(_), _) => Err(DataFusionError::Plan(
                 "COPY TO .npy: a variable-shape tensor column has no one shape to stack: \
                  write it to .safetensors, or reshape its rows to one shape"
@@ -303,10 +322,6 @@ impl TensorFileSink {
             )),
             _ => Ok((index, values, name)),
         }
-    }
-
-    fn check_schema(&self) -> Result<()> {
-        self.columns().map(|_| ())
     }
 
     fn fail(&self, message: impl std::fmt::Display) -> DataFusionError {
@@ -344,7 +359,7 @@ impl DataSink for TensorFileSink {
 
 impl TensorFileSink {
     async fn write_npy(&self, mut data: SendableRecordBatchStream) -> Result<u64> {
-        let (column, values, _) = self.columns()?;
+        let (column, values) = (self.tensor, &self.values);
         let (inner, element) = match &values {
             Values::Fixed(t) => (t.logical_shape(), t.element_type().clone()),
             _ => (Vec::new(), values.element().clone()),
@@ -393,8 +408,7 @@ impl TensorFileSink {
     }
 
     async fn write_safetensors(&self, mut data: SendableRecordBatchStream) -> Result<u64> {
-        let (column, values, name_column) = self.columns()?;
-        let name_column = name_column.unwrap_or_default();
+        let (column, values, name_column) = (self.tensor, &self.values, self.names);
         let dtype = dtype_of(values.element())
             .ok_or_else(|| self.fail(format!("{} has no safetensors dtype", values.element())))?;
         let mut tensors: Vec<(String, Tensor)> = Vec::new();

@@ -59,6 +59,15 @@ impl AsRef<[u8]> for Slice {
     }
 }
 
+/// `range` of `map` as [`Bytes`] that keep the map alive (no copy); also the tensor files'
+/// buffers (`crate::files`). `range` must lie inside the map.
+pub(crate) fn map_bytes(map: &Arc<Mmap>, range: Range<usize>) -> Bytes {
+    Bytes::from_owner(Slice {
+        map: Arc::clone(map),
+        range,
+    })
+}
+
 impl MappedFile {
     /// The file at `location` (a path of the root `LocalFileSystem`) mapped, when it is a
     /// regular file of `size` bytes (the size DataFusion listed and this reader planned
@@ -113,10 +122,7 @@ impl MappedFile {
                     return None;
                 }
                 advise(&self.map, start..end, false);
-                Some(Bytes::from_owner(Slice {
-                    map: Arc::clone(&self.map),
-                    range: start..end,
-                }))
+                Some(map_bytes(&self.map, start..end))
             })
             .collect()
     }

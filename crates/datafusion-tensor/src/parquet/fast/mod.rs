@@ -112,6 +112,7 @@ mod float16;
 mod levels;
 mod located;
 mod mapped;
+pub(crate) use mapped::map_bytes;
 mod open;
 mod pages;
 mod pending;
