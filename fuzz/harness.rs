@@ -1196,7 +1196,53 @@ pub fn tensor_files(data: &[u8]) -> Vec<(String, Result<usize, String>)> {
         format!("SELECT * FROM {function}('{location}')"),
         format!("SELECT count(*) FROM {function}('{location}')"),
     ];
-    let results = CONTEXT.with(|ctx| {
+    let results = run_queries(queries);
+    let _ = std::fs::remove_file(&path);
+    results
+}
+
+/// `read_zarr` on a store made of the input: its first byte picks Zarr v3 or v2 (bit 0) and
+/// the dimensions of chunk 0's key (1, 2 or 3: the rest divided by 2, modulo 3), the bytes up
+/// to the next 0 are the array's metadata (`zarr.json` or `.zarray`), the rest chunk 0's
+/// bytes. Rows are read up to a `LIMIT` (a shape
+/// may declare any number of chunks never written) and counted. Bad metadata or chunks must be
+/// an error, never a panic.
+pub fn zarr_store(data: &[u8]) -> Vec<(String, Result<usize, String>)> {
+    let Some((&pick, rest)) = data.split_first() else {
+        return Vec::new();
+    };
+    let (metadata, chunk) = match rest.iter().position(|&b| b == 0) {
+        Some(at) => (&rest[..at], &rest[at + 1..]),
+        None => (rest, &[][..]),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "datafusion-tensor-fuzz-zarr-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (name, keys) = if pick % 2 == 0 {
+        ("zarr.json", ["c/0", "c/0/0", "c/0/0/0"])
+    } else {
+        (".zarray", ["0", "0.0", "0.0.0"])
+    };
+    let key = dir.join(keys[usize::from(pick / 2) % 3]);
+    std::fs::create_dir_all(key.parent().expect("a parent")).expect("make the store");
+    std::fs::write(dir.join(name), metadata).expect("write the metadata");
+    std::fs::write(&key, chunk).expect("write the chunk");
+    let location = dir.display().to_string();
+    let queries = [
+        format!("SELECT * FROM read_zarr('{location}') LIMIT 64"),
+        format!("SELECT count(*) FROM read_zarr('{location}')"),
+    ];
+    let results = run_queries(queries);
+    let _ = std::fs::remove_dir_all(&dir);
+    results
+}
+
+/// Each query's rows, or its error, run in this thread's context.
+fn run_queries(queries: impl IntoIterator<Item = String>) -> Vec<(String, Result<usize, String>)> {
+    CONTEXT.with(|ctx| {
         RUNTIME.with(|rt| {
             queries
                 .into_iter()
@@ -1211,7 +1257,5 @@ pub fn tensor_files(data: &[u8]) -> Vec<(String, Result<usize, String>)> {
                 })
                 .collect()
         })
-    });
-    let _ = std::fs::remove_file(&path);
-    results
+    })
 }

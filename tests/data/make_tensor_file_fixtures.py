@@ -35,19 +35,21 @@ rng = np.random.default_rng(47)
 cases = []
 
 
-def sample(dtype, shape):
+def sample(dtype, shape, gen=None):
+    """Values of `dtype`: integers with their extremes, floats with -0.0 and inf."""
+    gen = rng if gen is None else gen
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
+        return gen.integers(0, 2, size=shape).astype(np.bool_)
     if np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
         lo, hi = max(info.min, -1000), min(info.max, 1000)
-        out = rng.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
+        out = gen.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
         if out.size:
             out.flat[0] = info.max
             out.flat[-1] = info.min
         return out
-    values = (rng.standard_normal(size=shape) * 8).astype(dtype)
+    values = (gen.standard_normal(size=shape) * 8).astype(dtype)
     if values.size >= 3:
         values.flat[1] = -0.0
         values.flat[2] = np.inf

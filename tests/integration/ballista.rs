@@ -61,12 +61,14 @@ fn remote() -> Result<SessionContext, DataFusionError> {
 /// functions' structs, whose suite compares values).
 const KNOWN_CLUSTER_FAILURES: &[&str] = &[
     "tensor_divmod_generated",
-    // Tensor files are local, memory-mapped tables of the client's session: their scans do
+    // Tensor files and Zarr stores are local tables of the client's session: their scans do
     // not serialise to a cluster (docs/src/guide/tensor-files.md, Limits).
     "tensor_files",
     "tensor_files_generated",
     "tensor_search_generated",
     "tensor_split_generated",
+    "zarr",
+    "zarr_generated",
 ];
 
 /// One test per suite of `sql/` run on the cluster, with the file's own expected results.

@@ -92,13 +92,7 @@ fn tensor_file_mutations() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(150usize);
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tensor_files");
     let seeds = [
         (0u8, "c_float32.npy"),
@@ -148,6 +142,111 @@ fn tensor_file_mutations() {
                 std::fs::write(&path, &input).unwrap();
                 panic!(
                     "an edit of {file} panics: the input is at {}",
+                    path.display()
+                );
+            };
+            reads += results.len();
+            ok += results.iter().filter(|(_, r)| r.is_ok()).count();
+        }
+    }
+    // Both outcomes occur: the edits are not all fatal, nor all harmless.
+    assert!(ok > 0 && ok < reads, "{ok} of {reads} reads succeeded");
+}
+
+/// A seeded xorshift* generator: the same edits on every run.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+#[test]
+fn zarr_store_corpus() {
+    replay("zarr_store", |d| {
+        harness::zarr_store(d);
+    });
+}
+
+/// The committed Zarr stores (`tests/data/zarr/`, written by zarr-python): each store's
+/// metadata and first chunk, broken 150 ways by seeded pseudo-random edits (metadata digits
+/// and bytes changed, the chunk's bytes changed or cut short), through the `zarr_store` fuzz
+/// harness. Every read is an error or rows, never a panic; `FUZZ_RANDOM_INPUTS=N` makes N
+/// edits of each store.
+#[test]
+fn zarr_store_mutations() {
+    let edits = std::env::var("FUZZ_RANDOM_INPUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150usize);
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zarr");
+    // (v2?, store, its chunk 0's key)
+    let seeds = [
+        (false, "v3_float32", "c/0/0/0"),
+        (false, "v3_vector", "c/0"),
+        (false, "v3_blosc_lz4", "c/0/0/0"),
+        (false, "v3_crc32c", "c/0/0/0"),
+        (false, "v3_transpose", "c/0/0/0"),
+        (false, "v3_sharded", "c/0/0/0"),
+        (false, "v3_bfloat16", "c/0/0"),
+        (true, "v2_blosc", "0.0.0"),
+        (true, "v2_fortran_be", "0.0.0"),
+        (true, "v2_gzip", "0.0.0"),
+    ];
+    let (mut reads, mut ok) = (0usize, 0usize);
+    for (v2, store, chunk_key) in seeds {
+        let metadata =
+            std::fs::read(
+                dir.join(store)
+                    .join(if v2 { ".zarray" } else { "zarr.json" }),
+            )
+            .unwrap();
+        let chunk = std::fs::read(dir.join(store).join(chunk_key)).unwrap();
+        for _ in 0..edits {
+            let (mut metadata, mut chunk) = (metadata.clone(), chunk.clone());
+            match next() % 4 {
+                0 => {
+                    // Digits in the metadata: shapes, chunk shapes and levels that lie.
+                    for _ in 0..=(next() % 3) {
+                        let at = (next() as usize) % metadata.len();
+                        if metadata[at].is_ascii_digit() || next().is_multiple_of(4) {
+                            metadata[at] = b"0123456789"[(next() % 10) as usize];
+                        }
+                    }
+                }
+                1 => {
+                    for _ in 0..=(next() % 4) {
+                        let at = (next() as usize) % metadata.len();
+                        metadata[at] = (next() as u8).max(1);
+                    }
+                }
+                2 if !chunk.is_empty() => chunk.truncate((next() as usize) % chunk.len()),
+                _ if !chunk.is_empty() => {
+                    for _ in 0..=(next() % 8) {
+                        let at = (next() as usize) % chunk.len();
+                        chunk[at] = next() as u8;
+                    }
+                }
+                _ => {}
+            }
+            // The harness's pick: the version, and the key's dimensions (its parts, less one).
+            let ndim = chunk_key.split(['/', '.']).count() - usize::from(!v2);
+            let mut input = vec![u8::from(v2) + 2 * u8::try_from(ndim - 1).unwrap()];
+            input.extend_from_slice(&metadata);
+            input.push(0);
+            input.extend_from_slice(&chunk);
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                harness::zarr_store(&input)
+            }));
+            let Ok(results) = outcome else {
+                let path = std::env::temp_dir().join(format!("zarr-store-panic-{store}"));
+                std::fs::write(&path, &input).unwrap();
+                panic!(
+                    "an edit of {store} panics: the input is at {}",
                     path.display()
                 );
             };

@@ -198,6 +198,10 @@ macro_rules! each_suite {
             // and safetensors' values of the files they wrote, and the errors of broken ones.
             tensor_files,
             tensor_files_generated,
+            // Zarr v2 and v3 arrays as tables (read_zarr): zarr-python's values of the stores
+            // it wrote, every default codec, and the errors of broken stores.
+            zarr,
+            zarr_generated,
             limits,
             fuzz_regressions,
         );

@@ -22,8 +22,8 @@ Tensor columns come in from anything with ``__arrow_c_stream__`` (pyarrow tables
 ``pa.fixed_shape_tensor`` columns, polars, pandas through pyarrow) and come back as
 ``pyarrow.FixedShapeTensorType``, or as numpy, torch and JAX arrays (``DataFrame.to_numpy``,
 ``to_torch``, ``to_jax``; ``SessionContext.from_numpy``, ``from_torch`` the other way), without
-a copy where Arrow's buffers can be theirs. ``read_npy``, ``read_npz`` and
-``read_safetensors`` read tensor files in SQL. Failing queries raise :class:`DataFusionError` (its
+a copy where Arrow's buffers can be theirs. ``read_npy``, ``read_npz``,
+``read_safetensors`` and ``read_zarr`` read tensor files and Zarr arrays in SQL. Failing queries raise :class:`DataFusionError` (its
 subclasses :class:`PlanError` and :class:`ExecutionError`) with the CLI's message. Queries
 run without the GIL, and Ctrl-C interrupts them (``KeyboardInterrupt``).
 """

@@ -1,4 +1,5 @@
-//! `CREATE EXTERNAL TABLE t STORED AS NPY | NPZ | SAFETENSORS LOCATION '...'`.
+//! `CREATE EXTERNAL TABLE t STORED AS NPY | NPZ | SAFETENSORS | ZARR LOCATION '...'` (for
+//! Zarr, the array's directory: a store's root, or a group's array, `'store.zarr/group/array'`).
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use datafusion::logical_expr::CreateExternalTable;
 use super::TensorFileFormat;
 
 /// Makes the table of a [`TensorFileFormat`] at a `CREATE EXTERNAL TABLE`'s location (a
-/// file, a glob, or a directory's files with the format's extension).
+/// file, a glob, or a directory's files with the format's extension; a Zarr array's directory).
 #[derive(Debug, Clone, Copy)]
 pub struct TensorFileTableFactory(pub TensorFileFormat);
 

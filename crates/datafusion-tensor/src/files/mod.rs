@@ -1,16 +1,20 @@
-//! Tensors where they live: numpy's `.npy`/`.npz` files and safetensors files as tables.
+//! Tensors where they live: numpy's `.npy`/`.npz` files, safetensors files and Zarr arrays as
+//! tables.
 //!
 //! - `read_npy('path or glob')`: each file's rows along axis 0: `row_index` (the row's index
 //!   in its file), `x` (`arrow.fixed_shape_tensor` of the remaining shape; plain numbers for a
 //!   1-d file), and `filename` when the location names several files ([`npy`]);
 //! - `read_npz('file.npz')` and `read_safetensors('path or glob')`: one row per named array
 //!   (`name`, `dtype`, `shape`, `tensor` as `arrow.variable_shape_tensor`);
-//! - `CREATE EXTERNAL TABLE t STORED AS NPY | NPZ | SAFETENSORS LOCATION 'path, glob or dir/'`:
-//!   the same tables ([`factory`]);
+//! - `read_zarr('store'[, 'array'])`: a Zarr v2 or v3 array's rows along axis 0, as
+//!   `read_npy`'s ([`zarr`]);
+//! - `CREATE EXTERNAL TABLE t STORED AS NPY | NPZ | SAFETENSORS | ZARR LOCATION '...'`: the same
+//!   tables ([`factory`]);
 //! - `COPY (...) TO 'out.npy'` and `TO 'out.safetensors'` ([`write`]).
 //!
 //! Files are local and memory-mapped: values that are little-endian and aligned are the
-//! mapped bytes themselves, and a scan reads only the rows a query asks for ([`table`]).
+//! mapped bytes themselves, and a scan reads only the rows a query asks for ([`table`]); a Zarr
+//! scan decodes only the chunks that hold them.
 
 mod factory;
 mod named;
@@ -22,6 +26,7 @@ mod source;
 mod table;
 mod values;
 mod write;
+mod zarr;
 
 use std::sync::Arc;
 
@@ -43,11 +48,13 @@ pub enum TensorFileFormat {
     Npz,
     /// Hugging Face's safetensors: one row per named tensor.
     Safetensors,
+    /// A Zarr v2 or v3 array (a store directory): rows along axis 0.
+    Zarr,
 }
 
 impl TensorFileFormat {
     /// Every format.
-    pub const ALL: [Self; 3] = [Self::Npy, Self::Npz, Self::Safetensors];
+    pub const ALL: [Self; 4] = [Self::Npy, Self::Npz, Self::Safetensors, Self::Zarr];
 
     /// The table function's name.
     pub fn function(self) -> &'static str {
@@ -55,6 +62,7 @@ impl TensorFileFormat {
             Self::Npy => "read_npy",
             Self::Npz => "read_npz",
             Self::Safetensors => "read_safetensors",
+            Self::Zarr => "read_zarr",
         }
     }
 
@@ -64,10 +72,12 @@ impl TensorFileFormat {
             Self::Npy => "npy",
             Self::Npz => "npz",
             Self::Safetensors => "safetensors",
+            Self::Zarr => "zarr",
         }
     }
 
-    /// The table over the files `location` names (a path, a glob, or a directory).
+    /// The table over the files `location` names (a path, a glob, or a directory; for Zarr,
+    /// a store whose root is an array).
     ///
     /// # Errors
     /// When no file matches, or a file cannot be read as the format.
@@ -75,12 +85,26 @@ impl TensorFileFormat {
         self.table_of(&[location])
     }
 
-    /// The table over the files every location of `locations` names.
+    /// The table of the Zarr array at `array` (`None`: the root) of the store at `store`.
+    ///
+    /// # Errors
+    /// When the store or array cannot be opened, or its elements are not a tensor's.
+    pub fn zarr_table(store: &str, array: Option<&str>) -> Result<Arc<dyn TableProvider>> {
+        let (schema, files) = zarr::table(store, array)?;
+        Ok(Arc::new(
+            table::TensorFileTable::new(zarr::FUNCTION, schema, files, &[]).with_row_index(),
+        ))
+    }
+
+    /// The table over the files every location of `locations` names (for Zarr, one store).
     ///
     /// # Errors
     /// When a location matches no file, or a file cannot be read as the format.
     pub fn table_of(self, locations: &[&str]) -> Result<Arc<dyn TableProvider>> {
         let function = self.function();
+        if self == Self::Zarr {
+            return zarr_of(locations);
+        }
         let mut paths = Vec::new();
         for location in locations {
             paths.extend(paths::resolve(function, location, self.extension())?);
@@ -115,7 +139,19 @@ impl TensorFileFormat {
                     named::HEADER,
                 ))
             }
+            Self::Zarr => zarr_of(locations)?,
         })
+    }
+}
+
+/// The table of the Zarr store `locations` names: one store, its root an array.
+fn zarr_of(locations: &[&str]) -> Result<Arc<dyn TableProvider>> {
+    match locations {
+        [store] => TensorFileFormat::zarr_table(store, None),
+        _ => Err(DataFusionError::Plan(format!(
+            "read_zarr: one store at a time, not {}",
+            locations.len()
+        ))),
     }
 }
 
@@ -125,22 +161,41 @@ struct ReadTensorFile(TensorFileFormat);
 
 impl TableFunctionImpl for ReadTensorFile {
     fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
-        let location = location_argument(self.0.function(), self.0.extension(), args.exprs())?;
+        let function = self.0.function();
+        if self.0 == TensorFileFormat::Zarr {
+            let strings: Option<Vec<&str>> = args.exprs().iter().map(string_literal).collect();
+            return match strings.as_deref() {
+                Some([store]) => TensorFileFormat::zarr_table(store, None),
+                Some([store, array]) => TensorFileFormat::zarr_table(store, Some(array)),
+                _ => Err(DataFusionError::Plan(format!(
+                    "{function} takes a store's path and, for a store that is a group, an \
+                     array's path in it, as string literals: {function}('data.zarr') or \
+                     {function}('data.zarr', 'group/array')"
+                ))),
+            };
+        }
+        let location = location_argument(function, self.0.extension(), args.exprs())?;
         self.0.table(&location)
+    }
+}
+
+/// A string literal's value.
+fn string_literal(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Literal(
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::LargeUtf8(Some(s))
+            | ScalarValue::Utf8View(Some(s)),
+            _,
+        ) => Some(s),
+        _ => None,
     }
 }
 
 /// A table function's one argument, a path or glob as a string literal.
 fn location_argument(function: &str, extension: &str, args: &[Expr]) -> Result<String> {
     match args {
-        [
-            Expr::Literal(
-                ScalarValue::Utf8(Some(s))
-                | ScalarValue::LargeUtf8(Some(s))
-                | ScalarValue::Utf8View(Some(s)),
-                _,
-            ),
-        ] => Ok(s.clone()),
+        [arg] if let Some(s) = string_literal(arg) => Ok(s.to_string()),
         _ => Err(DataFusionError::Plan(format!(
             "{function} takes one argument, a path or glob as a string literal: \
              {function}('data/*.{extension}')"
@@ -148,7 +203,7 @@ fn location_argument(function: &str, extension: &str, args: &[Expr]) -> Result<S
     }
 }
 
-/// Registers `read_npy`, `read_npz` and `read_safetensors`, the `STORED AS` formats of
+/// Registers `read_npy`, `read_npz`, `read_safetensors` and `read_zarr`, the `STORED AS` formats of
 /// `CREATE EXTERNAL TABLE`, and the `COPY TO` writers of `.npy` and `.safetensors` files.
 ///
 /// # Errors

@@ -12,12 +12,12 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow::array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch, StringArray};
+use arrow::array::{ArrayRef, RecordBatch};
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::error::{DataFusionError, Result};
 
 use super::paths::display;
-use super::source::{Mapped, TensorFile, batch_of};
+use super::source::{Mapped, TensorFile, rows_batch, rows_of};
 use super::values::{Encoding, mapped_values, owned_values};
 use crate::shape::format_shape;
 use crate::tensor_type::TensorType;
@@ -527,18 +527,9 @@ impl TensorFile for NpyFile {
         projection: &[usize],
         schema: &SchemaRef,
     ) -> Result<RecordBatch> {
-        let n = rows.len();
-        let mut columns: Vec<ArrayRef> = Vec::with_capacity(projection.len());
-        for &column in projection {
-            columns.push(match column {
-                0 => Arc::new(Int64Array::from_iter_values(
-                    rows.clone().map(|row| row as i64),
-                )),
-                1 => self.values(rows.clone())?,
-                _ => Arc::new(StringArray::from(vec![self.name.as_str(); n])),
-            });
-        }
-        batch_of(schema, columns, n)
+        rows_batch(rows.clone(), projection, schema, &self.name, || {
+            self.values(rows.clone())
+        })
     }
 }
 
@@ -568,17 +559,7 @@ impl NpyFile {
                 owned_values(&out, &self.header.encoding)?
             }
         };
-        match &self.row_type {
-            None => Ok(values),
-            // With its length: rows of zero elements hold no values to count them by.
-            Some(t) => Ok(Arc::new(FixedSizeListArray::try_new_with_length(
-                t.item_field(),
-                t.list_size(),
-                values,
-                None,
-                rows.len(),
-            )?)),
-        }
+        rows_of(self.row_type.as_ref(), values, rows.len())
     }
 }
 

@@ -6,13 +6,14 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow::array::RecordBatch;
+use arrow::array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch, StringArray};
 use arrow::buffer::Buffer;
 use arrow::datatypes::SchemaRef;
 use datafusion::error::{DataFusionError, Result};
 use memmap2::Mmap;
 
 use crate::parquet::fast::map_bytes;
+use crate::tensor_type::TensorType;
 
 /// One file of a table: its rows, each row's size, and any range of its rows as a batch of
 /// the table's columns.
@@ -31,6 +32,12 @@ pub(crate) trait TensorFile: fmt::Debug + Send + Sync {
         projection: &[usize],
         schema: &SchemaRef,
     ) -> Result<RecordBatch>;
+
+    /// Rows per unit of storage (a Zarr chunk along axis 0): a scan's shares and batches end
+    /// on multiples of it where they can, so that no unit is decoded twice.
+    fn chunk_rows(&self) -> usize {
+        1
+    }
 
     /// Whether reading rows copies their values (a byte-order swap, a gather, packed
     /// booleans, a concatenation): a scan of files that copy nothing is one partition, in
@@ -59,6 +66,54 @@ pub(crate) fn batch_of(
         columns,
         &options,
     )?)
+}
+
+/// A batch of `rows` of a table of rows along axis 0 (`read_npy`, `read_zarr`): column 0 the
+/// rows' index, 1 their values (`values` is called only when it is projected), 2 `name` (the
+/// file's, for a table of several files).
+pub(crate) fn rows_batch(
+    rows: Range<usize>,
+    projection: &[usize],
+    schema: &SchemaRef,
+    name: &str,
+    values: impl Fn() -> Result<ArrayRef>,
+) -> Result<RecordBatch> {
+    let n = rows.len();
+    let mut read: Option<ArrayRef> = None;
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(projection.len());
+    for &column in projection {
+        columns.push(match column {
+            0 => Arc::new(Int64Array::from_iter_values(
+                rows.clone().map(|row| row as i64),
+            )),
+            1 => match &read {
+                Some(values) => Arc::clone(values),
+                None => Arc::clone(read.insert(values()?)),
+            },
+            _ => Arc::new(StringArray::from(vec![name; n])),
+        });
+    }
+    batch_of(schema, columns, n)
+}
+
+/// `values` (`rows` rows' elements, row-major) as the rows of `row_type` (`None`: plain
+/// numbers).
+pub(crate) fn rows_of(
+    row_type: Option<&TensorType>,
+    values: ArrayRef,
+    rows: usize,
+) -> Result<ArrayRef> {
+    match row_type {
+        None => Ok(values),
+        // With its length: rows of zero elements hold no values to count them by.
+        Some(t) => Ok(Arc::new(FixedSizeListArray::try_new_with_length(
+            t.item_field(),
+            t.list_size(),
+            values,
+            None,
+            rows,
+        )?)),
+    }
 }
 
 /// A local file mapped into memory, whole (an empty file is an empty slice: it cannot be

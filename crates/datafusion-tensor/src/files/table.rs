@@ -248,10 +248,14 @@ impl TableProvider for TensorFileTable {
                 units.push((file, range.start..range.start + take));
             }
         }
-        // One contiguous share of the rows per partition; one partition (file order) when
-        // reading copies nothing.
+        // One contiguous share of the rows per partition, ending on a chunk boundary where the
+        // file has chunks; one partition (file order) when reading copies nothing.
         let total: usize = units.iter().map(|(_, r)| r.len()).sum();
-        let copies = units.iter().any(|(file, _)| self.files[*file].copies());
+        // Rows of no bytes (a dimension of 0) are no work to share either (and arrow 59's
+        // merge of fixed-size lists of size 0 loses their length).
+        let copies = units.iter().any(|(file, range)| {
+            self.files[*file].copies() && self.files[*file].row_bytes(range.start) > 0
+        });
         let partitions = if copies {
             state.config().target_partitions().clamp(1, total.max(1))
         } else {
@@ -261,12 +265,17 @@ impl TableProvider for TensorFileTable {
         let mut shares: Vec<Vec<(usize, Range<usize>)>> = vec![Vec::new()];
         let mut in_share = 0;
         for (file, mut range) in units {
+            let chunk = self.files[file].chunk_rows().max(1);
             while !range.is_empty() {
-                if in_share == share {
+                if in_share >= share {
                     shares.push(Vec::new());
                     in_share = 0;
                 }
-                let take = range.len().min(share - in_share);
+                let mut take = range.len().min(share - in_share);
+                if take < range.len() {
+                    let end = (range.start + take).next_multiple_of(chunk).min(range.end);
+                    take = end - range.start;
+                }
                 shares
                     .last_mut()
                     .expect("one share")
@@ -394,6 +403,24 @@ impl ExecutionPlan for TensorFileExec {
         Some(self.metrics.clone_inner())
     }
 
+    /// The rows read, exactly (a `count(*)` is answered from them, reading nothing).
+    fn partition_statistics(
+        &self,
+        partition: Option<usize>,
+    ) -> Result<Arc<datafusion::common::Statistics>> {
+        use datafusion::common::stats::Precision;
+        let rows: usize = match partition {
+            Some(p) => self
+                .shares
+                .get(p)
+                .map_or(0, |share| share.iter().map(|(_, r)| r.len()).sum()),
+            None => self.shares.iter().flatten().map(|(_, r)| r.len()).sum(),
+        };
+        let mut statistics = datafusion::common::Statistics::new_unknown(&self.schema);
+        statistics.num_rows = Precision::Exact(rows);
+        Ok(Arc::new(statistics))
+    }
+
     fn execute(
         &self,
         partition: usize,
@@ -423,6 +450,25 @@ impl ExecutionPlan for TensorFileExec {
                 {
                     bytes += file.row_bytes(end);
                     end += 1;
+                }
+                // A batch of a chunked file ends on a chunk boundary: the last whole chunk's,
+                // or, within a chunk longer than a batch, the chunk's end while the bytes allow
+                // (up to 16 batches' rows).
+                let chunk = file.chunk_rows();
+                if chunk > 1 && end < range.end && !end.is_multiple_of(chunk) {
+                    let down = end / chunk * chunk;
+                    let up = end.next_multiple_of(chunk).min(range.end);
+                    if down > start {
+                        end = down;
+                    } else if up - start <= batch_rows.saturating_mul(16)
+                        && (start..up)
+                            .try_fold(0usize, |bytes, row| {
+                                Some(bytes + file.row_bytes(row)).filter(|&b| b <= BATCH_BYTES)
+                            })
+                            .is_some()
+                    {
+                        end = up;
+                    }
                 }
                 let rows = start..end;
                 start = end;

@@ -56,6 +56,16 @@ pub(crate) fn mapped_values(
     owned_values(&file.bytes()[range], encoding)
 }
 
+/// The elements stored in `bytes`, owned: the vector itself is the Arrow buffer where the
+/// encoding allows.
+pub(crate) fn vec_values(bytes: Vec<u8>, encoding: &Encoding) -> Result<ArrayRef> {
+    if encoding.is_native() {
+        let len = bytes.len() / encoding.size.max(1);
+        return typed(encoding, Buffer::from_vec(bytes), len);
+    }
+    owned_values(&bytes, encoding)
+}
+
 /// The elements stored in `bytes`, copied.
 pub(crate) fn owned_values(bytes: &[u8], encoding: &Encoding) -> Result<ArrayRef> {
     let size = encoding.size.max(1);
