@@ -13,7 +13,11 @@ import numpy as np
 import pytest
 
 STORES = Path(__file__).resolve().parents[2] / "tests" / "data" / "zarr"
-ARRAYS = sorted(p for p in STORES.iterdir() if p.is_dir() and p.name not in ("bad", "v3_group"))
+# zarr-python has no bfloat16: that store's values are checked against ml_dtypes in
+# sql/zarr_generated.slt.
+ARRAYS = sorted(
+    p for p in STORES.iterdir() if p.is_dir() and p.name not in ("bad", "v3_group", "v3_bfloat16")
+)
 
 
 def _zarr(path):

@@ -2,7 +2,7 @@
 """Zarr arrays read where they are: `read_zarr` against zarr-python reading the same rows, side
 by side in one run.
 
-    python3 benches/compare/zarr.py [--rows 200000] [--dim 256] [--chunk 1000] [--repeat 3] [--bin PATH]
+    python3 benches/compare/zarr_stores.py [--rows 200000] [--dim 256] [--chunk 1000] [--repeat 3] [--bin PATH]
 
 Writes with zarr target/compare/zarr_<rows>x<dim>_<codec>.zarr (Zarr v3, float32, chunks of
 --chunk rows; zstd, zarr's default, and uncompressed; page-cached after the first read). Each
