@@ -102,9 +102,44 @@ impl TensorFileFormat {
     /// When a location matches no file, or a file cannot be read as the format.
     pub fn table_of(self, locations: &[&str]) -> Result<Arc<dyn TableProvider>> {
         let function = self.function();
-        if self == Self::Zarr {
-            return zarr_of(locations);
-        }
+        Ok(match self {
+            Self::Npy => {
+                let (schema, files) = npy::table(function, &self.paths(locations)?)?;
+                Arc::new(table::TensorFileTable::new(function, schema, files, &[]).with_row_index())
+            }
+            Self::Npz => {
+                let (schema, files) = npz::table(function, &self.paths(locations)?)?;
+                Arc::new(table::TensorFileTable::new(
+                    function,
+                    schema,
+                    files,
+                    named::HEADER,
+                ))
+            }
+            Self::Safetensors => {
+                let (schema, files) = safetensors_file::table(function, &self.paths(locations)?)?;
+                Arc::new(table::TensorFileTable::new(
+                    function,
+                    schema,
+                    files,
+                    named::HEADER,
+                ))
+            }
+            Self::Zarr => match locations {
+                [store] => Self::zarr_table(store, None)?,
+                _ => {
+                    return Err(DataFusionError::Plan(format!(
+                        "{function}: one store at a time, not {}",
+                        locations.len()
+                    )));
+                }
+            },
+        })
+    }
+
+    /// The files every location of `locations` names, sorted, each once.
+    fn paths(self, locations: &[&str]) -> Result<Vec<std::path::PathBuf>> {
+        let function = self.function();
         let mut paths = Vec::new();
         for location in locations {
             paths.extend(paths::resolve(function, location, self.extension())?);
@@ -116,42 +151,7 @@ impl TensorFileFormat {
                 "{function}: no location given"
             )));
         }
-        Ok(match self {
-            Self::Npy => {
-                let (schema, files) = npy::table(function, &paths)?;
-                Arc::new(table::TensorFileTable::new(function, schema, files, &[]).with_row_index())
-            }
-            Self::Npz => {
-                let (schema, files) = npz::table(function, &paths)?;
-                Arc::new(table::TensorFileTable::new(
-                    function,
-                    schema,
-                    files,
-                    named::HEADER,
-                ))
-            }
-            Self::Safetensors => {
-                let (schema, files) = safetensors_file::table(function, &paths)?;
-                Arc::new(table::TensorFileTable::new(
-                    function,
-                    schema,
-                    files,
-                    named::HEADER,
-                ))
-            }
-            Self::Zarr => zarr_of(locations)?,
-        })
-    }
-}
-
-/// The table of the Zarr store `locations` names: one store, its root an array.
-fn zarr_of(locations: &[&str]) -> Result<Arc<dyn TableProvider>> {
-    match locations {
-        [store] => TensorFileFormat::zarr_table(store, None),
-        _ => Err(DataFusionError::Plan(format!(
-            "read_zarr: one store at a time, not {}",
-            locations.len()
-        ))),
+        Ok(paths)
     }
 }
 

@@ -13,11 +13,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, RecordBatch};
-use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use arrow::datatypes::{DataType, SchemaRef};
 use datafusion::error::{DataFusionError, Result};
 
 use super::paths::display;
-use super::source::{Mapped, TensorFile, rows_batch, rows_of};
+use super::source::{Mapped, TensorFile, rows_batch, rows_of, rows_schema};
 use super::values::{Encoding, mapped_values, owned_values};
 use crate::shape::format_shape;
 use crate::tensor_type::TensorType;
@@ -493,15 +493,10 @@ pub(crate) fn table(
             row_type: row_type.clone(),
         }));
     }
-    let x = match &row_type {
-        Some(t) => t.to_field("x"),
-        None => Field::new("x", element, true),
-    };
-    let mut fields = vec![Field::new(ROW_INDEX, DataType::Int64, false), x];
-    if paths.len() > 1 {
-        fields.push(Field::new("filename", DataType::Utf8, false));
-    }
-    Ok((Arc::new(Schema::new(fields)), files))
+    Ok((
+        rows_schema(row_type.as_ref(), &element, paths.len() > 1),
+        files,
+    ))
 }
 
 impl TensorFile for NpyFile {

@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use arrow::array::{ArrayRef, FixedSizeListArray, Int64Array, RecordBatch, StringArray};
 use arrow::buffer::Buffer;
-use arrow::datatypes::SchemaRef;
+use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::error::{DataFusionError, Result};
 use memmap2::Mmap;
 
+use super::npy::ROW_INDEX;
 use crate::parquet::fast::map_bytes;
 use crate::tensor_type::TensorType;
 
@@ -94,6 +95,24 @@ pub(crate) fn rows_batch(
         });
     }
     batch_of(schema, columns, n)
+}
+
+/// The schema of a table of rows along axis 0, as [`rows_batch`] lays it out: `row_index`,
+/// `x` (of `row_type`, or plain `element`s), and `filename` when `filename` is set.
+pub(crate) fn rows_schema(
+    row_type: Option<&TensorType>,
+    element: &DataType,
+    filename: bool,
+) -> SchemaRef {
+    let x = match row_type {
+        Some(t) => t.to_field("x"),
+        None => Field::new("x", element.clone(), true),
+    };
+    let mut fields = vec![Field::new(ROW_INDEX, DataType::Int64, false), x];
+    if filename {
+        fields.push(Field::new("filename", DataType::Utf8, false));
+    }
+    Arc::new(Schema::new(fields))
 }
 
 /// `values` (`rows` rows' elements, row-major) as the rows of `row_type` (`None`: plain

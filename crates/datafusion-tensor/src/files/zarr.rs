@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, RecordBatch};
-use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use arrow::datatypes::{DataType, SchemaRef};
 use datafusion::error::{DataFusionError, Result};
 use zarrs::array::data_type as zdt;
 use zarrs::array::{Array, ArrayBytes, ArrayShardedExt, ArraySubset};
@@ -16,8 +16,7 @@ use zarrs::filesystem::FilesystemStore;
 use zarrs::group::Group;
 use zarrs::node::NodeMetadata;
 
-use super::npy::ROW_INDEX;
-use super::source::{TensorFile, rows_batch, rows_of};
+use super::source::{TensorFile, rows_batch, rows_of, rows_schema};
 use super::values::{Encoding, vec_values};
 use crate::tensor_type::TensorType;
 
@@ -224,12 +223,8 @@ pub(crate) fn table(
     array: Option<&str>,
 ) -> Result<(SchemaRef, Vec<Arc<dyn TensorFile>>)> {
     let file = open(location, array)?;
-    let x = match &file.row_type {
-        Some(t) => t.to_field("x"),
-        None => Field::new("x", file.encoding.element.clone(), true),
-    };
-    let schema = Schema::new(vec![Field::new(ROW_INDEX, DataType::Int64, false), x]);
-    Ok((Arc::new(schema), vec![Arc::new(file)]))
+    let schema = rows_schema(file.row_type.as_ref(), &file.encoding.element, false);
+    Ok((schema, vec![Arc::new(file)]))
 }
 
 impl TensorFile for ZarrFile {
