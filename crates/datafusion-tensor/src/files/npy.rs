@@ -22,10 +22,6 @@ use super::values::{Encoding, mapped_values, owned_values};
 use crate::shape::format_shape;
 use crate::tensor_type::TensorType;
 
-/// The column of each row's index along the file's axis 0 (numpy's `a[i]`): filters on it
-/// choose the rows read, and each partition's rows are in its order.
-pub(crate) const ROW_INDEX: &str = "row_index";
-
 /// The header's length is bounded (numpy's `np.load` refuses headers past 10,000 bytes by
 /// default; its own writers stay far below): a corrupt length is an error, not an allocation.
 const MAX_HEADER: usize = 1 << 20;

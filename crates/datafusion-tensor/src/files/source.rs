@@ -12,7 +12,6 @@ use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::error::{DataFusionError, Result};
 use memmap2::Mmap;
 
-use super::npy::ROW_INDEX;
 use crate::parquet::fast::map_bytes;
 use crate::tensor_type::TensorType;
 
@@ -68,6 +67,10 @@ pub(crate) fn batch_of(
         &options,
     )?)
 }
+
+/// The column of each row's index along the file's axis 0 (numpy's `a[i]`): filters on it
+/// choose the rows read, and each partition's rows are in its order.
+pub(crate) const ROW_INDEX: &str = "row_index";
 
 /// A batch of `rows` of a table of rows along axis 0 (`read_npy`, `read_zarr`): column 0 the
 /// rows' index, 1 their values (`values` is called only when it is projected), 2 `name` (the

@@ -141,7 +141,7 @@ fn row_bounds(filters: &[Expr]) -> Range<usize> {
             }),
         _ => None,
     };
-    let is_index = |e: &Expr| matches!(e, Expr::Column(c) if c.name == super::npy::ROW_INDEX);
+    let is_index = |e: &Expr| matches!(e, Expr::Column(c) if c.name == super::source::ROW_INDEX);
     let clamp = |v: i64| usize::try_from(v.max(0)).unwrap_or(usize::MAX);
     let apply = |op: Operator, v: i64, bounds: &mut Range<usize>| match op {
         Operator::Eq => {
